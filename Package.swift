@@ -1,0 +1,62 @@
+// swift-tools-version: 6.1
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+    name: "swift-foundation-models",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "FoundationModels", targets: ["FoundationModels"]),
+        .executable(name: "fm", targets: ["fm"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Layer 1 + 2: the public API (Apple's surface) and the session engine.
+        .target(
+            name: "FoundationModels",
+            dependencies: [
+                "FoundationModelsMacros",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The @Generable / @Guide compiler plugin.
+        .macro(
+            name: "FoundationModelsMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        // Layer 5: the command-line tool.
+        .executableTarget(
+            name: "fm",
+            dependencies: [
+                "FoundationModels",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "FoundationModelsTests",
+            dependencies: ["FoundationModels"]
+        ),
+        // Code shaped exactly like apps written against Apple's framework.
+        .testTarget(
+            name: "AppCompatibilityTests",
+            dependencies: ["FoundationModels"]
+        ),
+        .testTarget(
+            name: "FoundationModelsMacrosTests",
+            dependencies: [
+                "FoundationModelsMacros",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
+    ]
+)
