@@ -1,0 +1,52 @@
+import Foundation
+
+/// Options that control how the model generates its response: the
+/// sampling strategy, the temperature, a cap on response length and
+/// whether the model may call tools.
+///
+/// Every option is optional; `nil` means "let the model decide". Nothing is
+/// validated when you create options (as in Apple's framework); the session
+/// calls ``validate()`` before it starts a request.
+public struct GenerationOptions: Sendable, Equatable, Codable {
+    /// The sampling strategy for picking each token.
+    public var samplingMode: SamplingMode?
+
+    /// The sampling strategy (the name used before the 27 SDK).
+    public var sampling: SamplingMode? {
+        get { samplingMode }
+        set { samplingMode = newValue }
+    }
+
+    /// Temperature scales the probability distribution before sampling:
+    /// lower is more focused, higher more varied.
+    public var temperature: Double?
+
+    /// The most tokens the model may produce in its response.
+    public var maximumResponseTokens: Int?
+
+    /// Whether the model may, must, or must not call tools.
+    public var toolCallingMode: ToolCallingMode?
+
+    /// Creates generation options.
+    public init(
+        samplingMode: SamplingMode? = nil,
+        temperature: Double? = nil,
+        maximumResponseTokens: Int? = nil,
+        toolCallingMode: ToolCallingMode? = nil
+    ) {
+        self.samplingMode = samplingMode
+        self.temperature = temperature
+        self.maximumResponseTokens = maximumResponseTokens
+        self.toolCallingMode = toolCallingMode
+    }
+
+    /// Creates generation options (the initializer from before the 27 SDK).
+    @_disfavoredOverload
+    public init(
+        sampling: SamplingMode? = nil,
+        temperature: Double? = nil,
+        maximumResponseTokens: Int? = nil
+    ) {
+        self.init(samplingMode: sampling, temperature: temperature, maximumResponseTokens: maximumResponseTokens, toolCallingMode: nil)
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// The errors an executor throws, each with a payload describing the failure.
+///
+/// This is the 27 taxonomy provider packages are written against. Sessions
+/// translate the cases that have a 26 equivalent into
+/// ``LanguageModelSession/GenerationError`` so code written against 26 keeps
+/// catching what it always caught; the rest (`unsupportedCapability`,
+/// `unsupportedTranscriptContent`, `timeout`) surface as they are.
+public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConvertible {
+    case contextSizeExceeded(ContextSizeExceeded)
+    case rateLimited(RateLimited)
+    case guardrailViolation(GuardrailViolation)
+    case refusal(Refusal)
+    case unsupportedCapability(UnsupportedCapability)
+    case unsupportedTranscriptContent(UnsupportedTranscriptContent)
+    case unsupportedGenerationGuide(UnsupportedGenerationGuide)
+    case unsupportedLanguageOrLocale(UnsupportedLanguageOrLocale)
+    case timeout(Timeout)
+
+    /// The transcript and prompt do not fit the model's context.
+    public struct ContextSizeExceeded: Sendable {
+        public var contextSize: Int
+        public var tokenCount: Int
+        public var debugDescription: String
+        public var metadata: [String: any Sendable]
+        public init(contextSize: Int, tokenCount: Int, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.contextSize = contextSize
+            self.tokenCount = tokenCount
+            self.debugDescription = debugDescription
+            self.metadata = metadata
+        }
+    }
+
+    /// Too many requests; try again after `resetDate` when known.
+    public struct RateLimited: Sendable {
+        public var resetDate: Date?
+        public var debugDescription: String
+        public var metadata: [String: any Sendable]
+        public init(resetDate: Date? = nil, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.resetDate = resetDate
+            self.debugDescription = debugDescription
+            self.metadata = metadata
+        }
+    }
+
+    /// A safety guardrail blocked the prompt or the response.
+    public struct GuardrailViolation: Sendable {
+        public var debugDescription: String
+        public var metadata: [String: any Sendable]
+        public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.debugDescription = debugDescription
+            self.metadata = metadata
+        }
+    }
+
+    /// The model declined to answer.
+    public struct Refusal: Sendable {
+        public var explanation: String?
+        public var debugDescription: String
+        public var metadata: [String: any Sendable]
+        public init(explanation: String? = nil, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.explanation = explanation
+            self.debugDescription = debugDescription
+            self.metadata = metadata
+        }
+    }
+
+    /// The request needs a capability the model does not declare.
+    public struct UnsupportedCapability: Sendable {
+        public var capability: LanguageModelCapabilities.Capability
+        public var debugDescription: String
+        public var metadata: [String: any Sendable]
+        public init(capability: LanguageModelCapabilities.Capability, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.capability = capability
+            self.debugDescription = debugDescription
+            self.metadata = metadata
+        }
+    }
+
+    /// The transcript holds content the model cannot take (an image for a text model).
+    public struct UnsupportedTranscriptContent: Sendable {
+        public var debugDescription: String
+        public var metadata: [String: any Sendable]
+        public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.debugDescription = debugDescription
+            self.metadata = metadata
+        }
+    }
+
+    /// A guide in the schema cannot be enforced.
+    public struct UnsupportedGenerationGuide: Sendable {
+        public var schemaName: String?
+        public var debugDescription: String
+        public var metadata: [String: any Sendable]
+        public init(schemaName: String? = nil, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.schemaName = schemaName
+            self.debugDescription = debugDescription
+            self.metadata = metadata
+        }
+    }
+
+    /// The prompt's language or locale is not supported.
+    public struct UnsupportedLanguageOrLocale: Sendable {
+        public var languageCode: String?
+        public var debugDescription: String
+        public var metadata: [String: any Sendable]
+        public init(languageCode: String? = nil, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.languageCode = languageCode
+            self.debugDescription = debugDescription
+            self.metadata = metadata
+        }
+    }
+
+    /// The model did not answer in time.
+    public struct Timeout: Sendable {
+        public var debugDescription: String
+        public var metadata: [String: any Sendable]
+        public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.debugDescription = debugDescription
+            self.metadata = metadata
+        }
+    }
+
+    public var debugDescription: String {
+        switch self {
+        case .contextSizeExceeded(let e): e.debugDescription
+        case .rateLimited(let e): e.debugDescription
+        case .guardrailViolation(let e): e.debugDescription
+        case .refusal(let e): e.debugDescription
+        case .unsupportedCapability(let e): e.debugDescription
+        case .unsupportedTranscriptContent(let e): e.debugDescription
+        case .unsupportedGenerationGuide(let e): e.debugDescription
+        case .unsupportedLanguageOrLocale(let e): e.debugDescription
+        case .timeout(let e): e.debugDescription
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .contextSizeExceeded(let e):
+            "The conversation needs \(e.tokenCount) tokens but the model's context holds \(e.contextSize)."
+        case .rateLimited(let e):
+            if let date = e.resetDate {
+                "The model is handling too many requests; it accepts new ones after \(date)."
+            } else {
+                "The model is handling too many requests."
+            }
+        case .guardrailViolation:
+            "A safety guardrail blocked the prompt or the response."
+        case .refusal(let e):
+            e.explanation.map { "The model declined to answer: \($0)" } ?? "The model declined to answer."
+        case .unsupportedCapability(let e):
+            "The model does not support \(e.capability), which this request needs."
+        case .unsupportedTranscriptContent:
+            "The transcript contains content this model cannot read."
+        case .unsupportedGenerationGuide(let e):
+            "A generation guide\(e.schemaName.map { " in \($0)" } ?? "") cannot be enforced by this model."
+        case .unsupportedLanguageOrLocale(let e):
+            "The language\(e.languageCode.map { " \"\($0)\"" } ?? "") is not supported by this model."
+        case .timeout:
+            "The model did not answer in time."
+        }
+    }
+
+    public var failureReason: String? { debugDescription }
+
+    public var recoverySuggestion: String? {
+        switch self {
+        case .contextSizeExceeded: "Start a new session, or shorten the instructions, transcript or prompt."
+        case .rateLimited: "Wait for earlier requests to finish, then try again."
+        case .guardrailViolation: "Rephrase the prompt."
+        case .refusal: "Rephrase the prompt or read the explanation."
+        case .unsupportedCapability: "Use a model that declares this capability, or remove the schema or tools from the request."
+        case .unsupportedTranscriptContent: "Remove attachments the model cannot read from the transcript."
+        case .unsupportedGenerationGuide: "Remove or simplify the guide."
+        case .unsupportedLanguageOrLocale: "Use a language the model supports (see supportedLanguages)."
+        case .timeout: "Try again, or ask for a shorter response."
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// The stream an executor writes its output into: text deltas, tool-call
+/// argument deltas, reasoning, usage and metadata.
+///
+/// The session reads the channel while the executor writes to it, so deltas
+/// reach streaming callers as soon as they are produced. Sending never blocks
+/// on the reader; events are buffered in order.
+public struct LanguageModelExecutorGenerationChannel: AsyncSequence, Sendable {
+    public typealias Element = Event
+    public typealias Failure = Never
+
+    private let stream: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+
+    /// Creates an open channel.
+    public init() {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
+        self.stream = stream
+        self.continuation = continuation
+    }
+
+    /// Sends one event to the session.
+    public func send(_ event: Event) async {
+        continuation.yield(event)
+    }
+
+    /// Closes the channel; the reader sees the end of the sequence.
+    package func finish() {
+        continuation.finish()
+    }
+
+    public func makeAsyncIterator() -> AsyncStream<Event>.Iterator {
+        stream.makeAsyncIterator()
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Observation
+
+/// The on-device model: the model every session uses unless told otherwise.
+///
+/// On Apple's platforms this is Apple's model. Here it is the in-process
+/// model this package runs; `availability` says whether it can be used and,
+/// if not, why — exactly the cases an app already handles.
+public final class SystemLanguageModel: Observable, Sendable {
+    /// The model for general use.
+    public static let `default` = SystemLanguageModel()
+
+    /// What the model is specialised for.
+    public let useCase: UseCase
+    /// The safety guardrails applied to its input and output.
+    public let guardrails: Guardrails
+    /// The adapter specialising the model, if any.
+    let adapter: Adapter?
+
+    /// Creates a model for a use case.
+    public init(useCase: UseCase = .general, guardrails: Guardrails = .default) {
+        self.useCase = useCase
+        self.guardrails = guardrails
+        self.adapter = nil
+    }
+
+    /// Creates a model specialised by an adapter.
+    public init(adapter: Adapter, guardrails: Guardrails = .default) {
+        self.useCase = .general
+        self.guardrails = guardrails
+        self.adapter = adapter
+    }
+
+    /// Whether the model can be used here, and why not if it cannot.
+    public var availability: Availability {
+        SystemModelRuntime.availability
+    }
+
+    /// Whether ``availability`` is `.available`.
+    public var isAvailable: Bool {
+        availability == .available
+    }
+
+    /// The languages the model supports.
+    public var supportedLanguages: Set<Locale.Language> {
+        SystemModelRuntime.supportedLanguages
+    }
+
+    /// Whether the model supports `locale`'s language (the current locale by default).
+    public func supportsLocale(_ locale: Locale = Locale.current) -> Bool {
+        let languages = supportedLanguages
+        guard let code = locale.language.languageCode else { return false }
+        return languages.contains { $0.languageCode == code }
+    }
+
+    /// The number of tokens the model's context holds (prompt and response together).
+    public var contextSize: Int {
+        SystemModelRuntime.contextSize
+    }
+}
+
+extension SystemLanguageModel {
+    /// Whether the model can be used, and why not.
+    @frozen
+    public enum Availability: Equatable, Sendable {
+        /// Why the model cannot be used.
+        public enum UnavailableReason: Equatable, Sendable {
+            /// This machine cannot run the model.
+            case deviceNotEligible
+            /// The model is switched off by configuration.
+            case appleIntelligenceNotEnabled
+            /// The model's weights are missing or not loadable.
+            case modelNotReady
+        }
+
+        case available
+        case unavailable(UnavailableReason)
+    }
+
+    /// A specialisation of the model for a kind of task.
+    public struct UseCase: Sendable, Equatable {
+        let name: String
+        /// General-purpose prompting.
+        public static let general = UseCase(name: "general")
+        /// Tagging content: extracting topics, entities, emotions.
+        public static let contentTagging = UseCase(name: "contentTagging")
+    }
+
+    /// The guardrails applied to the model's input and output.
+    public struct Guardrails: Sendable {
+        let name: String
+        /// The default guardrails.
+        public static let `default` = Guardrails(name: "default")
+        /// Guardrails that let the model transform potentially unsafe text it is given.
+        public static let permissiveContentTransformations = Guardrails(name: "permissiveContentTransformations")
+    }
+}

@@ -1,0 +1,35 @@
+/// A type that can be used as (part of) a prompt.
+///
+/// It exists so that strings, arrays, structured values and whole ``Prompt``s
+/// can all appear in a `@PromptBuilder` block or be passed to `respond(to:)`.
+public protocol PromptRepresentable {
+    /// This value as a prompt.
+    @PromptBuilder var promptRepresentation: Prompt { get }
+}
+
+extension Prompt: PromptRepresentable {
+    /// A prompt represents itself.
+    public var promptRepresentation: Prompt { self }
+}
+
+extension String: PromptRepresentable {
+    /// The string as plain prompt text (never JSON-quoted).
+    public var promptRepresentation: Prompt {
+        Prompt(segments: [.text(Transcript.TextSegment(content: self))])
+    }
+}
+
+extension Array: PromptRepresentable where Element: PromptRepresentable {
+    /// Every element's prompt, in order.
+    public var promptRepresentation: Prompt {
+        Prompt(segments: flatMap { $0.promptRepresentation.segments })
+    }
+}
+
+extension ConvertibleToGeneratedContent {
+    /// The value's generated content, kept as a structured segment (its text
+    /// form is the content's JSON).
+    public var promptRepresentation: Prompt {
+        Prompt(segments: [.structure(Transcript.StructuredSegment(source: String(describing: Self.self), content: generatedContent))])
+    }
+}

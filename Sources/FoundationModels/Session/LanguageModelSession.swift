@@ -1,0 +1,161 @@
+import Foundation
+import Observation
+import Synchronization
+
+/// A conversation with a language model: instructions, a growing transcript,
+/// and the calls that extend it.
+///
+/// A session serves one request at a time: a second `respond` while one is in
+/// flight throws `concurrentRequests` at once. A request that fails or is
+/// cancelled leaves the transcript exactly as it was; a request that succeeds
+/// appends its prompt, any tool calls and outputs, and its response in one
+/// step. Sessions are cheap: the model's weights and executor are shared by
+/// every session on the same model.
+public final class LanguageModelSession: Observable, Sendable {
+    /// The mutable part of a session, guarded by one lock.
+    struct State: Sendable {
+        var transcript: Transcript
+        var isResponding = false
+        var usage = Usage()
+    }
+
+    let backend: ModelBackend
+    let tools: [any Tool]
+    let state: Mutex<State>
+    private let registrar = ObservationRegistrar()
+
+    /// The conversation so far.
+    public var transcript: Transcript {
+        registrar.access(self, keyPath: \.transcript)
+        return state.withLock { $0.transcript }
+    }
+
+    /// Whether a request is in flight.
+    public var isResponding: Bool {
+        registrar.access(self, keyPath: \.isResponding)
+        return state.withLock { $0.isResponding }
+    }
+
+    /// Token usage of every request this session completed, summed.
+    public var usage: Usage {
+        registrar.access(self, keyPath: \.usage)
+        return state.withLock { $0.usage }
+    }
+
+    init(backend: ModelBackend, tools: [any Tool], transcript: Transcript) {
+        self.backend = backend
+        self.tools = tools
+        self.state = Mutex(State(transcript: transcript))
+    }
+
+    /// The instructions entry a new session starts with: the instructions'
+    /// segments and the definitions of its tools. No entry when there is
+    /// neither.
+    static func initialTranscript(instructions: Instructions?, tools: [any Tool]) -> Transcript {
+        guard instructions != nil || !tools.isEmpty else { return Transcript() }
+        let entry = Transcript.Instructions(
+            segments: instructions?.segments ?? [],
+            toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) }
+        )
+        return Transcript(entries: [.instructions(entry)])
+    }
+
+    // MARK: Initializers (Apple's shapes; `model` defaults to the system model)
+
+    /// Creates a session with instructions given as a string.
+    @_disfavoredOverload
+    public convenience init(
+        model: some LanguageModel = SystemLanguageModel.default,
+        tools: [any Tool] = [],
+        instructions: String? = nil
+    ) {
+        self.init(model: model, tools: tools, instructions: instructions.map { text in Instructions { text } })
+    }
+
+    /// Creates a session with optional instructions.
+    public convenience init(
+        model: some LanguageModel = SystemLanguageModel.default,
+        tools: [any Tool] = [],
+        instructions: Instructions? = nil
+    ) {
+        self.init(
+            backend: ModelBackend(model),
+            tools: tools,
+            transcript: Self.initialTranscript(instructions: instructions, tools: tools)
+        )
+    }
+
+    /// Creates a session with instructions built by a result builder.
+    public convenience init(
+        model: some LanguageModel = SystemLanguageModel.default,
+        tools: [any Tool] = [],
+        @InstructionsBuilder instructions: () throws -> Instructions
+    ) rethrows {
+        self.init(model: model, tools: tools, instructions: try instructions())
+    }
+
+    /// Resumes a conversation from a transcript.
+    public convenience init(
+        model: some LanguageModel = SystemLanguageModel.default,
+        tools: [any Tool] = [],
+        transcript: Transcript
+    ) {
+        self.init(backend: ModelBackend(model), tools: tools, transcript: transcript)
+    }
+
+    // MARK: Prewarming
+
+    /// Loads the model and evaluates the instructions (and `promptPrefix`)
+    /// ahead of the first request, so that request starts sooner. Returns at
+    /// once; the work happens in the background.
+    public func prewarm(promptPrefix: Prompt? = nil) {
+        var transcript = self.transcript
+        if let promptPrefix {
+            transcript.append(.prompt(Transcript.Prompt(segments: promptPrefix.segments)))
+        }
+        let backend = self.backend
+        Task.detached(priority: .utility) {
+            backend.prewarm(transcript: transcript)
+        }
+    }
+
+    // MARK: State transitions
+
+    /// Marks the session busy, or throws `concurrentRequests` if it already is.
+    func beginResponding() throws(GenerationError) {
+        let started = registrar.withMutation(of: self, keyPath: \.isResponding) {
+            state.withLock { state -> Bool in
+                if state.isResponding { return false }
+                state.isResponding = true
+                return true
+            }
+        }
+        guard started else {
+            throw .concurrentRequests(.init(
+                debugDescription: "The session is already responding to a request; wait for it to finish (see isResponding) or use another session."
+            ))
+        }
+    }
+
+    /// Appends one request's entries and usage in one step. Returns the
+    /// appended entries, at their indices in the transcript.
+    func commit(_ entries: [Transcript.Entry], usage: Usage) -> ArraySlice<Transcript.Entry> {
+        registrar.withMutation(of: self, keyPath: \.transcript) {
+            registrar.withMutation(of: self, keyPath: \.usage) {
+                state.withLock { state in
+                    let start = state.transcript.count
+                    state.transcript.append(contentsOf: entries)
+                    state.usage.add(usage)
+                    return Array(state.transcript)[start...]
+                }
+            }
+        }
+    }
+
+    /// Marks the session idle without touching the transcript.
+    func endResponding() {
+        registrar.withMutation(of: self, keyPath: \.isResponding) {
+            state.withLock { $0.isResponding = false }
+        }
+    }
+}

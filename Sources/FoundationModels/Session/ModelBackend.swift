@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+
+/// A model with its executor, with the model's concrete types erased so the
+/// session can hold any ``LanguageModel``.
+///
+/// The executor is created lazily on first use (creating one may load
+/// weights) and shared through ``ExecutorCache``: every session on an equal
+/// configuration talks to the same executor.
+package struct ModelBackend: Sendable {
+    package let capabilities: LanguageModelCapabilities
+    private let makeRespond: @Sendable () throws -> @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel) async throws -> Void
+    private let makePrewarm: @Sendable () throws -> @Sendable (Transcript) -> Void
+
+    package init<Model: LanguageModel>(_ model: Model) {
+        self.capabilities = model.capabilities
+        let configuration = model.executorConfiguration
+        self.makeRespond = {
+            let executor: Model.Executor = try ExecutorCache.shared.executor(for: configuration)
+            return { request, channel in
+                try await executor.respond(to: request, model: model, streamingInto: channel)
+            }
+        }
+        self.makePrewarm = {
+            let executor: Model.Executor = try ExecutorCache.shared.executor(for: configuration)
+            return { transcript in executor.prewarm(model: model, transcript: transcript) }
+        }
+    }
+
+    /// Runs one generation. Executor creation failures surface as `assetsUnavailable`.
+    package func respond(
+        to request: LanguageModelExecutorGenerationRequest,
+        streamingInto channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+        let respond: @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel) async throws -> Void
+        do {
+            respond = try makeRespond()
+        } catch {
+            throw LanguageModelSession.GenerationError.assetsUnavailable(
+                .init(debugDescription: "The model's executor could not be created: \(error)")
+            )
+        }
+        try await respond(request, channel)
+    }
+
+    /// Asks the executor to prepare for `transcript`; failures are left for
+    /// the next `respond` to report.
+    package func prewarm(transcript: Transcript) {
+        guard let prewarm = try? makePrewarm() else { return }
+        prewarm(transcript)
+    }
+}
+
+/// The process-wide cache of executors, one per (executor type, configuration).
+///
+/// Apple's contract says sessions cache one executor per configuration; doing
+/// it process-wide is what makes "one model load per process, shared by every
+/// session" hold for in-process models.
+package final class ExecutorCache: Sendable {
+    package static let shared = ExecutorCache()
+
+    private struct Key: Hashable, Sendable {
+        let executorType: ObjectIdentifier
+        let configuration: any Hashable & Sendable
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.executorType == rhs.executorType && AnyHashable(lhs.configuration) == AnyHashable(rhs.configuration)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(executorType)
+            hasher.combine(AnyHashable(configuration))
+        }
+    }
+
+    // Keys wrap `Configuration: Hashable & Sendable` values; the values are
+    // executors, `Sendable` by protocol. Creating an executor must be cheap
+    // (executors load weights lazily), so holding the lock while creating one
+    // only serialises the creation of the same kind of object.
+    private let executors = Mutex<[Key: any Sendable]>([:])
+
+    package func executor<Executor: LanguageModelExecutor>(for configuration: Executor.Configuration) throws -> Executor {
+        let key = Key(executorType: ObjectIdentifier(Executor.self), configuration: configuration)
+        return try executors.withLock { executors in
+            if let existing = executors[key] as? Executor {
+                return existing
+            }
+            let created = try Executor(configuration: configuration)
+            executors[key] = created
+            return created
+        }
+    }
+}

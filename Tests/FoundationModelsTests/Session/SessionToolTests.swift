@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import FoundationModels
+
+/// The session's tool loop, against a scripted model.
+@Suite("Session tools")
+struct SessionToolTests {
+    struct Lookup: Tool {
+        let description = "Looks up an artist's records."
+        @Generable struct Arguments {
+            var artist: String
+        }
+        func call(arguments: Arguments) async throws -> String {
+            "\(arguments.artist): 3 records"
+        }
+    }
+
+    struct Failing: Tool {
+        let description = "Always fails."
+        struct Broken: Error {}
+        @Generable struct Arguments {
+            var input: String
+        }
+        func call(arguments: Arguments) async throws -> String {
+            throw Broken()
+        }
+    }
+
+    @Test func toolCallsAndOutputsGoIntoTheTranscript() async throws {
+        let model = ScriptedModel([
+            [.toolCall(id: "c1", name: "Lookup", arguments: "{\"artist\":"), .toolCall(id: "c1", name: "Lookup", arguments: "\"Bowie\"}")],
+            [.text("You own 3 Bowie records.")],
+        ])
+        let session = LanguageModelSession(model: model, tools: [Lookup()], instructions: "Use tools.")
+        let response = try await session.respond(to: "How many Bowie records?")
+        #expect(response.content == "You own 3 Bowie records.")
+        let kinds = response.transcriptEntries.map { entry -> String in
+            switch entry {
+            case .prompt: "prompt"
+            case .toolCalls: "toolCalls"
+            case .toolOutput: "toolOutput"
+            case .response: "response"
+            default: "other"
+            }
+        }
+        #expect(kinds == ["prompt", "toolCalls", "toolOutput", "response"])
+        guard case .toolOutput(let output) = Array(response.transcriptEntries)[2] else { return }
+        #expect(output.toolName == "Lookup")
+        #expect(output.segments.map(\.text) == ["Bowie: 3 records"])
+        // The second executor call saw the tool output.
+        #expect(model.script.requests.count == 2)
+        #expect(model.script.requests[1].transcript.count == 5)
+        #expect(model.script.requests[0].enabledToolDefinitions.map(\.name) == ["Lookup"])
+    }
+
+    @Test func aThrowingToolEndsTheRequestWithToolCallError() async throws {
+        let model = ScriptedModel([[.toolCall(id: "c1", name: "Failing", arguments: "{\"input\":\"x\"}")], [.text("unreachable")]])
+        let session = LanguageModelSession(model: model, tools: [Failing()])
+        let before = session.transcript
+        await #expect {
+            try await session.respond(to: "go")
+        } throws: { error in
+            guard let error = error as? LanguageModelSession.ToolCallError else { return false }
+            return error.tool.name == "Failing" && error.underlyingError is Failing.Broken
+        }
+        #expect(session.transcript == before)
+    }
+
+    @Test func callingAnUnknownToolIsADecodingFailure() async throws {
+        let model = ScriptedModel([[.toolCall(id: "c1", name: "Nope", arguments: "{}")]])
+        let session = LanguageModelSession(model: model, tools: [Lookup()])
+        await #expect {
+            try await session.respond(to: "go")
+        } throws: { error in
+            guard case LanguageModelSession.GenerationError.decodingFailure(let context) = error else { return false }
+            return context.debugDescription.contains("Nope")
+        }
+    }
+
+    @Test func disallowedToolCallingSendsNoTools() async throws {
+        let model = ScriptedModel([[.text("plain")]])
+        let session = LanguageModelSession(model: model, tools: [Lookup()])
+        try await session.respond(to: "go", options: GenerationOptions(toolCallingMode: .disallowed))
+        #expect(model.script.requests.first?.enabledToolDefinitions.isEmpty == true)
+    }
+
+    @Test func aRepeatedIdenticalCallEndsWithAClearError() async throws {
+        let call: [Script.Step] = [.toolCall(id: "c", name: "Lookup", arguments: "{\"artist\":\"A\"}")]
+        let session = LanguageModelSession(model: ScriptedModel([call, call, call]), tools: [Lookup()])
+        await #expect {
+            try await session.respond(to: "go")
+        } throws: { error in
+            guard case LanguageModelSession.GenerationError.decodingFailure(let context) = error else { return false }
+            return context.debugDescription.contains("repeated")
+        }
+        #expect(session.transcript.count == 1)
+    }
+}
