@@ -47,6 +47,11 @@ extension LanguageModelSession {
         _ spec: RequestSpec,
         onSnapshot: (@Sendable (GeneratedContent) -> Void)?
     ) async throws -> RequestResult {
+        if let schema = spec.schema, !schema.unsupportedGuides.isEmpty {
+            throw GenerationError.unsupportedGuide(.init(
+                debugDescription: "\(schema.name) has guides that cannot be enforced: \(schema.unsupportedGuides.joined(separator: "; "))."
+            ))
+        }
         let history = state.withLock { $0.transcript }
         let promptEntry = Transcript.Entry.prompt(Transcript.Prompt(
             segments: spec.prompt.segments,
