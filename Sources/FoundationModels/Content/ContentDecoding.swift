@@ -8,7 +8,7 @@
 /// `codingPath`.
 package enum ContentDecoding {
     /// A step in a property path: a structure key or an array index.
-    package enum PathComponent: Sendable {
+    package enum PathComponent: Sendable, Equatable {
         case property(String)
         case index(Int)
 

@@ -22,7 +22,9 @@ extension GeneratedContent {
     ///   input, `tr`, `-`), the result is an incomplete `null`.
     ///
     /// - Throws: `DecodingError.dataCorrupted` for malformed JSON, with a
-    ///   message naming the byte offset of the problem.
+    ///   message naming the byte offset of the problem and, inside a value,
+    ///   its property path (`cards[1].answer: Malformed JSON at byte 52: …`,
+    ///   also the error's `codingPath`).
     public init(json: String) throws {
         self = try PartialJSONParser.parse(json)
     }

@@ -9,10 +9,14 @@ package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConverti
     package var offset: Int
     /// What was wrong, as a sentence fragment ("expected ':' after an object key").
     package var message: String
+    /// The property path of the value being parsed when the problem was
+    /// found (`cards`, `1`, `answer`); empty at the top level.
+    package var path: [ContentDecoding.PathComponent]
 
-    package init(offset: Int, message: String) {
+    package init(offset: Int, message: String, path: [ContentDecoding.PathComponent] = []) {
         self.offset = offset
         self.message = message
+        self.path = path
     }
 
     package var description: String { "Malformed JSON at byte \(offset): \(message)" }

@@ -11,6 +11,8 @@ struct PartialJSONParser {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// The property path of the value being parsed, for error messages.
+    private var path: [ContentDecoding.PathComponent] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -27,9 +29,11 @@ struct PartialJSONParser {
                 return try parser.parseDocument()
             }
         } catch let error as JSONSyntaxError {
+            // Named like decoding errors: `cards[1].answer: Malformed JSON at …`.
+            let codingPath = error.path.map(\.codingKey)
             throw DecodingError.dataCorrupted(.init(
-                codingPath: [],
-                debugDescription: error.description,
+                codingPath: codingPath,
+                debugDescription: codingPath.isEmpty ? error.description : ContentDecoding.render(codingPath) + ": " + error.description,
                 underlyingError: error
             ))
         }
@@ -103,7 +107,10 @@ struct PartialJSONParser {
                 throw error("expected ':' after the key \"\(key)\" but found \(describeByte(at: index))")
             }
             index += 1
-            guard let value = try parseValue(depth: depth, topLevel: false) else {
+            path.append(.property(key))
+            let parsed = try parseValue(depth: depth, topLevel: false)
+            path.removeLast()
+            guard let value = parsed else {
                 return result(complete: false)
             }
             if properties.updateValue(value, forKey: key) == nil {
@@ -145,7 +152,10 @@ struct PartialJSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
                 throw error("expected a value after ',' but found ']'")
             }
-            guard let element = try parseValue(depth: depth, topLevel: false) else {
+            path.append(.index(elements.count))
+            let parsed = try parseValue(depth: depth, topLevel: false)
+            path.removeLast()
+            guard let element = parsed else {
                 return result(complete: false)
             }
             elements.append(element)
@@ -393,7 +403,7 @@ struct PartialJSONParser {
     }
 
     private func error(_ message: String) -> JSONSyntaxError {
-        JSONSyntaxError(offset: index, message: message)
+        JSONSyntaxError(offset: index, message: message, path: path)
     }
 
     private func describeByte(at position: Int) -> String {

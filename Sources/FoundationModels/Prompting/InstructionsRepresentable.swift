@@ -9,20 +9,24 @@ public protocol InstructionsRepresentable {
 
 extension Instructions: InstructionsRepresentable {
     /// Instructions represent themselves.
-    public var instructionsRepresentation: Instructions { self }
+    public var instructionsRepresentation: Instructions {
+        // `return` keeps the requirement's result builder from being applied
+        // (which would call this property again).
+        return self
+    }
 }
 
 extension String: InstructionsRepresentable {
     /// The string as plain instruction text (never JSON-quoted).
     public var instructionsRepresentation: Instructions {
-        Instructions(segments: [.text(Transcript.TextSegment(content: self))])
+        return Instructions(segments: [.text(Transcript.TextSegment(content: self))])
     }
 }
 
 extension Array: InstructionsRepresentable where Element: InstructionsRepresentable {
     /// Every element's instructions, in order.
     public var instructionsRepresentation: Instructions {
-        Instructions(segments: flatMap { $0.instructionsRepresentation.segments })
+        return Instructions(segments: flatMap { $0.instructionsRepresentation.segments })
     }
 }
 
@@ -30,6 +34,6 @@ extension ConvertibleToGeneratedContent {
     /// The value's generated content, kept as a structured segment (its text
     /// form is the content's JSON).
     public var instructionsRepresentation: Instructions {
-        Instructions(segments: [.structure(Transcript.StructuredSegment(source: String(describing: Self.self), content: generatedContent))])
+        return Instructions(segments: [.structure(Transcript.StructuredSegment(source: String(describing: Self.self), content: generatedContent))])
     }
 }

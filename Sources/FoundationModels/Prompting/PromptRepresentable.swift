@@ -9,20 +9,24 @@ public protocol PromptRepresentable {
 
 extension Prompt: PromptRepresentable {
     /// A prompt represents itself.
-    public var promptRepresentation: Prompt { self }
+    public var promptRepresentation: Prompt {
+        // `return` keeps the requirement's result builder from being applied
+        // (which would call this property again).
+        return self
+    }
 }
 
 extension String: PromptRepresentable {
     /// The string as plain prompt text (never JSON-quoted).
     public var promptRepresentation: Prompt {
-        Prompt(segments: [.text(Transcript.TextSegment(content: self))])
+        return Prompt(segments: [.text(Transcript.TextSegment(content: self))])
     }
 }
 
 extension Array: PromptRepresentable where Element: PromptRepresentable {
     /// Every element's prompt, in order.
     public var promptRepresentation: Prompt {
-        Prompt(segments: flatMap { $0.promptRepresentation.segments })
+        return Prompt(segments: flatMap { $0.promptRepresentation.segments })
     }
 }
 
@@ -30,6 +34,6 @@ extension ConvertibleToGeneratedContent {
     /// The value's generated content, kept as a structured segment (its text
     /// form is the content's JSON).
     public var promptRepresentation: Prompt {
-        Prompt(segments: [.structure(Transcript.StructuredSegment(source: String(describing: Self.self), content: generatedContent))])
+        return Prompt(segments: [.structure(Transcript.StructuredSegment(source: String(describing: Self.self), content: generatedContent))])
     }
 }

@@ -27,7 +27,7 @@ extension Transcript {
             definition = ToolDefinition(
                 name: try container.decode(String.self, forKey: .name),
                 description: try container.decodeIfPresent(String.self, forKey: .description) ?? "",
-                parameters: try container.decode(GenerationSchema.self, forKey: .parameters)
+                parameters: try container.decodeSchema(forKey: .parameters)
             )
         }
 
@@ -68,7 +68,7 @@ extension Transcript {
                 )
             }
             let container = try outer.nestedContainer(keyedBy: Keys.self, forKey: .jsonSchema)
-            let schema = try container.decode(GenerationSchema.self, forKey: .schema)
+            let schema = try container.decodeSchema(forKey: .schema)
             let name = try container.decodeIfPresent(String.self, forKey: .name) ?? schema.name
             format = ResponseFormat(name: name, schema: schema)
         }

@@ -64,9 +64,12 @@ extension Transcript {
     /// Reading generated content that is stored as JSON text.
     enum JSONText {
         /// Parses the JSON text under `key`, turning a parse failure into a
-        /// `DecodingError` that names the key.
+        /// `DecodingError` that names the key. Inline JSON (an object or
+        /// array rather than text) is accepted too, for writers that embed it.
         static func decodeContent<Key: CodingKey>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> GeneratedContent {
-            let text = try container.decode(String.self, forKey: key)
+            guard let text = try? container.decode(String.self, forKey: key) else {
+                return try container.decode(InlineJSON.self, forKey: key).content
+            }
             do {
                 return try GeneratedContent(json: text)
             } catch {
@@ -75,6 +78,15 @@ extension Transcript {
                     debugDescription: "The value is not valid JSON text: \(error)",
                     underlyingError: error
                 ))
+            }
+        }
+
+        /// JSON embedded as a value rather than as text.
+        private struct InlineJSON: Decodable {
+            var content: GeneratedContent
+
+            init(from decoder: any Decoder) throws {
+                content = try JSONValueCoding.decode(from: decoder)
             }
         }
     }

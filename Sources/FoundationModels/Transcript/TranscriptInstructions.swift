@@ -20,7 +20,7 @@ extension Transcript {
         public var description: String {
             var lines = ["Instructions: \(segments.renderedText)"]
             for tool in toolDefinitions {
-                lines.append("  Tool: \(tool.description)")
+                lines.append("  Tool \(tool.name): \(tool.description)")
             }
             return lines.joined(separator: "\n")
         }

@@ -12,7 +12,8 @@ extension ContentTests {
             } catch DecodingError.dataCorrupted(let context) {
                 let error = context.underlyingError as? JSONSyntaxError
                 if let error {
-                    #expect(context.debugDescription == "Malformed JSON at byte \(error.offset): \(error.message)")
+                    // Inside a value, the description starts with its path (`[0]: …`).
+                    #expect(context.debugDescription.hasSuffix("Malformed JSON at byte \(error.offset): \(error.message)"))
                 }
                 return error
             } catch {

@@ -116,7 +116,8 @@ extension ContentTests {
                 Issue.record("expected dataCorrupted")
                 return
             }
-            #expect(context.debugDescription.hasPrefix("Malformed JSON at byte 10:"))
+            // The path of the value where parsing stopped comes first.
+            #expect(context.debugDescription.hasPrefix("cards[0]: Malformed JSON at byte 10:"))
         }
 
         @Test("integers decode only from integral numbers in range")

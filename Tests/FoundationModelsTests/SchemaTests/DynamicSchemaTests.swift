@@ -35,7 +35,7 @@ extension SchemaTests {
                 .init(name: "owner", schema: .init(type: Person.self)),
             ])
             let schema = try GenerationSchema(root: node, dependencies: [])
-            #expect(schema.definitions.map(\.name) == ["Next OrEnd".replacingOccurrences(of: " ", with: ""), "Node", "Person"])
+            #expect(schema.definitions.map(\.name) == ["NextOrEnd", "Node", "Person"])
             #expect(schema.resolve("NextOrEnd") == .anyOf([.reference("Node"), .null]))
             #expect(schema.definition(named: "Node")?.node == schema.root)
             #expect(schema.typeDescription == "A tree node")

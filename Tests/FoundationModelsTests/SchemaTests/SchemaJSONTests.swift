@@ -91,7 +91,7 @@ extension SchemaTests {
             #expect(SchemaTests.json([[Double]].generationSchema) == ##"{"title":"Array<Array<Double>>","type":"array","items":{"type":"array","items":{"type":"number"}}}"##)
             #expect(SchemaTests.json([Address].generationSchema) == ##"{"title":"Array<Address>","type":"array","items":{"$ref":"#/$defs/Address"},"$defs":{"Address":{"## + Self.addressBody + "}}}")
             #expect(SchemaTests.json(GeneratedContent.generationSchema) == ##"{"title":"GeneratedContent"}"##)
-            #expect(GenerationSchema.primitive(Never.self, .anyOf([])).root == Never.generationSchema.root)
+            #expect(Never.generationSchema.root == .anyOf([]))
         }
 
         @Test("a regex without recoverable pattern is recorded as an unsupported guide, not dropped")

@@ -98,6 +98,17 @@ extension TranscriptTests {
             #expect(transcript[4].text == "Hello.")
         }
 
+        @Test func inlineJSONIsAcceptedWhereJSONTextIsWritten() throws {
+            let json = entries(#"{"id":"c","role":"response","contents":[],"toolCalls":[{"id":"k","name":"t","arguments":{"city":"Oslo","days":3}}]}"#)
+            let transcript = try JSONDecoder().decode(Transcript.self, from: Data(json.utf8))
+            guard case .toolCalls(let calls) = transcript[0] else {
+                Issue.record("expected tool calls")
+                return
+            }
+            #expect(try calls[0].arguments.value(String.self, forProperty: "city") == "Oslo")
+            #expect(try calls[0].arguments.value(Int.self, forProperty: "days") == 3)
+        }
+
         @Test func emptyTranscriptRoundTrips() throws {
             let data = try JSONEncoder().encode(Transcript())
             #expect(try JSONDecoder().decode(Transcript.self, from: data).isEmpty)
