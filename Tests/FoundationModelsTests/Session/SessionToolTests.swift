@@ -50,7 +50,7 @@ struct SessionToolTests {
         #expect(output.segments.map(\.text) == ["Bowie: 3 records"])
         // The second executor call saw the tool output.
         #expect(model.script.requests.count == 2)
-        #expect(model.script.requests[1].transcript.count == 5)
+        #expect(model.script.requests[1].transcript.count == 4) // instructions, prompt, tool calls, tool output
         #expect(model.script.requests[0].enabledToolDefinitions.map(\.name) == ["Lookup"])
     }
 
