@@ -14,6 +14,12 @@ public struct Instructions: Sendable {
     }
 
     /// Creates instructions from segments.
+    /// Creates instructions from one representable value (a string, a
+    /// Generable value, …).
+    public init(_ content: some InstructionsRepresentable) {
+        self = content.instructionsRepresentation
+    }
+
     package init(segments: [Transcript.Segment]) {
         self.segments = segments
     }

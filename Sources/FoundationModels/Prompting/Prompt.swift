@@ -14,6 +14,12 @@ public struct Prompt: Sendable {
     }
 
     /// Creates a prompt from segments.
+    /// Creates a prompt from one representable value (a string, a
+    /// Generable value, …).
+    public init(_ content: some PromptRepresentable) {
+        self = content.promptRepresentation
+    }
+
     package init(segments: [Transcript.Segment]) {
         self.segments = segments
     }
