@@ -142,6 +142,15 @@ public enum GGUFFile {
         return result
     }
 
+    /// `general.languages` (ISO 639 codes such as "en"), without loading the
+    /// model; empty when the file lists none.
+    public static func languages(path: String) throws -> [String] {
+        guard case .array(let values)? = try metadata(path: path, maximumArrayLength: 4096)["general.languages"] else {
+            return []
+        }
+        return values.compactMap(\.stringValue)
+    }
+
     // The typed getters assert on a type mismatch, so each is called only
     // for its own type.
     private static func scalar(_ context: OpaquePointer, _ index: Int64, _ type: gguf_type) -> Value? {

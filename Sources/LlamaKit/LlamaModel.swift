@@ -30,6 +30,8 @@ public final class LlamaModel: @unchecked Sendable {
     /// The file the model was loaded from.
     public let path: String
     public let options: Options
+    /// `general.languages` from the file (e.g. ["en"]); empty when it lists none.
+    public let languages: [String]
 
     /// The tokenizer (a cheap view that keeps this model alive).
     public var vocabulary: LlamaVocabulary { LlamaVocabulary(model: self) }
@@ -56,6 +58,8 @@ public final class LlamaModel: @unchecked Sendable {
         self.path = path
         self.options = options
         self.vocabularyPointer = vocab
+        // llama.cpp keeps no array metadata, so read this one from the file.
+        self.languages = (try? GGUFFile.languages(path: path)) ?? []
     }
 
     deinit {
@@ -97,14 +101,6 @@ public final class LlamaModel: @unchecked Sendable {
         var buffer = [CChar](repeating: 0, count: 256)
         let length = llama_model_desc(pointer, &buffer, buffer.count)
         return string(from: buffer, length: max(0, min(Int(length), buffer.count - 1)))
-    }
-
-    /// `general.languages` (an array: read from the file's metadata, since
-    /// llama.cpp keeps only scalars). Empty when the file lists none.
-    public var languages: [String] {
-        guard let metadata = try? GGUFFile.metadata(path: path, maximumArrayLength: 4096),
-              case .array(let values)? = metadata["general.languages"] else { return [] }
-        return values.compactMap(\.stringValue)
     }
 
     /// The context length the model was trained with.
