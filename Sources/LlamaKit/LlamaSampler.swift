@@ -1,0 +1,100 @@
+import CLlama
+
+/// Picks the next token from logits: a llama.cpp sampler chain it owns and
+/// frees in `deinit`.
+///
+/// Not Sendable: the chain holds mutable state (the random generator), so
+/// a sampler belongs to one generation at a time, like its context.
+public final class LlamaSampler {
+    public enum Mode: Sendable, Equatable {
+        /// The most likely token; deterministic.
+        case greedy
+        /// Sampling: keep the `topK` most likely tokens (when set), then the
+        /// smallest set whose probability reaches `topP` (when set), scale by
+        /// `temperature`, and draw. The same seed gives the same draws; a nil
+        /// seed draws a fresh one.
+        case random(topK: Int? = nil, topP: Double? = nil, temperature: Double = 1.0, seed: UInt32? = nil)
+    }
+
+    public let mode: Mode
+    private let chain: UnsafeMutablePointer<llama_sampler>
+    /// Reused candidate buffer, one entry per vocabulary token.
+    private var candidates: [llama_token_data] = []
+
+    /// - Throws: `LlamaError.invalidArgument` for a non-positive top-k, a
+    ///   top-p outside (0, 1], or a negative temperature.
+    public init(mode: Mode) throws {
+        LlamaBackend.initialize()
+        if case .random(let topK, let topP, let temperature, _) = mode {
+            if let topK, topK < 1 { throw LlamaError.invalidArgument("top-k \(topK) must be at least 1") }
+            if let topP, !(topP > 0 && topP <= 1) { throw LlamaError.invalidArgument("top-p \(topP) must be in (0, 1]") }
+            if !(temperature >= 0) || !temperature.isFinite { throw LlamaError.invalidArgument("temperature \(temperature) must be finite and >= 0") }
+        }
+        var params = llama_sampler_chain_default_params()
+        params.no_perf = true
+        guard let chain = llama_sampler_chain_init(params) else {
+            throw LlamaError.invalidArgument("llama_sampler_chain_init failed")
+        }
+        // The chain takes ownership of the samplers added to it.
+        switch mode {
+        case .greedy:
+            llama_sampler_chain_add(chain, llama_sampler_init_greedy())
+        case .random(let topK, let topP, let temperature, let seed):
+            if let topK { llama_sampler_chain_add(chain, llama_sampler_init_top_k(Int32(clamping: topK))) }
+            if let topP, topP < 1 { llama_sampler_chain_add(chain, llama_sampler_init_top_p(Float(topP), 1)) }
+            llama_sampler_chain_add(chain, llama_sampler_init_temp(Float(temperature)))
+            // LLAMA_DEFAULT_SEED (0xFFFFFFFF) asks llama.cpp for a fresh random seed.
+            llama_sampler_chain_add(chain, llama_sampler_init_dist(seed ?? 0xFFFF_FFFF))
+        }
+        self.mode = mode
+        self.chain = chain
+    }
+
+    deinit {
+        llama_sampler_free(chain)
+    }
+
+    /// Samples the next token from the context's last logits and records it
+    /// in the chain's state.
+    /// - Parameter allowedTokens: when given (one flag per vocabulary token),
+    ///   only tokens whose flag is true can be chosen: the others' logits are
+    ///   set to -infinity before the chain runs.
+    public func sample(from context: LlamaContext, allowedTokens: [Bool]? = nil) throws -> LlamaToken {
+        try context.withLogits { try sample(logits: $0, allowedTokens: allowedTokens) }
+    }
+
+    /// Samples from `logits` (one per vocabulary token); see `sample(from:allowedTokens:)`.
+    public func sample(logits: UnsafeBufferPointer<Float>, allowedTokens: [Bool]? = nil) throws -> LlamaToken {
+        let count = logits.count
+        guard count > 0 else { throw LlamaError.noLogits }
+        if let allowedTokens {
+            guard allowedTokens.count == count else {
+                throw LlamaError.invalidArgument("mask of \(allowedTokens.count) flags for \(count) tokens")
+            }
+            guard allowedTokens.contains(true) else { throw LlamaError.noAllowedTokens }
+        }
+        if candidates.count != count {
+            candidates = [llama_token_data](repeating: llama_token_data(id: 0, logit: 0, p: 0), count: count)
+        }
+        let selected: LlamaToken? = candidates.withUnsafeMutableBufferPointer { buffer in
+            for index in 0..<count {
+                let allowed = allowedTokens?[index] ?? true
+                buffer[index] = llama_token_data(id: LlamaToken(index), logit: allowed ? logits[index] : -Float.infinity, p: 0)
+            }
+            var array = llama_token_data_array(data: buffer.baseAddress, size: count, selected: -1, sorted: false)
+            llama_sampler_apply(chain, &array)
+            guard array.selected >= 0, array.selected < Int64(array.size) else { return nil }
+            return array.data[Int(array.selected)].id
+        }
+        guard let selected else { throw LlamaError.noLogits }
+        if let allowedTokens, !allowedTokens[Int(selected)] { throw LlamaError.noAllowedTokens }
+        llama_sampler_accept(chain, selected)
+        return selected
+    }
+
+    /// Back to the state right after `init` (the same seed draws the same
+    /// sequence again).
+    public func reset() {
+        llama_sampler_reset(chain)
+    }
+}

@@ -1,0 +1,307 @@
+import Foundation
+import LlamaKit
+import Testing
+
+/// The default model: FOUNDATION_MODELS_MODEL (the Makefile sets it), else
+/// where `make setup` installs it.
+let modelPath: String = {
+    if let path = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_MODEL"], !path.isEmpty {
+        return path
+    }
+    let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? (NSHomeDirectory() + "/.cache")
+    return cache + "/swift-foundation-models/models/b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53/SmolLM2-135M-Instruct.Q4_1.gguf"
+}()
+
+/// Loaded once for the whole suite (memory-mapped, shared by every test).
+let sharedModel: Result<LlamaModel, any Error> = Result { try LlamaModel(path: modelPath) }
+
+func model() throws -> LlamaModel {
+    switch sharedModel {
+    case .success(let model): return model
+    case .failure(let error):
+        Issue.record("the default model did not load from \(modelPath): \(error) — run `make setup`")
+        throw error
+    }
+}
+
+func makeContext(_ contextLength: Int = 1024, batchSize: Int = 512) throws -> LlamaContext {
+    try LlamaContext(model: model(), parameters: .init(contextLength: contextLength, batchSize: batchSize, threads: 2))
+}
+
+/// Greedy-decodes `count` tokens after `prompt` and returns them.
+func generate(_ context: LlamaContext, prompt: [LlamaToken], count: Int, sampler: LlamaSampler) throws -> [LlamaToken] {
+    try context.decode(prompt)
+    var output: [LlamaToken] = []
+    for _ in 0..<count {
+        let token = try sampler.sample(from: context)
+        output.append(token)
+        if context.vocabulary.isEndOfGeneration(token) { break }
+        try context.decode([token])
+    }
+    return output
+}
+
+func chatPrompt(_ context: LlamaContext, _ user: String) throws -> [LlamaToken] {
+    let text = try context.model.applyChatTemplate([.system("You are a helpful assistant."), .user(user)])
+    return try context.vocabulary.tokenize(text, addSpecial: true, parseSpecial: true)
+}
+
+func argmax(_ values: [Float]) -> Int {
+    values.indices.max { values[$0] < values[$1] }!
+}
+
+@Suite(.serialized)
+struct LlamaKitTests {
+    @Test func loadsTheModelAndReadsMetadata() throws {
+        let model = try model()
+        #expect(model.vocabulary.count == 49152)
+        #expect(model.trainingContextLength >= 2048)
+        #expect(model.name?.isEmpty == false)
+        #expect(model.chatTemplate?.contains("<|im_start|>") == true)
+        #expect(model.parameterCount > 100_000_000)
+        let metadata = try GGUFFile.metadata(path: modelPath)
+        #expect(metadata["general.architecture"]?.stringValue == "llama")
+        #expect(!LlamaBackend.version.isEmpty)
+        print("model: \(model.name ?? "?") — \(model.modelDescription), n_ctx_train \(model.trainingContextLength), languages \(model.languages)")
+    }
+
+    @Test func vocabularyRoundTrip() throws {
+        let vocabulary = try model().vocabulary
+        let text = "Hello, world! Ünïcödé — 日本語 🙂 and code: let x = 42"
+        let tokens = try vocabulary.tokenize(text, addSpecial: false, parseSpecial: false)
+        #expect(!tokens.isEmpty)
+        #expect(try vocabulary.detokenize(tokens) == text)
+        // Pieces joined as bytes give the same text, even where a piece
+        // holds only part of a multi-byte character.
+        let bytes = try tokens.flatMap { try vocabulary.piece($0) }
+        #expect(String(decoding: bytes, as: UTF8.self) == text)
+        #expect(try vocabulary.tokenize("", addSpecial: false, parseSpecial: false).isEmpty)
+
+        // Special tokens: parsed only when asked.
+        let special = try vocabulary.tokenize("<|im_end|>", addSpecial: false, parseSpecial: true)
+        #expect(special.count == 1)
+        #expect(vocabulary.isEndOfGeneration(special[0]))
+        #expect(try vocabulary.tokenize("<|im_end|>", addSpecial: false, parseSpecial: false).count > 1)
+        #expect(try vocabulary.piece(special[0], special: false).isEmpty)
+        #expect(try vocabulary.piece(special[0], special: true) == Array("<|im_end|>".utf8))
+        #expect(vocabulary.endOfSequence != nil)
+        #expect(throws: LlamaError.invalidToken(-1)) { try vocabulary.piece(-1) }
+
+        let pieces = vocabulary.allPieces()
+        #expect(pieces.count == 49152)
+        #expect(pieces[Int(tokens[0])] == (try vocabulary.piece(tokens[0])))
+    }
+
+    @Test func chatTemplateRendersInstructionsAsSystemTurn() throws {
+        let model = try model()
+        let text = try model.applyChatTemplate([.system("Be brief."), .user("Hi!")])
+        #expect(text.contains("<|im_start|>system\nBe brief.<|im_end|>"))
+        #expect(text.contains("<|im_start|>user\nHi!<|im_end|>"))
+        #expect(text.hasSuffix("<|im_start|>assistant\n"))
+        let withoutPrefix = try model.applyChatTemplate([.user("Hi!")], addAssistantPrefix: false)
+        #expect(!withoutPrefix.hasSuffix("<|im_start|>assistant\n"))
+        #expect(throws: LlamaError.self) {
+            try LlamaChatTemplate.apply(template: "{{ nonsense that matches no known template }}", messages: [.user("x")])
+        }
+    }
+
+    @Test func greedyIsDeterministic() throws {
+        let context = try makeContext()
+        let prompt = try chatPrompt(context, "What is the capital of France?")
+        let first = try generate(context, prompt: prompt, count: 16, sampler: LlamaSampler(mode: .greedy))
+        context.clear()
+        let second = try generate(context, prompt: prompt, count: 16, sampler: LlamaSampler(mode: .greedy))
+        #expect(first == second)
+        #expect(first.count == 16 || context.vocabulary.isEndOfGeneration(first.last!))
+        let text = try context.vocabulary.detokenize(first)
+        print("greedy: \(text.debugDescription)")
+        #expect(text.contains("Paris"))
+    }
+
+    @Test func seededSamplingIsReproducible() throws {
+        let context = try makeContext()
+        let prompt = try chatPrompt(context, "Write a short poem about the sea.")
+        let mode = LlamaSampler.Mode.random(topK: 40, topP: 0.95, temperature: 0.9, seed: 1234)
+        let first = try generate(context, prompt: prompt, count: 16, sampler: LlamaSampler(mode: mode))
+        context.clear()
+        let second = try generate(context, prompt: prompt, count: 16, sampler: LlamaSampler(mode: mode))
+        #expect(first == second)
+        // reset() replays the same draws.
+        let sampler = try LlamaSampler(mode: mode)
+        context.clear()
+        try context.decode(prompt)
+        let a = try sampler.sample(from: context)
+        sampler.reset()
+        let b = try sampler.sample(from: context)
+        #expect(a == b)
+        #expect(throws: LlamaError.self) { try LlamaSampler(mode: .random(topP: 1.5)) }
+    }
+
+    @Test func maskedSamplingPicksOnlyAllowedTokens() throws {
+        let context = try makeContext()
+        let vocabulary = context.vocabulary
+        try context.decode(try chatPrompt(context, "Say a number."))
+        let digits = try ["1", "2", "3"].map { try vocabulary.tokenize($0, addSpecial: false, parseSpecial: false)[0] }
+        var mask = [Bool](repeating: false, count: vocabulary.count)
+        for digit in digits { mask[Int(digit)] = true }
+        for mode in [LlamaSampler.Mode.greedy, .random(topK: 5, temperature: 1.5, seed: 7)] {
+            let sampler = try LlamaSampler(mode: mode)
+            for _ in 0..<5 { #expect(digits.contains(try sampler.sample(from: context, allowedTokens: mask))) }
+        }
+        // Greedy with a mask is the argmax among the allowed tokens.
+        let logits = try context.logits()
+        let best = digits.max { logits[Int($0)] < logits[Int($1)] }!
+        #expect(try LlamaSampler(mode: .greedy).sample(from: context, allowedTokens: mask) == best)
+        #expect(throws: LlamaError.noAllowedTokens) {
+            try LlamaSampler(mode: .greedy).sample(from: context, allowedTokens: [Bool](repeating: false, count: vocabulary.count))
+        }
+    }
+
+    @Test func kvCacheReuseMatchesFullDecode() throws {
+        let full = try makeContext()
+        let prompt = try chatPrompt(full, "Tell me about the moon and the stars, in three sentences.")
+        try full.decode(prompt)
+        let expected = try full.logits()
+
+        // Prefix then suffix, in small batches to exercise chunking.
+        let split = try makeContext(batchSize: 7)
+        let cut = prompt.count / 2
+        try split.decode(Array(prompt[..<cut]))
+        try split.decode(Array(prompt[cut...]))
+        let actual = try split.logits()
+        #expect(argmax(actual) == argmax(expected))
+        let maxDifference = zip(actual, expected).map { abs($0 - $1) }.max()!
+        #expect(maxDifference < 0.05, "largest logit difference \(maxDifference)")
+
+        // Removing a tail and decoding it again gives the same logits too.
+        try split.removeTokens(from: cut)
+        #expect(split.tokens == Array(prompt[..<cut]))
+        #expect(throws: LlamaError.noLogits) { try split.logits() }
+        try split.decode(Array(prompt[cut...]))
+        #expect(argmax(try split.logits()) == argmax(expected))
+
+        // retainCommonPrefix keeps the shared part and leaves at least one token.
+        #expect(try split.retainCommonPrefix(with: prompt) == prompt.count - 1)
+        #expect(try split.retainCommonPrefix(with: Array(prompt[..<cut]) + [1, 2, 3]) == cut)
+        #expect(split.tokens.count == cut)
+    }
+
+    @Test func stateSaveAndRestore() throws {
+        let context = try makeContext()
+        let prompt = try chatPrompt(context, "Count from one to five.")
+        try context.decode(prompt)
+        let state = try context.saveState()
+        #expect(state.tokens == prompt)
+        #expect(!state.data.isEmpty)
+        let greedy = try LlamaSampler(mode: .greedy)
+        let next = try greedy.sample(from: context)
+
+        // Somewhere else entirely, then back.
+        context.clear()
+        try context.decode(try chatPrompt(context, "Something different."))
+        let other = try makeContext()
+        for target in [context, other] {
+            try target.restoreState(state)
+            #expect(target.tokens == prompt)
+            // Re-decode the last position's successor to compare continuations.
+            try target.decode([next])
+            let afterRestore = try target.logits()
+            let reference = try makeContext()
+            try reference.decode(prompt + [next])
+            #expect(argmax(afterRestore) == argmax(try reference.logits()))
+        }
+        #expect(throws: LlamaError.stateRestoreFailed) {
+            try context.restoreState(LlamaSequenceState(data: [1, 2, 3], tokens: [1]))
+        }
+        #expect(context.tokens.isEmpty)
+    }
+
+    @Test func contextWindowIsCheckedBeforeDecoding() throws {
+        let context = try makeContext(64)
+        let tokens = [LlamaToken](repeating: 42, count: 65)
+        #expect(throws: LlamaError.contextWindowExceeded(requested: 65, available: 64, capacity: 64)) {
+            try context.decode(tokens)
+        }
+        #expect(context.tokens.isEmpty)
+        #expect(throws: LlamaError.invalidToken(999_999)) { try context.decode([999_999]) }
+        #expect(throws: LlamaError.self) {
+            try LlamaContext(model: model(), parameters: .init(contextLength: 10_000_000))
+        }
+    }
+
+    @Test func missingAndGarbageFilesThrow() throws {
+        let missing = "/nonexistent/dir/model.gguf"
+        #expect(throws: LlamaError.fileNotFound(path: missing)) { try LlamaModel(path: missing) }
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("llamakit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(throws: LlamaError.fileNotFound(path: directory.path)) { try LlamaModel(path: directory.path) }
+
+        var generator = SystemRandomNumberGenerator()
+        let random = directory.appendingPathComponent("random.gguf")
+        try Data((0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: random)
+        #expect(throws: LlamaError.self) { try LlamaModel(path: random.path) }
+        do {
+            _ = try LlamaModel(path: random.path)
+        } catch let error as LlamaError {
+            guard case .notAGGUFFile = error else { Issue.record("unexpected \(error)"); return }
+        }
+
+        let tiny = directory.appendingPathComponent("tiny.gguf")
+        try Data("GGUF".utf8).write(to: tiny)
+        #expect(throws: LlamaError.self) { try LlamaModel(path: tiny.path) }
+
+        // A valid header followed by garbage: llama.cpp's own parser must refuse it.
+        let truncated = directory.appendingPathComponent("truncated.gguf")
+        let head = try FileHandle(forReadingFrom: URL(fileURLWithPath: modelPath)).read(upToCount: 4096) ?? Data()
+        try head.write(to: truncated)
+        #expect(throws: LlamaError.self) { try LlamaModel(path: truncated.path) }
+        #expect(throws: LlamaError.self) { try GGUFFile.metadata(path: random.path) }
+    }
+
+    @Test func abortFlagStopsALongDecode() async throws {
+        let context = try makeContext(2048, batchSize: 2048)
+        let prompt = [LlamaToken](repeating: try context.vocabulary.tokenize(" the", addSpecial: false, parseSpecial: false)[0], count: 2000)
+        let flag = context.abortFlag
+        let started = ContinuousClock.now
+        let stopper = Task.detached {
+            try await Task.sleep(for: .milliseconds(100))
+            flag.requestAbort()
+        }
+        #expect(throws: LlamaError.aborted) { try context.decode(prompt) }
+        let elapsed = ContinuousClock.now - started
+        try await stopper.value
+        #expect(elapsed < .seconds(3), "decode took \(elapsed) to stop")
+        #expect(context.tokens.isEmpty, "rolled back")
+        // Still raised: the next decode stops at once; lowered: it runs.
+        #expect(throws: LlamaError.aborted) { try context.decode([1]) }
+        flag.reset()
+        try context.decode(Array(prompt[..<8]))
+        #expect(context.tokens.count == 8)
+        print("abort: stopped after \(elapsed)")
+    }
+
+    @Test func greedyDecodeSpeed() throws {
+        // A measurement for the log, not an assertion.
+        let context = try makeContext()
+        let prompt = try chatPrompt(context, "Write a long story about a robot who learns to paint.")
+        let promptStart = ContinuousClock.now
+        try context.decode(prompt)
+        let promptTime = promptStart.duration(to: .now)
+        let sampler = try LlamaSampler(mode: .greedy)
+        var generated = 0
+        let start = ContinuousClock.now
+        for _ in 0..<64 {
+            let token = try sampler.sample(from: context)
+            try context.decode([token])
+            generated += 1
+        }
+        let elapsed = start.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let promptSeconds = Double(promptTime.components.seconds) + Double(promptTime.components.attoseconds) / 1e18
+        print(String(format: "LlamaKit timing: prefill %d tokens at %.1f tok/s; greedy decode %d tokens at %.1f tok/s (2 threads)",
+                     prompt.count, Double(prompt.count) / promptSeconds, generated, Double(generated) / seconds))
+    }
+}
