@@ -34,6 +34,7 @@ let package = Package(
             name: "FoundationModels",
             dependencies: [
                 "FoundationModelsMacros",
+                "LlamaKit",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -30,6 +30,13 @@ public enum LlamaBackend {
         return String(cString: llama_version())
     }
 
+    /// Whether llama.cpp found a device to compute on (at least the CPU
+    /// backend). `false` means models cannot run in this process at all.
+    public static var isSupported: Bool {
+        initialize()
+        return ggml_backend_dev_count() > 0
+    }
+
     /// llama.cpp's description of the CPU features it uses (AVX2, ...).
     public static var systemInfo: String {
         initialize()

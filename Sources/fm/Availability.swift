@@ -6,21 +6,25 @@ extension FM {
     struct Availability: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print whether the on-device model is available, and why not.")
 
+        @OptionGroup var model: ModelOptions
+
         func run() throws {
-            switch SystemLanguageModel.default.availability {
+            let model = model.model
+            switch model.availability {
             case .available:
-                print("available")
+                print("available: \(model.configuration.modelPath) (context \(model.contextSize) tokens)")
             case .unavailable(let reason):
                 print("unavailable: \(Self.explain(reason))")
+                print("model path: \(model.configuration.modelPath)")
                 throw ExitCode(1)
             }
         }
 
         static func explain(_ reason: SystemLanguageModel.Availability.UnavailableReason) -> String {
             switch reason {
-            case .deviceNotEligible: "deviceNotEligible (this machine cannot run the model)"
-            case .appleIntelligenceNotEnabled: "appleIntelligenceNotEnabled (the model is switched off by configuration)"
-            case .modelNotReady: "modelNotReady (the model's weights are missing or cannot be loaded)"
+            case .deviceNotEligible: "deviceNotEligible (llama.cpp cannot compute on this machine)"
+            case .appleIntelligenceNotEnabled: "appleIntelligenceNotEnabled (FOUNDATION_MODELS_DISABLED is set)"
+            case .modelNotReady: "modelNotReady (no valid GGUF file; run `make setup` or set FOUNDATION_MODELS_MODEL)"
             }
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import FoundationModels
 
@@ -15,19 +16,64 @@ extension FM {
         @Flag(help: "Print the answer as it is generated.")
         var stream = false
 
+        @Flag(help: "Always pick the most likely token (deterministic).")
+        var greedy = false
+
+        @Option(help: "Sampling temperature.")
+        var temperature: Double?
+
+        @Option(name: .customLong("top-k"), help: "Sample from the K most likely tokens.")
+        var topK: Int?
+
+        @Option(name: .customLong("top-p"), help: "Sample from the smallest set of tokens whose probability reaches P.")
+        var topP: Double?
+
+        @Option(help: "Random seed, for reproducible sampling.")
+        var seed: UInt64?
+
         @Option(name: .customLong("max-tokens"), help: "The most tokens to generate.")
         var maxTokens: Int?
 
+        @OptionGroup var model: ModelOptions
+
+        func validate() throws {
+            if greedy, temperature != nil || topK != nil || topP != nil || seed != nil {
+                throw ValidationError("--greedy cannot be combined with --temperature, --top-k, --top-p or --seed")
+            }
+            if topK != nil, topP != nil {
+                throw ValidationError("choose one of --top-k and --top-p")
+            }
+            if let maxTokens, maxTokens < 1 { throw ValidationError("--max-tokens must be at least 1") }
+            if let topK, topK < 1 { throw ValidationError("--top-k must be at least 1") }
+            if let topP, !(topP > 0 && topP <= 1) { throw ValidationError("--top-p must be in (0, 1]") }
+            if let temperature, !(temperature >= 0) { throw ValidationError("--temperature must be 0 or more") }
+        }
+
+        var options: GenerationOptions {
+            let sampling: GenerationOptions.SamplingMode?
+            if greedy {
+                sampling = .greedy
+            } else if let topK {
+                sampling = .random(top: topK, seed: seed)
+            } else if let topP {
+                sampling = .random(probabilityThreshold: topP, seed: seed)
+            } else if let seed {
+                sampling = .random(top: 40, seed: seed)
+            } else {
+                sampling = nil
+            }
+            return GenerationOptions(sampling: sampling, temperature: temperature, maximumResponseTokens: maxTokens)
+        }
+
         func run() async throws {
-            let session = LanguageModelSession(instructions: instructions)
-            let options = GenerationOptions(maximumResponseTokens: maxTokens)
+            let session = LanguageModelSession(model: model.model, instructions: instructions)
             do {
                 if stream {
                     var printed = ""
                     for try await snapshot in session.streamResponse(to: prompt, options: options) {
                         let text = snapshot.content
                         if text.hasPrefix(printed) {
-                            print(text.dropFirst(printed.count), terminator: "")
+                            FileHandle.standardOutput.write(Data(text.dropFirst(printed.count).utf8))
                         }
                         printed = text
                     }
@@ -36,7 +82,7 @@ extension FM {
                     print(try await session.respond(to: prompt, options: options).content)
                 }
             } catch let error as LanguageModelSession.GenerationError {
-                throw ValidationError(error.errorDescription ?? "\(error)")
+                throw CleanExit.message("error: \(error.errorDescription ?? "\(error)")\n\(error.recoverySuggestion ?? "")")
             }
         }
     }

@@ -1,6 +1,10 @@
-// App session code run against the system model, which on this machine
-// reports `.unavailable(.modelNotReady)` and fails requests with
-// `assetsUnavailable` — exactly the path an app takes on an ineligible device.
+// App session code run against the system model on a machine where the
+// model is not ready: `make test` runs this target in its own process with
+// FOUNDATION_MODELS_MODEL pointing at a file that does not exist, so the
+// model reports `.unavailable(.modelNotReady)` and fails requests with
+// `assetsUnavailable` — exactly the path an app takes before the model is
+// downloaded. (The same calls on the real model are tested in
+// FoundationModelsTests/OnDevice.)
 
 import Foundation
 import FoundationModels

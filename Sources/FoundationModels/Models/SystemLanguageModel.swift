@@ -16,12 +16,30 @@ public final class SystemLanguageModel: Observable, Sendable {
     public let guardrails: Guardrails
     /// The adapter specialising the model, if any.
     let adapter: Adapter?
+    /// The engine configuration; `nil` reads the environment each time (see
+    /// ``OnDeviceConfiguration``).
+    private let configurationOverride: OnDeviceConfiguration?
+
+    /// The engine configuration this model runs with.
+    package var configuration: OnDeviceConfiguration {
+        configurationOverride ?? .current
+    }
+
+    /// A system model on an explicit engine configuration: another GGUF file,
+    /// context size, thread count or pool size.
+    package init(configuration: OnDeviceConfiguration, useCase: UseCase = .general, guardrails: Guardrails = .default) {
+        self.useCase = useCase
+        self.guardrails = guardrails
+        self.adapter = nil
+        self.configurationOverride = configuration
+    }
 
     /// Creates a model for a use case.
     public init(useCase: UseCase = .general, guardrails: Guardrails = .default) {
         self.useCase = useCase
         self.guardrails = guardrails
         self.adapter = nil
+        self.configurationOverride = nil
     }
 
     /// Creates a model specialised by an adapter.
@@ -29,11 +47,12 @@ public final class SystemLanguageModel: Observable, Sendable {
         self.useCase = .general
         self.guardrails = guardrails
         self.adapter = adapter
+        self.configurationOverride = nil
     }
 
     /// Whether the model can be used here, and why not if it cannot.
     public var availability: Availability {
-        SystemModelRuntime.availability
+        SystemModelRuntime.availability(configuration)
     }
 
     /// Whether ``availability`` is `.available`.
@@ -43,7 +62,7 @@ public final class SystemLanguageModel: Observable, Sendable {
 
     /// The languages the model supports.
     public var supportedLanguages: Set<Locale.Language> {
-        SystemModelRuntime.supportedLanguages
+        SystemModelRuntime.supportedLanguages(configuration)
     }
 
     /// Whether the model supports `locale`'s language (the current locale by default).
@@ -55,7 +74,7 @@ public final class SystemLanguageModel: Observable, Sendable {
 
     /// The number of tokens the model's context holds (prompt and response together).
     public var contextSize: Int {
-        SystemModelRuntime.contextSize
+        SystemModelRuntime.contextSize(configuration)
     }
 }
 

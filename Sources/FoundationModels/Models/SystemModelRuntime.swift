@@ -1,45 +1,132 @@
 import Foundation
+import LlamaKit
+import Synchronization
 
-/// Where the system model's facts come from. Until the in-process engine is
-/// linked, there is no model to run, so the system model reports
-/// `.unavailable(.modelNotReady)` and every request fails with
-/// `assetsUnavailable`.
+/// The facts about the system model that need no loaded weights —
+/// availability, languages, context size — read from the configuration and
+/// the GGUF file's header, and cached per model file.
 enum SystemModelRuntime {
-    static var availability: SystemLanguageModel.Availability { .unavailable(.modelNotReady) }
-    static var supportedLanguages: Set<Locale.Language> { [] }
-    static var contextSize: Int { 4096 }
+    /// Cheap: a header check, no model load.
+    static func availability(_ configuration: OnDeviceConfiguration) -> SystemLanguageModel.Availability {
+        if configuration.isDisabled { return .unavailable(.appleIntelligenceNotEnabled) }
+        guard LlamaBackend.isSupported else { return .unavailable(.deviceNotEligible) }
+        guard (try? GGUFFile.validate(path: configuration.modelPath)) != nil else { return .unavailable(.modelNotReady) }
+        return .available
+    }
+
+    private static let metadataCache = Mutex<[String: FileFacts]>([:])
+
+    private struct FileFacts: Sendable {
+        var languages: Set<Locale.Language>
+        var trainedContextLength: Int?
+    }
+
+    private static func facts(for path: String) -> FileFacts? {
+        if let cached = metadataCache.withLock({ $0[path] }) { return cached }
+        guard let metadata = try? GGUFFile.metadata(path: path) else { return nil }
+        var languages = Set<Locale.Language>()
+        if case .array(let values)? = metadata["general.languages"] {
+            for value in values {
+                if let code = value.stringValue { languages.insert(Locale.Language(identifier: code)) }
+            }
+        }
+        if languages.isEmpty {
+            // Models that don't declare languages (SmolLM2 among them) are
+            // English models.
+            languages.insert(Locale.Language(identifier: "en"))
+        }
+        let architecture = metadata["general.architecture"]?.stringValue
+        let trained = architecture.flatMap { metadata["\($0).context_length"]?.intValue }
+        let facts = FileFacts(languages: languages, trainedContextLength: trained)
+        metadataCache.withLock { $0[path] = facts }
+        return facts
+    }
+
+    static func supportedLanguages(_ configuration: OnDeviceConfiguration) -> Set<Locale.Language> {
+        facts(for: configuration.modelPath)?.languages ?? []
+    }
+
+    /// The configured context size, never above what the model was trained for.
+    static func contextSize(_ configuration: OnDeviceConfiguration) -> Int {
+        guard let trained = facts(for: configuration.modelPath)?.trainedContextLength, trained > 0 else {
+            return configuration.contextSize
+        }
+        return min(configuration.contextSize, trained)
+    }
+
+    static func tokenCount(of entry: Transcript.Entry, _ configuration: OnDeviceConfiguration) async throws -> Int {
+        try checkAvailable(configuration)
+        return try await OnDeviceExecutor(configuration: configuration).tokenCount(of: entry)
+    }
+
+    static func tokenCount(of schema: GenerationSchema, _ configuration: OnDeviceConfiguration) async throws -> Int {
+        try checkAvailable(configuration)
+        return try await OnDeviceExecutor(configuration: configuration).tokenCount(of: schema.jsonSchema.jsonString)
+    }
+
+    /// Throws `assetsUnavailable`, explaining why, unless the model is available.
+    static func checkAvailable(_ configuration: OnDeviceConfiguration) throws {
+        if case .unavailable(let reason) = availability(configuration) {
+            throw LanguageModelSession.GenerationError.assetsUnavailable(.init(
+                debugDescription: "The on-device model is unavailable (\(reason)): \(explanation(reason, configuration))"
+            ))
+        }
+    }
 }
 
 extension SystemLanguageModel: LanguageModel {
-    /// The system model's executor.
+    /// The system model's executor: the in-process llama.cpp engine.
     public struct Executor: LanguageModelExecutor {
-        /// What distinguishes one system-model executor from another.
+        /// What distinguishes one system-model executor from another: the
+        /// engine configuration (model file, context size, threads, pool).
         public struct Configuration: Hashable, Sendable {
+            let engine: OnDeviceConfiguration
             let useCase: String
-            let guardrails: String
-            let adapter: URL?
         }
 
         public typealias Model = SystemLanguageModel
 
-        public init(configuration: Configuration) throws {}
+        let executor: OnDeviceExecutor
+
+        public init(configuration: Configuration) throws {
+            self.executor = OnDeviceExecutor(configuration: configuration.engine)
+        }
+
+        public func prewarm(model: SystemLanguageModel, transcript: Transcript) {
+            executor.prewarm(transcript: transcript)
+        }
 
         public func respond(
             to request: LanguageModelExecutorGenerationRequest,
             model: SystemLanguageModel,
             streamingInto channel: LanguageModelExecutorGenerationChannel
         ) async throws {
-            throw LanguageModelSession.GenerationError.assetsUnavailable(.init(
-                debugDescription: "The system language model is not available: \(model.availability)."
-            ))
+            try SystemModelRuntime.checkAvailable(model.configuration)
+            try await executor.respond(to: request, streamingInto: channel)
         }
     }
 
+    /// Guided generation and tool calling arrive with the constrained
+    /// decoder; until then the model declares neither, and the session
+    /// refuses such requests with `unsupportedCapability`.
     public var capabilities: LanguageModelCapabilities {
-        LanguageModelCapabilities([.guidedGeneration, .toolCalling])
+        LanguageModelCapabilities([])
     }
 
     public var executorConfiguration: Executor.Configuration {
-        Executor.Configuration(useCase: useCase.name, guardrails: guardrails.name, adapter: adapter?.fileURL)
+        Executor.Configuration(engine: configuration, useCase: useCase.name)
+    }
+}
+
+extension SystemModelRuntime {
+    static func explanation(_ reason: SystemLanguageModel.Availability.UnavailableReason, _ configuration: OnDeviceConfiguration) -> String {
+        switch reason {
+        case .deviceNotEligible:
+            "llama.cpp has no usable compute backend on this machine."
+        case .appleIntelligenceNotEnabled:
+            "the model is switched off (FOUNDATION_MODELS_DISABLED is set)."
+        case .modelNotReady:
+            "no valid GGUF model at \(configuration.modelPath) (set FOUNDATION_MODELS_MODEL, or run `make setup` to install the default model)."
+        }
     }
 }

@@ -87,10 +87,13 @@ struct SessionFailureTests {
         #expect(session.transcript.isEmpty)
     }
 
-    @Test func theSystemModelReportsWhyItIsUnavailable() async throws {
-        #expect(SystemLanguageModel.default.availability == .unavailable(.modelNotReady))
-        #expect(!SystemLanguageModel.default.isAvailable)
-        let session = LanguageModelSession()
+    @Test func aSystemModelWithoutWeightsReportsWhyItIsUnavailable() async throws {
+        var configuration = OnDeviceConfiguration.current
+        configuration.modelPath = "/nonexistent/weights.gguf"
+        let model = SystemLanguageModel(configuration: configuration)
+        #expect(model.availability == .unavailable(.modelNotReady))
+        #expect(!model.isAvailable)
+        let session = LanguageModelSession(model: model)
         await #expect {
             try await session.respond(to: "hello")
         } throws: { error in

@@ -1,0 +1,55 @@
+import Foundation
+import LlamaKit
+
+/// How a transcript becomes the model's input: chat messages rendered by the
+/// model's own chat template, then tokens.
+///
+/// Instructions are the system turn, prompts user turns, responses assistant
+/// turns; tool calls and outputs are written as JSON in assistant and tool
+/// turns. Rendering is deterministic, so the tokens of an earlier request are
+/// a prefix of the next one's and its KV cache can be reused.
+enum ChatRendering {
+    static func messages(for transcript: Transcript) -> [LlamaChatMessage] {
+        transcript.compactMap(message(for:))
+    }
+
+    static func message(for entry: Transcript.Entry) -> LlamaChatMessage? {
+        switch entry {
+        case .instructions(let instructions):
+            return .system(instructions.segments.renderedText)
+        case .prompt(let prompt):
+            return .user(prompt.segments.renderedText)
+        case .response(let response):
+            return .assistant(response.segments.renderedText)
+        case .toolCalls(let calls):
+            let rendered = calls.map { "{\"name\":\(GeneratedContent($0.toolName).jsonString),\"arguments\":\($0.arguments.jsonString)}" }
+            return .assistant(rendered.joined(separator: "\n"))
+        case .toolOutput(let output):
+            return LlamaChatMessage(role: "tool", content: output.segments.renderedText)
+        case .reasoning:
+            return nil
+        }
+    }
+
+    /// The model input for generating the next assistant turn.
+    static func prompt(for transcript: Transcript, model: LlamaModel) throws -> String {
+        try model.applyChatTemplate(messages(for: transcript), addAssistantPrefix: true)
+    }
+
+    /// The model input up to the end of the last entry's text, without the
+    /// template's closing of that turn: what `prewarm(promptPrefix:)`
+    /// evaluates, so a prompt that starts with the prefix reuses it.
+    static func openPrefix(for transcript: Transcript, model: LlamaModel) throws -> String {
+        let messages = messages(for: transcript)
+        let rendered = try model.applyChatTemplate(messages, addAssistantPrefix: false)
+        guard let last = messages.last, !last.content.isEmpty,
+              let range = rendered.range(of: last.content, options: .backwards) else {
+            return rendered
+        }
+        return String(rendered[..<range.upperBound])
+    }
+
+    static func tokens(of text: String, vocabulary: LlamaVocabulary) throws -> [LlamaToken] {
+        try vocabulary.tokenize(text, addSpecial: true, parseSpecial: true)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where the on-device model lives and how it runs, read from the environment.
+///
+/// | variable | meaning | default |
+/// | --- | --- | --- |
+/// | `FOUNDATION_MODELS_MODEL` | path of a GGUF file | the installed SmolLM2-135M-Instruct |
+/// | `FOUNDATION_MODELS_CONTEXT_SIZE` | tokens per context | 4096 (never above the model's training length) |
+/// | `FOUNDATION_MODELS_THREADS` | CPU threads for decoding | all cores |
+/// | `FOUNDATION_MODELS_CONTEXTS` | KV caches kept (sessions served at once) | 2 |
+/// | `FOUNDATION_MODELS_MAX_QUEUE` | requests that may wait for a context | 16 |
+/// | `FOUNDATION_MODELS_DISABLED` | `1` switches the model off | unset |
+package struct OnDeviceConfiguration: Hashable, Sendable {
+    /// The installed default model's file name and checksum (see scripts/setup.sh).
+    static let defaultModelFile = "SmolLM2-135M-Instruct.Q4_1.gguf"
+    static let defaultModelSHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+
+    package var modelPath: String
+    package var contextSize: Int
+    package var threads: Int
+    package var contexts: Int
+    package var maximumQueuedRequests: Int
+    package var isDisabled: Bool
+
+    /// The configuration the process environment describes.
+    package static var current: OnDeviceConfiguration {
+        let environment = ProcessInfo.processInfo.environment
+        func integer(_ name: String, default value: Int, minimum: Int = 1) -> Int {
+            guard let text = environment[name], let parsed = Int(text), parsed >= minimum else { return value }
+            return parsed
+        }
+        return OnDeviceConfiguration(
+            modelPath: environment["FOUNDATION_MODELS_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultModelPath(environment),
+            contextSize: integer("FOUNDATION_MODELS_CONTEXT_SIZE", default: 4096, minimum: 16),
+            threads: integer("FOUNDATION_MODELS_THREADS", default: max(1, ProcessInfo.processInfo.activeProcessorCount)),
+            contexts: integer("FOUNDATION_MODELS_CONTEXTS", default: 2),
+            maximumQueuedRequests: integer("FOUNDATION_MODELS_MAX_QUEUE", default: 16, minimum: 0),
+            isDisabled: ["1", "true", "yes"].contains(environment["FOUNDATION_MODELS_DISABLED"]?.lowercased() ?? "")
+        )
+    }
+
+    /// `${XDG_CACHE_HOME:-~/.cache}/swift-foundation-models/models/<sha256>/<file>`.
+    static func defaultModelPath(_ environment: [String: String]) -> String {
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return "\(cache)/swift-foundation-models/models/\(defaultModelSHA256)/\(defaultModelFile)"
+    }
+}

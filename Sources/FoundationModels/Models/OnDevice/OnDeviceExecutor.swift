@@ -1,0 +1,107 @@
+import Foundation
+import LlamaKit
+
+/// Serves ``SystemLanguageModel`` requests with the in-process engine.
+///
+/// Per request: render the transcript with the model's chat template,
+/// tokenize, refuse before decoding if prompt plus reserved response does
+/// not fit the context, lease a context (reusing its cached prefix), and
+/// stream the generated text into the channel.
+struct OnDeviceExecutor: Sendable {
+    let engine: OnDeviceEngine
+
+    init(configuration: OnDeviceConfiguration) {
+        self.engine = OnDeviceEngine.shared(for: configuration)
+    }
+
+    func respond(
+        to request: LanguageModelExecutorGenerationRequest,
+        streamingInto channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+        let loaded = try await engine.loaded()
+        let prompt = try ChatRendering.tokens(
+            of: ChatRendering.prompt(for: request.transcript, model: loaded.model),
+            vocabulary: loaded.vocabulary
+        )
+        let requested = request.generationOptions.maximumResponseTokens
+        if let requested, requested < 0 {
+            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+                debugDescription: "maximumResponseTokens is \(requested); it must be zero or more."
+            ))
+        }
+        let reserved = max(1, requested ?? 1)
+        guard prompt.count + reserved <= loaded.contextSize else {
+            throw LanguageModelError.contextSizeExceeded(.init(
+                contextSize: loaded.contextSize,
+                tokenCount: prompt.count + reserved,
+                debugDescription: "The instructions, transcript and prompt take \(prompt.count) tokens and \(reserved) are reserved for the response: \(prompt.count + reserved) tokens, more than the context size of \(loaded.contextSize)"
+            ))
+        }
+        let job = ContextSlot.Job(
+            promptTokens: prompt,
+            sampling: request.generationOptions.samplerMode,
+            maximumTokens: min(requested ?? .max, loaded.contextSize - prompt.count)
+        )
+
+        let events = try await engine.run(job, in: loaded)
+        var input = LanguageModelExecutorGenerationChannel.Usage.Input(totalTokenCount: prompt.count)
+        do {
+            for try await event in events {
+                switch event {
+                case .promptEvaluated(_, let cached):
+                    input.cachedTokenCount = cached
+                case .text(let text, let tokenCount):
+                    await channel.send(.response(action: .appendText(text, tokenCount: tokenCount)))
+                case .finished(let generated, let contextFull):
+                    if contextFull {
+                        throw LanguageModelError.contextSizeExceeded(.init(
+                            contextSize: loaded.contextSize,
+                            tokenCount: prompt.count + generated + 1,
+                            debugDescription: "The response filled the context (\(prompt.count) prompt and \(generated) response tokens) before it ended; set maximumResponseTokens or shorten the conversation"
+                        ))
+                    }
+                    await channel.send(.response(action: .updateUsage(input: input, output: .init(totalTokenCount: generated))))
+                }
+            }
+        } catch LlamaError.aborted {
+            throw CancellationError()
+        }
+        try Task.checkCancellation()
+    }
+
+    /// Evaluates `transcript` ahead of time so a request that starts with it
+    /// finds it in the cache.
+    func prewarm(transcript: Transcript) {
+        let engine = self.engine
+        Task.detached(priority: .utility) {
+            guard let loaded = try? await engine.loaded() else { return }
+            let text: String
+            if case .prompt = transcript.last {
+                guard let prefix = try? ChatRendering.openPrefix(for: transcript, model: loaded.model) else { return }
+                text = prefix
+            } else {
+                guard let rendered = try? loaded.model.applyChatTemplate(ChatRendering.messages(for: transcript), addAssistantPrefix: false) else { return }
+                text = rendered
+            }
+            guard let tokens = try? ChatRendering.tokens(of: text, vocabulary: loaded.vocabulary),
+                  tokens.count < loaded.contextSize,
+                  let events = try? await engine.run(.init(promptTokens: tokens, sampling: .greedy, maximumTokens: 0), in: loaded)
+            else { return }
+            for try await _ in events {}
+        }
+    }
+
+    /// The number of tokens `entry` takes once rendered.
+    func tokenCount(of entry: Transcript.Entry) async throws -> Int {
+        let loaded = try await engine.loaded()
+        guard let message = ChatRendering.message(for: entry) else { return 0 }
+        let rendered = try loaded.model.applyChatTemplate([message], addAssistantPrefix: false)
+        return try loaded.vocabulary.tokenize(rendered, addSpecial: false, parseSpecial: true).count
+    }
+
+    /// The number of tokens `text` takes.
+    func tokenCount(of text: String) async throws -> Int {
+        let loaded = try await engine.loaded()
+        return try loaded.vocabulary.tokenize(text, addSpecial: false, parseSpecial: false).count
+    }
+}
