@@ -114,16 +114,19 @@ struct OnDeviceFailureTests {
         let model = OnDevice.model(contexts: 1, maximumQueuedRequests: 0)
         let busy = LanguageModelSession(model: model)
         let other = LanguageModelSession(model: model)
-        async let first = busy.respond(to: "Count to ten.", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 40))
-        while !busy.isResponding { await Task.yield() }
-        try await Task.sleep(for: .milliseconds(100))
+        // Hold the only context: wait for the first token of a long answer.
+        let stream = busy.streamResponse(to: "Count to fifty.", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 120))
+        var iterator = stream.makeAsyncIterator()
+        _ = try await iterator.next()
         await #expect {
             try await other.respond(to: "Hello")
         } throws: { error in
             guard case LanguageModelSession.GenerationError.rateLimited = error else { return false }
             return true
         }
-        _ = try await first
+        #expect(other.transcript.isEmpty)
+        while try await iterator.next() != nil {}
+        #expect(busy.transcript.count == 2)
     }
 
     @Test func queuedRequestsOnDifferentSessionsAreAllServed() async throws {
