@@ -9,11 +9,20 @@ import Synchronization
 /// configuration talks to the same executor.
 package struct ModelBackend: Sendable {
     package let capabilities: LanguageModelCapabilities
+    /// Throws when the model cannot be used at all. Checked before
+    /// capabilities: an app on a machine without the model must see
+    /// `assetsUnavailable`, whatever it asked for.
+    package let preflight: @Sendable () throws -> Void
     private let makeRespond: @Sendable () throws -> @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel) async throws -> Void
     private let makePrewarm: @Sendable () throws -> @Sendable (Transcript) -> Void
 
     package init<Model: LanguageModel>(_ model: Model) {
         self.capabilities = model.capabilities
+        if let system = model as? SystemLanguageModel {
+            self.preflight = { try SystemModelRuntime.checkAvailable(system.configuration) }
+        } else {
+            self.preflight = {}
+        }
         let configuration = model.executorConfiguration
         self.makeRespond = {
             let executor: Model.Executor = try ExecutorCache.shared.executor(for: configuration)

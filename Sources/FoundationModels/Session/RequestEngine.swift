@@ -156,6 +156,7 @@ extension LanguageModelSession {
     /// Refuses, before calling the executor, a request that needs a
     /// capability the model does not declare.
     private func checkCapabilities(for request: LanguageModelExecutorGenerationRequest) throws {
+        try backend.preflight()
         if let schema = request.schema, !backend.capabilities.contains(.guidedGeneration) {
             throw LanguageModelError.unsupportedCapability(.init(
                 capability: .guidedGeneration,
