@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "FoundationModels", targets: ["FoundationModels"]),
         .executable(name: "fm", targets: ["fm"]),
+        .executable(name: "fm-bench", targets: ["fm-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
@@ -56,6 +57,11 @@ let package = Package(
                 "FoundationModels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // `make bench`: the session against llama.cpp's own tools; writes BENCHMARKS.md.
+        .executableTarget(
+            name: "fm-bench",
+            dependencies: ["FoundationModels"]
         ),
         .testTarget(
             name: "FoundationModelsTests",

@@ -1,0 +1,37 @@
+import Foundation
+
+/// llama.cpp's own `llama-bench` on the same model and threads: the reference
+/// the session's throughput is compared with.
+struct LlamaBench {
+    var prefillTokensPerSecond: Double
+    var decodeTokensPerSecond: Double
+    var command: String
+
+    static func run(binary: String, model: String, threads: Int, promptTokens: Int, generatedTokens: Int) throws -> LlamaBench {
+        let arguments = ["-m", model, "-t", "\(threads)", "-p", "\(promptTokens)", "-n", "\(generatedTokens)", "-r", "3", "-o", "json"]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let rows = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+            throw BenchmarkError("llama-bench failed (status \(process.terminationStatus))")
+        }
+        func speed(where predicate: ([String: Any]) -> Bool) throws -> Double {
+            guard let row = rows.first(where: predicate), let value = row["avg_ts"] as? Double else {
+                throw BenchmarkError("llama-bench printed no matching row")
+            }
+            return value
+        }
+        return LlamaBench(
+            prefillTokensPerSecond: try speed { ($0["n_prompt"] as? Int) == promptTokens && ($0["n_gen"] as? Int) == 0 },
+            decodeTokensPerSecond: try speed { ($0["n_gen"] as? Int) == generatedTokens && ($0["n_prompt"] as? Int) == 0 },
+            command: ([binary] + arguments).joined(separator: " ")
+        )
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import FoundationModels
+
+/// Timing helpers shared by the measurements.
+enum Measure {
+    static let clock = ContinuousClock()
+
+    /// Seconds in a duration.
+    static func seconds(_ duration: Duration) -> Double {
+        let (s, attoseconds) = duration.components
+        return Double(s) + Double(attoseconds) / 1e18
+    }
+
+    /// One streamed request: time to the first snapshot, total time, usage.
+    struct Streamed {
+        var timeToFirstToken: Double
+        var total: Double
+        var inputTokens: Int
+        var cachedTokens: Int
+        var outputTokens: Int
+    }
+
+    static func stream(_ session: LanguageModelSession, _ prompt: String, maximumTokens: Int) async throws -> Streamed {
+        let start = clock.now
+        var first: ContinuousClock.Instant?
+        let stream = session.streamResponse(to: prompt, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: maximumTokens))
+        for try await _ in stream where first == nil {
+            first = clock.now
+        }
+        let end = clock.now
+        let response = try await stream.collect()
+        return Streamed(
+            timeToFirstToken: seconds((first ?? end) - start),
+            total: seconds(end - start),
+            inputTokens: response.usage.input.totalTokenCount,
+            cachedTokens: response.usage.input.cachedTokenCount,
+            outputTokens: response.usage.output.totalTokenCount
+        )
+    }
+
+    static func mean(_ values: [Double]) -> Double {
+        values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+    }
+
+    /// Instructions no earlier request started with, so nothing is cached.
+    static func freshInstructions(words: Int) -> String {
+        let topics = ["rivers", "maps", "bread", "clocks", "stars", "trains", "gardens", "violins"]
+        var text = "Session \(UUID().uuidString). You are a careful assistant."
+        var index = 0
+        while text.split(separator: " ").count < words {
+            text += " Speak plainly about \(topics[index % topics.count]) and answer in short sentences."
+            index += 1
+        }
+        return text
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import FoundationModels
+
+/// The measurements, in the order they run, and the report they make.
+struct Suite {
+    let environment = ProcessInfo.processInfo.environment
+    var modelPath: String { environment["FOUNDATION_MODELS_MODEL"] ?? "(installed default)" }
+    var threads: Int { Int(environment["FOUNDATION_MODELS_THREADS"] ?? "") ?? ProcessInfo.processInfo.activeProcessorCount }
+
+    struct Report {
+        var machine: String
+        var model: String
+        var threads: Int
+        var reference: LlamaBench?
+        var referenceError: String?
+        var sessionPrefill: Double
+        var sessionDecode: Double
+        var sessionCreationMicroseconds: Double
+        var coldTTFT: Double
+        var warmTTFT: Double
+        var prewarmedTTFT: Double
+        var instructionTokens: Int
+        var secondTurnTTFT: Double
+        var secondTurnCached: Int
+        var reevaluatedTTFT: Double
+        var transcriptTokens: Int
+    }
+
+    func run() async throws -> Report {
+        func log(_ message: String) { FileHandle.standardError.write(Data("fm-bench: \(message)\n".utf8)) }
+        guard SystemLanguageModel.default.isAvailable else {
+            throw BenchmarkError("the default model is not available (\(SystemLanguageModel.default.availability)); run make setup")
+        }
+
+        log("cold start (a new process loads the model and answers)")
+        let cold = try (0..<3).map { _ in try ColdStart.measure() }
+
+        log("warming up")
+        _ = try await Measure.stream(LanguageModelSession(), "Hello", maximumTokens: 4)
+
+        log("session creation")
+        let count = 10_000
+        let creation = Measure.clock.measure {
+            for _ in 0..<count { _ = LanguageModelSession(instructions: "Be brief.") }
+        }
+
+        log("prefill and decode through LanguageModelSession")
+        var prefill: [Double] = []
+        var decode: [Double] = []
+        for _ in 0..<3 {
+            let session = LanguageModelSession(instructions: Measure.freshInstructions(words: 40))
+            let run = try await Measure.stream(session, "Count from 1 to 100, separated by commas.", maximumTokens: 32)
+            prefill.append(Double(run.inputTokens - run.cachedTokens) / run.timeToFirstToken)
+            if run.outputTokens > 1 {
+                decode.append(Double(run.outputTokens - 1) / (run.total - run.timeToFirstToken))
+            }
+        }
+
+        log("time to first token with ~500-token instructions, warm and prewarmed")
+        var warm: [Double] = []
+        var prewarmed: [Double] = []
+        var instructionTokens = 0
+        for _ in 0..<3 {
+            let instructions = Measure.freshInstructions(words: 380)
+            instructionTokens = try await SystemLanguageModel.default.tokenCount(for: Instructions(instructions))
+            warm.append(try await Measure.stream(LanguageModelSession(instructions: instructions + " "), "Say hello.", maximumTokens: 4).timeToFirstToken)
+            let session = LanguageModelSession(instructions: instructions)
+            session.prewarm(promptPrefix: Prompt("Say"))
+            try await Task.sleep(for: .seconds(3))
+            prewarmed.append(try await Measure.stream(session, "Say hello.", maximumTokens: 4).timeToFirstToken)
+        }
+
+        log("second turn against re-evaluating the whole transcript")
+        var second: [Double] = []
+        var reevaluated: [Double] = []
+        var secondCached = 0
+        var transcriptTokens = 0
+        for _ in 0..<3 {
+            let session = LanguageModelSession(instructions: Measure.freshInstructions(words: 380))
+            _ = try await Measure.stream(session, "Describe a river in two sentences.", maximumTokens: 48)
+            let turn = try await Measure.stream(session, "Now describe a mountain.", maximumTokens: 4)
+            second.append(turn.timeToFirstToken)
+            secondCached = turn.cachedTokens
+            transcriptTokens = turn.inputTokens
+            // The same transcript in a new session whose conversation is not
+            // cached: its prompt must be evaluated from the start. Occupy the
+            // contexts with other conversations first.
+            for _ in 0..<2 {
+                _ = try await Measure.stream(LanguageModelSession(instructions: Measure.freshInstructions(words: 20)), "Hi", maximumTokens: 2)
+            }
+            var entries = Array(session.transcript)
+            entries.removeLast(2)
+            let resumed = LanguageModelSession(transcript: Transcript(entries: entries))
+            reevaluated.append(try await Measure.stream(resumed, "Now describe a mountain.", maximumTokens: 4).timeToFirstToken)
+        }
+
+        log("llama-bench (reference)")
+        var reference: LlamaBench?
+        var referenceError: String?
+        if let binary = environment["LLAMA_BENCH"], let model = environment["FOUNDATION_MODELS_MODEL"] {
+            do {
+                reference = try LlamaBench.run(binary: binary, model: model, threads: threads, promptTokens: 64, generatedTokens: 32)
+            } catch {
+                referenceError = "\(error)"
+            }
+        } else {
+            referenceError = "LLAMA_BENCH or FOUNDATION_MODELS_MODEL is not set (run through make bench)"
+        }
+
+        return Report(
+            machine: Self.machine(),
+            model: modelPath,
+            threads: threads,
+            reference: reference,
+            referenceError: referenceError,
+            sessionPrefill: Measure.mean(prefill),
+            sessionDecode: Measure.mean(decode),
+            sessionCreationMicroseconds: Measure.seconds(creation) / Double(count) * 1e6,
+            coldTTFT: Measure.mean(cold),
+            warmTTFT: Measure.mean(warm),
+            prewarmedTTFT: Measure.mean(prewarmed),
+            instructionTokens: instructionTokens,
+            secondTurnTTFT: Measure.mean(second),
+            secondTurnCached: secondCached,
+            reevaluatedTTFT: Measure.mean(reevaluated),
+            transcriptTokens: transcriptTokens
+        )
+    }
+
+    static func machine() -> String {
+        let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let cpu = cpuInfo.split(separator: "\n")
+            .first { $0.hasPrefix("model name") }
+            .flatMap { $0.split(separator: ":", maxSplits: 1).last }
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+        let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
+        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) GiB, Linux"
+    }
+}
