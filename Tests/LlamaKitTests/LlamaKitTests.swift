@@ -259,6 +259,13 @@ struct LlamaKitTests {
         try head.write(to: truncated)
         #expect(throws: LlamaError.self) { try LlamaModel(path: truncated.path) }
         #expect(throws: LlamaError.self) { try GGUFFile.metadata(path: random.path) }
+
+        // Complete metadata, tensor data cut short: refused at load, not a crash.
+        let halfModel = directory.appendingPathComponent("half.gguf")
+        let half = try FileHandle(forReadingFrom: URL(fileURLWithPath: modelPath)).read(upToCount: 40_000_000) ?? Data()
+        try half.write(to: halfModel)
+        #expect(try GGUFFile.metadata(path: halfModel.path)["general.architecture"]?.stringValue == "llama")
+        #expect(throws: LlamaError.modelLoadFailed(path: halfModel.path)) { try LlamaModel(path: halfModel.path) }
     }
 
     @Test func abortFlagStopsALongDecode() async throws {
