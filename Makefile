@@ -30,12 +30,16 @@ demo: setup
 	$(FM_ENV) $(SWIFT) build -c release --product fm
 	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/fm"
 
-# The app-compatibility target exercises apps' "model not ready yet" path, so
-# it runs in its own process with the model pointed at a missing file; every
-# other test runs on the real default model.
+# Three runs of the one test bundle:
+# - the API, session and on-device tests (the real default model);
+# - LlamaKit's tests on the real model, alone, so two processes' worth of
+#   llama.cpp threads never share the cores (timing assertions stay honest);
+# - the app-compatibility target, which exercises apps' "model not ready yet"
+#   path, with the model pointed at a file that does not exist.
 test: setup
 	$(FM_ENV) $(SWIFT) build --build-tests
-	$(FM_ENV) $(SWIFT) test --skip-build --skip AppCompatibilityTests
+	$(FM_ENV) $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests
+	$(FM_ENV) $(SWIFT) test --skip-build --filter LlamaKitTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests
 
 bench: setup-bench

@@ -2,97 +2,99 @@ import Foundation
 import Testing
 @testable import FoundationModels
 
-/// `SystemLanguageModel.default` answering for real: the installed
-/// SmolLM2-135M-Instruct through llama.cpp.
-@Suite("On-device generation", .serialized)
-struct OnDeviceGenerationTests {
-    @Test func answersAPrompt() async throws {
-        try OnDevice.requireModel()
-        let session = LanguageModelSession(instructions: "You are a helpful assistant. Answer briefly.")
-        let response = try await session.respond(to: "What is the capital of France?", options: OnDevice.greedy)
-        #expect(!response.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
-        #expect(response.usage.output.totalTokenCount > 0)
-        #expect(response.usage.output.totalTokenCount <= 24)
-        #expect(session.transcript.count == 3)
-    }
-
-    @Test func streamsGrowingSnapshots() async throws {
-        try OnDevice.requireModel()
-        let session = LanguageModelSession()
-        let stream = session.streamResponse(to: "Name three colors.", options: OnDevice.greedy)
-        var snapshots: [String] = []
-        for try await snapshot in stream {
-            snapshots.append(snapshot.content)
+extension OnDeviceTests {
+    /// `SystemLanguageModel.default` answering for real: the installed
+    /// SmolLM2-135M-Instruct through llama.cpp.
+    @Suite("On-device generation")
+    struct Generation {
+        @Test func answersAPrompt() async throws {
+            try OnDevice.requireModel()
+            let session = LanguageModelSession(instructions: "You are a helpful assistant. Answer briefly.")
+            let response = try await session.respond(to: "What is the capital of France?", options: OnDevice.greedy)
+            #expect(!response.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+            #expect(response.usage.output.totalTokenCount > 0)
+            #expect(response.usage.output.totalTokenCount <= 24)
+            #expect(session.transcript.count == 3)
         }
-        #expect(snapshots.count >= 3)
-        for (earlier, later) in zip(snapshots, snapshots.dropFirst()) {
-            #expect(later.hasPrefix(earlier), "snapshot \(later.debugDescription) does not extend \(earlier.debugDescription)")
+
+        @Test func streamsGrowingSnapshots() async throws {
+            try OnDevice.requireModel()
+            let session = LanguageModelSession()
+            let stream = session.streamResponse(to: "Name three colors.", options: OnDevice.greedy)
+            var snapshots: [String] = []
+            for try await snapshot in stream {
+                snapshots.append(snapshot.content)
+            }
+            #expect(snapshots.count >= 3)
+            for (earlier, later) in zip(snapshots, snapshots.dropFirst()) {
+                #expect(later.hasPrefix(earlier), "snapshot \(later.debugDescription) does not extend \(earlier.debugDescription)")
+            }
+            let response = try await stream.collect()
+            #expect(response.content == snapshots.last)
         }
-        let response = try await stream.collect()
-        #expect(response.content == snapshots.last)
-    }
 
-    @Test func greedyIsDeterministic() async throws {
-        try OnDevice.requireModel()
-        let first = try await LanguageModelSession().respond(to: "Write one sentence about the sea.", options: OnDevice.greedy)
-        let second = try await LanguageModelSession().respond(to: "Write one sentence about the sea.", options: OnDevice.greedy)
-        #expect(first.content == second.content)
-        #expect(!first.content.isEmpty)
-    }
-
-    @Test func theSameSeedGivesTheSameText() async throws {
-        try OnDevice.requireModel()
-        let options = GenerationOptions(sampling: .random(top: 40, seed: 1234), temperature: 1.2, maximumResponseTokens: 24)
-        let first = try await LanguageModelSession().respond(to: "Invent a name for a cat.", options: options)
-        let second = try await LanguageModelSession().respond(to: "Invent a name for a cat.", options: options)
-        #expect(first.content == second.content)
-        let nucleus = GenerationOptions(sampling: .random(probabilityThreshold: 0.9, seed: 99), maximumResponseTokens: 16)
-        let third = try await LanguageModelSession().respond(to: "Invent a name for a dog.", options: nucleus)
-        let fourth = try await LanguageModelSession().respond(to: "Invent a name for a dog.", options: nucleus)
-        #expect(third.content == fourth.content)
-    }
-
-    @Test(arguments: [1, 5, 17])
-    func theTokenLimitHolds(limit: Int) async throws {
-        try OnDevice.requireModel()
-        let session = LanguageModelSession()
-        let response = try await session.respond(
-            to: "Tell me a long story about a dragon.",
-            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: limit)
-        )
-        #expect(response.usage.output.totalTokenCount <= limit)
-        // A story does not end in a handful of tokens: the limit is what stopped it.
-        #expect(response.usage.output.totalTokenCount == limit)
-        // Re-tokenized, the text is about as long (the template's own tokens subtracted).
-        let counted = try await SystemLanguageModel.default.tokenCount(for: Prompt(response.content))
-        let overhead = try await SystemLanguageModel.default.tokenCount(for: Prompt(""))
-        #expect(counted - overhead <= limit + 1)
-    }
-
-    @Test func rememberTheConversation() async throws {
-        try OnDevice.requireModel()
-        let session = LanguageModelSession(instructions: "You are a helpful assistant.")
-        let first = try await session.respond(to: "My favourite fruit is mango. Reply with OK.", options: OnDevice.greedy)
-        let second = try await session.respond(to: "What is my favourite fruit?", options: OnDevice.greedy)
-        #expect(second.content.lowercased().contains("mango"))
-        // The second turn reused the first turn's evaluated tokens.
-        #expect(second.usage.input.cachedTokenCount >= first.usage.input.totalTokenCount)
-        #expect(second.usage.input.totalTokenCount > first.usage.input.totalTokenCount)
-    }
-
-    @Test func textIsNeverBrokenMidCharacter() async throws {
-        try OnDevice.requireModel()
-        let session = LanguageModelSession()
-        var seen: [String] = []
-        for try await snapshot in session.streamResponse(
-            to: "Repeat exactly: café, naïve, 東京, 😀🎉",
-            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 40)
-        ) {
-            seen.append(snapshot.content)
+        @Test func greedyIsDeterministic() async throws {
+            try OnDevice.requireModel()
+            let first = try await LanguageModelSession().respond(to: "Write one sentence about the sea.", options: OnDevice.greedy)
+            let second = try await LanguageModelSession().respond(to: "Write one sentence about the sea.", options: OnDevice.greedy)
+            #expect(first.content == second.content)
+            #expect(!first.content.isEmpty)
         }
-        #expect(!seen.isEmpty)
-        for text in seen {
-            #expect(!text.contains("\u{FFFD}"), "broken character in \(text.debugDescription)")
+
+        @Test func theSameSeedGivesTheSameText() async throws {
+            try OnDevice.requireModel()
+            let options = GenerationOptions(sampling: .random(top: 40, seed: 1234), temperature: 1.2, maximumResponseTokens: 24)
+            let first = try await LanguageModelSession().respond(to: "Invent a name for a cat.", options: options)
+            let second = try await LanguageModelSession().respond(to: "Invent a name for a cat.", options: options)
+            #expect(first.content == second.content)
+            let nucleus = GenerationOptions(sampling: .random(probabilityThreshold: 0.9, seed: 99), maximumResponseTokens: 16)
+            let third = try await LanguageModelSession().respond(to: "Invent a name for a dog.", options: nucleus)
+            let fourth = try await LanguageModelSession().respond(to: "Invent a name for a dog.", options: nucleus)
+            #expect(third.content == fourth.content)
+        }
+
+        @Test(arguments: [1, 5, 17])
+        func theTokenLimitHolds(limit: Int) async throws {
+            try OnDevice.requireModel()
+            let session = LanguageModelSession()
+            let response = try await session.respond(
+                to: "Tell me a long story about a dragon.",
+                options: GenerationOptions(sampling: .greedy, maximumResponseTokens: limit)
+            )
+            #expect(response.usage.output.totalTokenCount <= limit)
+            // A story does not end in a handful of tokens: the limit is what stopped it.
+            #expect(response.usage.output.totalTokenCount == limit)
+            // Re-tokenized, the text is about as long (the template's own tokens subtracted).
+            let counted = try await SystemLanguageModel.default.tokenCount(for: Prompt(response.content))
+            let overhead = try await SystemLanguageModel.default.tokenCount(for: Prompt(""))
+            #expect(counted - overhead <= limit + 1)
+        }
+
+        @Test func rememberTheConversation() async throws {
+            try OnDevice.requireModel()
+            let session = LanguageModelSession(instructions: "You are a helpful assistant.")
+            let first = try await session.respond(to: "My favourite fruit is mango. Reply with OK.", options: OnDevice.greedy)
+            let second = try await session.respond(to: "What is my favourite fruit?", options: OnDevice.greedy)
+            #expect(second.content.lowercased().contains("mango"))
+            // The second turn reused the first turn's evaluated tokens.
+            #expect(second.usage.input.cachedTokenCount >= first.usage.input.totalTokenCount)
+            #expect(second.usage.input.totalTokenCount > first.usage.input.totalTokenCount)
+        }
+
+        @Test func textIsNeverBrokenMidCharacter() async throws {
+            try OnDevice.requireModel()
+            let session = LanguageModelSession()
+            var seen: [String] = []
+            for try await snapshot in session.streamResponse(
+                to: "Repeat exactly: café, naïve, 東京, 😀🎉",
+                options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 40)
+            ) {
+                seen.append(snapshot.content)
+            }
+            #expect(!seen.isEmpty)
+            for text in seen {
+                #expect(!text.contains("\u{FFFD}"), "broken character in \(text.debugDescription)")
+            }
         }
     }
 }

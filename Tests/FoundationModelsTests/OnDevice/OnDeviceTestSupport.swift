@@ -2,6 +2,12 @@ import Foundation
 import Testing
 @testable import FoundationModels
 
+/// Every test on the real model. They share one engine — its weights and its
+/// few contexts — so they run one at a time: a test that checks KV-cache
+/// reuse must not have its context taken by another test's request.
+@Suite("On-device model", .serialized)
+enum OnDeviceTests {}
+
 /// Shared helpers for tests on the real default model (installed by `make setup`).
 enum OnDevice {
     /// The installed default model, or a clear failure telling how to get it.

@@ -16,7 +16,7 @@ enum ChatRendering {
     static func message(for entry: Transcript.Entry) -> LlamaChatMessage? {
         switch entry {
         case .instructions(let instructions):
-            return .system(instructions.segments.renderedText)
+            return .system(systemText(instructions))
         case .prompt(let prompt):
             return .user(prompt.segments.renderedText)
         case .response(let response):
@@ -29,6 +29,17 @@ enum ChatRendering {
         case .reasoning:
             return nil
         }
+    }
+
+    /// The instructions, followed by the definitions of the session's tools
+    /// (name, description and JSON Schema of the arguments).
+    static func systemText(_ instructions: Transcript.Instructions) -> String {
+        let text = instructions.segments.renderedText
+        guard !instructions.toolDefinitions.isEmpty else { return text }
+        let tools = instructions.toolDefinitions.map { tool in
+            "- \(tool.name): \(tool.description) Arguments: \(tool.parameters.jsonSchema.jsonString)"
+        }
+        return (text.isEmpty ? "" : text + "\n\n") + "Tools you can call:\n" + tools.joined(separator: "\n")
     }
 
     /// The model input for generating the next assistant turn.

@@ -113,6 +113,11 @@ final class ContextPool: Sendable {
         waiter?.continuation.resume(returning: slot)
     }
 
+    /// How many tokens each idle context holds (for tests and diagnostics).
+    var idleCachedTokenCounts: [Int] {
+        state.withLock { $0.idle.map(\.cachedTokens.count) }
+    }
+
     static func commonPrefix(_ lhs: [LlamaToken], _ rhs: [LlamaToken]) -> Int {
         var count = 0
         let limit = min(lhs.count, rhs.count)

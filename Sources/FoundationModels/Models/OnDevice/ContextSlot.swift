@@ -15,12 +15,14 @@ import Synchronization
 final class ContextSlot: @unchecked Sendable {
     private let context: LlamaContext
     private let queue: DispatchQueue
+    private let gate: ComputeGate
     /// Raised to stop the running job within one decoding step.
     let abortFlag: LlamaAbortFlag
     private let cached = Mutex<[LlamaToken]>([])
 
-    init(context: LlamaContext, label: String) {
+    init(context: LlamaContext, gate: ComputeGate, label: String) {
         self.context = context
+        self.gate = gate
         self.abortFlag = context.abortFlag
         self.queue = DispatchQueue(label: label, qos: .userInitiated)
     }
@@ -60,22 +62,31 @@ final class ContextSlot: @unchecked Sendable {
         // request now, before the caller can raise one for this job.
         abortFlag.reset()
         queue.async { [self] in
-            defer {
-                cached.withLock { $0 = context.tokens }
-                completion()
-            }
+            var failure: (any Error)?
             do {
                 try execute(job, continuation)
-                continuation.finish()
             } catch {
-                continuation.finish(throwing: error)
+                failure = error
             }
+            // Back to the pool before the caller hears the end, so the same
+            // conversation's next request finds this context idle.
+            cached.withLock { $0 = context.tokens }
+            completion()
+            continuation.finish(throwing: failure)
         }
     }
 
     private func execute(_ job: Job, _ continuation: AsyncThrowingStream<Event, any Error>.Continuation) throws {
         let reused = try context.retainCommonPrefix(with: job.promptTokens)
-        try context.decode(Array(job.promptTokens[reused...]))
+        // The prompt in batch-sized turns, so a long prompt does not stall
+        // other requests' token streams for its whole evaluation.
+        let remaining = Array(job.promptTokens[reused...])
+        let batch = max(1, context.batchSize)
+        for start in stride(from: 0, to: remaining.count, by: batch) {
+            if abortFlag.isAbortRequested { throw LlamaError.aborted }
+            let end = min(start + batch, remaining.count)
+            try gate.withTurn { try context.decode(Array(remaining[start..<end]), computeLogits: end == remaining.count) }
+        }
         continuation.yield(.promptEvaluated(total: job.promptTokens.count, cached: reused))
         guard job.maximumTokens > 0 else {
             continuation.yield(.finished(generatedTokens: 0, contextFull: false))
@@ -90,7 +101,7 @@ final class ContextSlot: @unchecked Sendable {
         var contextFull = false
         while generated < job.maximumTokens {
             if abortFlag.isAbortRequested { throw LlamaError.aborted }
-            let token = try sampler.sample(from: context)
+            let token = try gate.withTurn { try sampler.sample(from: context) }
             if vocabulary.isEndOfGeneration(token) { break }
             generated += 1
             unreported += 1
@@ -103,7 +114,7 @@ final class ContextSlot: @unchecked Sendable {
                 contextFull = true
                 break
             }
-            try context.decode([token])
+            try gate.withTurn { try context.decode([token]) }
         }
         if let rest = text.flush() {
             continuation.yield(.text(rest, tokenCount: unreported))

@@ -22,9 +22,10 @@ final class OnDeviceEngine: Sendable {
             let trained = model.trainingContextLength
             let contextSize = trained > 0 ? min(configuration.contextSize, trained) : configuration.contextSize
             self.contextSize = contextSize
+            let gate = ComputeGate()
             self.pool = ContextPool(capacity: configuration.contexts, maximumWaiting: configuration.maximumQueuedRequests) { number in
                 let parameters = LlamaContext.Parameters(contextLength: contextSize, threads: configuration.threads)
-                return ContextSlot(context: try LlamaContext(model: model, parameters: parameters), label: "foundation-models.context.\(number)")
+                return ContextSlot(context: try LlamaContext(model: model, parameters: parameters), gate: gate, label: "foundation-models.context.\(number)")
             }
         }
     }
