@@ -8,7 +8,7 @@ struct LlamaBench {
     var command: String
 
     static func run(binary: String, model: String, threads: Int, promptTokens: Int, generatedTokens: Int) throws -> LlamaBench {
-        let arguments = ["-m", model, "-t", "\(threads)", "-p", "\(promptTokens)", "-n", "\(generatedTokens)", "-r", "3", "-o", "json"]
+        let arguments = ["-m", model, "-t", "\(threads)", "-p", "\(promptTokens)", "-n", "\(generatedTokens)", "-r", "5", "-o", "json"]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments

@@ -20,7 +20,7 @@ extension Suite.Report {
         lines.append("| --- | ---: | ---: | ---: |")
         if let reference {
             lines.append("| prefill (tokens/s) | \(f(sessionPrefill)) | \(f(reference.prefillTokensPerSecond)) (pp64) | \(f(sessionPrefill / reference.prefillTokensPerSecond, 2)) |")
-            lines.append("| decode (tokens/s) | \(f(sessionDecode)) | \(f(reference.decodeTokensPerSecond)) (tg32) | \(f(sessionDecode / reference.decodeTokensPerSecond, 2)) |")
+            lines.append("| decode (tokens/s) | \(f(sessionDecode)) | \(f(reference.decodeTokensPerSecond)) (tg64) | \(f(sessionDecode / reference.decodeTokensPerSecond, 2)) |")
             lines.append("")
             lines.append("Reference command: `\(reference.command)`")
         } else {
@@ -32,7 +32,7 @@ extension Suite.Report {
         lines.append("")
         lines.append("Session prefill is the uncached prompt tokens over the time to the first token (which")
         lines.append("includes one sampling step); decode is the tokens after the first over the time after it.")
-        lines.append("Prompts are ~60–90 tokens through the chat template; 32 tokens are generated.")
+        lines.append("Prompts are ~60–90 tokens through the chat template; 64 tokens are generated; 5 runs each.")
         lines.append("")
         lines.append("## Latency")
         lines.append("")

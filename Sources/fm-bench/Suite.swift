@@ -47,9 +47,9 @@ struct Suite {
         log("prefill and decode through LanguageModelSession")
         var prefill: [Double] = []
         var decode: [Double] = []
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             let session = LanguageModelSession(instructions: Measure.freshInstructions(words: 40))
-            let run = try await Measure.stream(session, "Count from 1 to 100, separated by commas.", maximumTokens: 32)
+            let run = try await Measure.stream(session, "Count from 1 to 100, separated by commas.", maximumTokens: 64)
             prefill.append(Double(run.inputTokens - run.cachedTokens) / run.timeToFirstToken)
             if run.outputTokens > 1 {
                 decode.append(Double(run.outputTokens - 1) / (run.total - run.timeToFirstToken))
@@ -99,7 +99,7 @@ struct Suite {
         var referenceError: String?
         if let binary = environment["LLAMA_BENCH"], let model = environment["FOUNDATION_MODELS_MODEL"] {
             do {
-                reference = try LlamaBench.run(binary: binary, model: model, threads: threads, promptTokens: 64, generatedTokens: 32)
+                reference = try LlamaBench.run(binary: binary, model: model, threads: threads, promptTokens: 64, generatedTokens: 64)
             } catch {
                 referenceError = "\(error)"
             }

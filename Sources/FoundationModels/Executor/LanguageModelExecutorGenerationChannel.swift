@@ -23,6 +23,12 @@ public struct LanguageModelExecutorGenerationChannel: AsyncSequence, Sendable {
         continuation.yield(event)
     }
 
+    /// Sends one event without suspending, from any thread: for executors
+    /// whose generation runs outside Swift concurrency.
+    package func yield(_ event: Event) {
+        continuation.yield(event)
+    }
+
     /// Closes the channel; the reader sees the end of the sequence.
     package func finish() {
         continuation.finish()

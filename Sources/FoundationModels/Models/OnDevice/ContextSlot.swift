@@ -40,43 +40,37 @@ final class ContextSlot: @unchecked Sendable {
         var maximumTokens: Int
     }
 
-    /// What a job reports, in order.
-    enum Event: Sendable {
-        /// The prompt is evaluated; `cached` of its tokens came from the cache.
-        case promptEvaluated(total: Int, cached: Int)
-        /// New text, carried by `tokenCount` tokens.
-        case text(String, tokenCount: Int)
-        /// Generation ended: at an end-of-generation token, at the limit, or
-        /// when the context filled up.
-        case finished(generatedTokens: Int, contextFull: Bool)
+    /// How a job ended.
+    struct Outcome: Sendable {
+        /// Prompt tokens that came from the cache rather than being evaluated.
+        var cachedPromptTokens: Int
+        /// Tokens generated (the end-of-generation token not counted).
+        var generatedTokens: Int
+        /// Generation stopped because the context filled up.
+        var contextFull: Bool
     }
 
-    /// Runs `job` on the slot's queue, then calls `completion` (which returns
-    /// the slot to its pool). Events are yielded as they happen.
+    /// Receives each piece of new text and the number of tokens it carries,
+    /// on the slot's queue, as soon as it is decoded.
+    typealias TextHandler = @Sendable (_ text: String, _ tokenCount: Int) -> Void
+
+    /// Runs `job` on the slot's queue. Text goes straight to `onText` (no
+    /// hop through another task per token); `completion` gets the outcome
+    /// once the context is no longer used. The caller clears or raises
+    /// ``abortFlag`` around the call.
     func run(
         _ job: Job,
-        into continuation: AsyncThrowingStream<Event, any Error>.Continuation,
-        completion: @escaping @Sendable () -> Void
+        onText: @escaping TextHandler,
+        completion: @escaping @Sendable (Result<Outcome, any Error>) -> Void
     ) {
-        // The lease guarantees the previous job has finished; clear its abort
-        // request now, before the caller can raise one for this job.
-        abortFlag.reset()
         queue.async { [self] in
-            var failure: (any Error)?
-            do {
-                try execute(job, continuation)
-            } catch {
-                failure = error
-            }
-            // Back to the pool before the caller hears the end, so the same
-            // conversation's next request finds this context idle.
+            let result = Result { try execute(job, onText) }
             cached.withLock { $0 = context.tokens }
-            completion()
-            continuation.finish(throwing: failure)
+            completion(result)
         }
     }
 
-    private func execute(_ job: Job, _ continuation: AsyncThrowingStream<Event, any Error>.Continuation) throws {
+    private func execute(_ job: Job, _ onText: TextHandler) throws -> Outcome {
         let reused = try context.retainCommonPrefix(with: job.promptTokens)
         // The prompt in batch-sized turns, so a long prompt does not stall
         // other requests' token streams for its whole evaluation.
@@ -87,38 +81,33 @@ final class ContextSlot: @unchecked Sendable {
             let end = min(start + batch, remaining.count)
             try gate.withTurn { try context.decode(Array(remaining[start..<end]), computeLogits: end == remaining.count) }
         }
-        continuation.yield(.promptEvaluated(total: job.promptTokens.count, cached: reused))
-        guard job.maximumTokens > 0 else {
-            continuation.yield(.finished(generatedTokens: 0, contextFull: false))
-            return
-        }
+        var outcome = Outcome(cachedPromptTokens: reused, generatedTokens: 0, contextFull: false)
+        guard job.maximumTokens > 0 else { return outcome }
 
         let vocabulary = context.vocabulary
         let sampler = try LlamaSampler(mode: job.sampling)
         var text = UTF8Accumulator()
-        var generated = 0
         var unreported = 0
-        var contextFull = false
-        while generated < job.maximumTokens {
+        while outcome.generatedTokens < job.maximumTokens {
             if abortFlag.isAbortRequested { throw LlamaError.aborted }
             let token = try gate.withTurn { try sampler.sample(from: context) }
             if vocabulary.isEndOfGeneration(token) { break }
-            generated += 1
+            outcome.generatedTokens += 1
             unreported += 1
             if let delta = text.append(try vocabulary.piece(token)) {
-                continuation.yield(.text(delta, tokenCount: unreported))
+                onText(delta, unreported)
                 unreported = 0
             }
-            if generated == job.maximumTokens { break }
+            if outcome.generatedTokens == job.maximumTokens { break }
             if context.remainingCapacity == 0 {
-                contextFull = true
+                outcome.contextFull = true
                 break
             }
             try gate.withTurn { try context.decode([token]) }
         }
         if let rest = text.flush() {
-            continuation.yield(.text(rest, tokenCount: unreported))
+            onText(rest, unreported)
         }
-        continuation.yield(.finished(generatedTokens: generated, contextFull: contextFull))
+        return outcome
     }
 }

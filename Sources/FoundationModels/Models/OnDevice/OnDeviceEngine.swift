@@ -71,16 +71,30 @@ final class OnDeviceEngine: Sendable {
         }
     }
 
-    /// Runs one job in a pooled context. Cancelling the calling task stops
-    /// the job within one decoding step.
-    func run(_ job: ContextSlot.Job, in loaded: Loaded) async throws -> AsyncThrowingStream<ContextSlot.Event, any Error> {
+    /// Runs one job in a pooled context, delivering text to `onText` as it
+    /// is decoded. Cancelling the calling task stops the job within one
+    /// decoding step and throws `CancellationError`.
+    func run(_ job: ContextSlot.Job, in loaded: Loaded, onText: @escaping ContextSlot.TextHandler) async throws -> ContextSlot.Outcome {
         let slot = try await loaded.pool.acquire(for: job.promptTokens)
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ContextSlot.Event.self)
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { slot.abortFlag.requestAbort() }
-        }
+        // Cleared before the cancellation handler is installed, so a
+        // cancellation that already happened still raises it.
+        slot.abortFlag.reset()
         let pool = loaded.pool
-        slot.run(job, into: continuation) { pool.release(slot) }
-        return stream
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    slot.run(job, onText: onText) { result in
+                        // Back to the pool before the caller hears the end,
+                        // so the conversation's next turn finds this context.
+                        pool.release(slot)
+                        continuation.resume(with: result)
+                    }
+                }
+            } onCancel: {
+                slot.abortFlag.requestAbort()
+            }
+        } catch LlamaError.aborted {
+            throw CancellationError()
+        }
     }
 }

@@ -43,30 +43,21 @@ struct OnDeviceExecutor: Sendable {
             maximumTokens: min(requested ?? .max, loaded.contextSize - prompt.count)
         )
 
-        let events = try await engine.run(job, in: loaded)
-        var input = LanguageModelExecutorGenerationChannel.Usage.Input(totalTokenCount: prompt.count)
-        do {
-            for try await event in events {
-                switch event {
-                case .promptEvaluated(_, let cached):
-                    input.cachedTokenCount = cached
-                case .text(let text, let tokenCount):
-                    await channel.send(.response(action: .appendText(text, tokenCount: tokenCount)))
-                case .finished(let generated, let contextFull):
-                    if contextFull {
-                        throw LanguageModelError.contextSizeExceeded(.init(
-                            contextSize: loaded.contextSize,
-                            tokenCount: prompt.count + generated + 1,
-                            debugDescription: "The response filled the context (\(prompt.count) prompt and \(generated) response tokens) before it ended; set maximumResponseTokens or shorten the conversation"
-                        ))
-                    }
-                    await channel.send(.response(action: .updateUsage(input: input, output: .init(totalTokenCount: generated))))
-                }
-            }
-        } catch LlamaError.aborted {
-            throw CancellationError()
+        let outcome = try await engine.run(job, in: loaded) { text, tokenCount in
+            channel.yield(.response(action: .appendText(text, tokenCount: tokenCount)))
         }
         try Task.checkCancellation()
+        if outcome.contextFull {
+            throw LanguageModelError.contextSizeExceeded(.init(
+                contextSize: loaded.contextSize,
+                tokenCount: prompt.count + outcome.generatedTokens + 1,
+                debugDescription: "The response filled the context (\(prompt.count) prompt and \(outcome.generatedTokens) response tokens) before it ended; set maximumResponseTokens or shorten the conversation"
+            ))
+        }
+        await channel.send(.response(action: .updateUsage(
+            input: .init(totalTokenCount: prompt.count, cachedTokenCount: outcome.cachedPromptTokens),
+            output: .init(totalTokenCount: outcome.generatedTokens)
+        )))
     }
 
     /// Evaluates `transcript` ahead of time so a request that starts with it
@@ -84,10 +75,9 @@ struct OnDeviceExecutor: Sendable {
                 text = rendered
             }
             guard let tokens = try? ChatRendering.tokens(of: text, vocabulary: loaded.vocabulary),
-                  tokens.count < loaded.contextSize,
-                  let events = try? await engine.run(.init(promptTokens: tokens, sampling: .greedy, maximumTokens: 0), in: loaded)
+                  tokens.count < loaded.contextSize
             else { return }
-            for try await _ in events {}
+            _ = try? await engine.run(.init(promptTokens: tokens, sampling: .greedy, maximumTokens: 0), in: loaded) { _, _ in }
         }
     }
 
