@@ -45,14 +45,19 @@ struct Suite {
         }
 
         log("prefill and decode through LanguageModelSession")
+        // Like llama-bench's pp and tg: prefill is a 1-token answer to an
+        // uncached prompt (prompt evaluation plus one sampling step); decode
+        // is the extra time a 64-token answer to an equally long uncached
+        // prompt takes, per extra token.
         var prefill: [Double] = []
         var decode: [Double] = []
+        let prompt = "Count from 1 to 100, separated by commas."
         for _ in 0..<5 {
-            let session = LanguageModelSession(instructions: Measure.freshInstructions(words: 40))
-            let run = try await Measure.stream(session, "Count from 1 to 100, separated by commas.", maximumTokens: 64)
-            prefill.append(Double(run.inputTokens - run.cachedTokens) / run.timeToFirstToken)
-            if run.outputTokens > 1 {
-                decode.append(Double(run.outputTokens - 1) / (run.total - run.timeToFirstToken))
+            let short = try await Measure.stream(LanguageModelSession(instructions: Measure.freshInstructions(words: 40)), prompt, maximumTokens: 1)
+            let long = try await Measure.stream(LanguageModelSession(instructions: Measure.freshInstructions(words: 40)), prompt, maximumTokens: 64)
+            prefill.append(Double(short.inputTokens - short.cachedTokens) / short.total)
+            if long.outputTokens > 1, long.total > short.total {
+                decode.append(Double(long.outputTokens - 1) / (long.total - short.total))
             }
         }
 

@@ -22,8 +22,13 @@ package struct OnDeviceConfiguration: Hashable, Sendable {
     package var maximumQueuedRequests: Int
     package var isDisabled: Bool
 
-    /// The configuration the process environment describes.
-    package static var current: OnDeviceConfiguration {
+    /// The configuration the process environment describes, read once, when
+    /// first needed: the environment is set before a process starts, and
+    /// reading it on every session creation would cost more than the
+    /// session itself.
+    package static var current: OnDeviceConfiguration { fromEnvironment }
+
+    private static let fromEnvironment: OnDeviceConfiguration = {
         let environment = ProcessInfo.processInfo.environment
         func integer(_ name: String, default value: Int, minimum: Int = 1) -> Int {
             guard let text = environment[name], let parsed = Int(text), parsed >= minimum else { return value }
@@ -37,7 +42,7 @@ package struct OnDeviceConfiguration: Hashable, Sendable {
             maximumQueuedRequests: integer("FOUNDATION_MODELS_MAX_QUEUE", default: 16, minimum: 0),
             isDisabled: ["1", "true", "yes"].contains(environment["FOUNDATION_MODELS_DISABLED"]?.lowercased() ?? "")
         )
-    }
+    }()
 
     /// `${XDG_CACHE_HOME:-~/.cache}/swift-foundation-models/models/<sha256>/<file>`.
     static func defaultModelPath(_ environment: [String: String]) -> String {
