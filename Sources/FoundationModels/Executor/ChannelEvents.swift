@@ -56,6 +56,13 @@ extension LanguageModelExecutorGenerationChannel {
         package var input: Usage.Input
         package var output: Usage.Output
         package var metadata: [String: GeneratedContent]
+
+        /// A report whose metadata values are converted to content once, here.
+        init(input: Usage.Input, output: Usage.Output, metadata: [String: any ConvertibleToGeneratedContent]) {
+            self.input = input
+            self.output = output
+            self.metadata = metadata.mapValues(\.generatedContent)
+        }
     }
 
     /// A response event: text, segment replacements, metadata or usage.
@@ -92,7 +99,7 @@ extension LanguageModelExecutorGenerationChannel {
                 output: Usage.Output,
                 metadata: [String: any ConvertibleToGeneratedContent] = [:]
             ) -> Action {
-                Action(storage: .updateUsage(UsageReport(input: input, output: output, metadata: metadata.mapValues(\.generatedContent))))
+                Action(storage: .updateUsage(UsageReport(input: input, output: output, metadata: metadata)))
             }
         }
 
@@ -133,7 +140,7 @@ extension LanguageModelExecutorGenerationChannel {
                 output: Usage.Output,
                 metadata: [String: any ConvertibleToGeneratedContent] = [:]
             ) -> Action {
-                Action(storage: .updateUsage(UsageReport(input: input, output: output, metadata: metadata.mapValues(\.generatedContent))))
+                Action(storage: .updateUsage(UsageReport(input: input, output: output, metadata: metadata)))
             }
         }
 
@@ -168,7 +175,7 @@ extension LanguageModelExecutorGenerationChannel {
                 output: Usage.Output,
                 metadata: [String: any ConvertibleToGeneratedContent] = [:]
             ) -> Action {
-                Action(storage: .updateUsage(UsageReport(input: input, output: output, metadata: metadata.mapValues(\.generatedContent))))
+                Action(storage: .updateUsage(UsageReport(input: input, output: output, metadata: metadata)))
             }
         }
 
