@@ -21,6 +21,9 @@ public final class LanguageModelSession: Observable, Sendable {
 
     let backend: ModelBackend
     let tools: [any Tool]
+    /// The tools' definitions (with their argument schemas), built once per
+    /// session rather than on every request.
+    let toolDefinitions: [Transcript.ToolDefinition]
     let state: Mutex<State>
     private let registrar = ObservationRegistrar()
 
@@ -45,6 +48,7 @@ public final class LanguageModelSession: Observable, Sendable {
     init(backend: ModelBackend, tools: [any Tool], transcript: Transcript) {
         self.backend = backend
         self.tools = tools
+        self.toolDefinitions = tools.map { Transcript.ToolDefinition(tool: $0) }
         self.state = Mutex(State(transcript: transcript))
     }
 

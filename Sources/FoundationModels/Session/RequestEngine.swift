@@ -114,7 +114,7 @@ extension LanguageModelSession {
         if toolRound > 0, options.toolCallingMode == .required {
             options.toolCallingMode = .allowed
         }
-        let enabledTools = options.toolCallingMode == .disallowed ? [] : tools.map { Transcript.ToolDefinition(tool: $0) }
+        let enabledTools = options.toolCallingMode == .disallowed ? [] : toolDefinitions
         return LanguageModelExecutorGenerationRequest(
             id: UUID(),
             transcript: transcript,

@@ -25,8 +25,10 @@ struct TurnAccumulator {
     private(set) var usageReport: LanguageModelExecutorGenerationChannel.UsageReport?
     private(set) var reasoningText = ""
 
-    /// The response text so far.
-    var text: String { segments.map(\.text).joined() }
+    /// The response text so far: all segments, in order. Kept up to date as
+    /// deltas arrive (appending to the last segment is the common case), so
+    /// a snapshot per token does not re-join the whole response.
+    private(set) var text = ""
 
     /// Applies one event; returns whether the response text changed.
     mutating func apply(_ event: LanguageModelExecutorGenerationChannel.Event) -> Bool {
@@ -34,24 +36,24 @@ struct TurnAccumulator {
         case .response(let response):
             switch response.action.storage {
             case .appendText(let delta, let segmentID, _):
-                if let segmentID {
-                    if let index = segments.firstIndex(where: { $0.id == segmentID }) {
-                        segments[index].text += delta
-                    } else {
-                        segments.append(TextSegment(id: segmentID, text: delta))
-                    }
-                } else if segments.isEmpty {
-                    segments.append(TextSegment(id: nil, text: delta))
+                if let segmentID, let index = segments.firstIndex(where: { $0.id == segmentID }) {
+                    segments[index].text += delta
+                    if index == segments.count - 1 { text += delta } else { rejoin() }
+                } else if segmentID != nil || segments.isEmpty {
+                    segments.append(TextSegment(id: segmentID, text: delta))
+                    text += delta
                 } else {
                     segments[segments.count - 1].text += delta
+                    text += delta
                 }
                 return !delta.isEmpty
-            case .replaceTextSegment(let text, let segmentID, _):
+            case .replaceTextSegment(let replacement, let segmentID, _):
                 if let index = segments.firstIndex(where: { $0.id == segmentID }) {
-                    segments[index].text = text
+                    segments[index].text = replacement
                 } else {
-                    segments.append(TextSegment(id: segmentID, text: text))
+                    segments.append(TextSegment(id: segmentID, text: replacement))
                 }
+                rejoin()
                 return true
             case .updateMetadata:
                 return false
@@ -89,6 +91,10 @@ struct TurnAccumulator {
             }
             return false
         }
+    }
+
+    private mutating func rejoin() {
+        text = segments.map(\.text).joined()
     }
 
     /// This turn's usage.
