@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // llama.cpp's C API, found through pkg-config (llama.pc, installed by
@@ -30,11 +31,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Layer 3: guided generation. Schema IR -> token constraints over a
+        // vocabulary (allowed-token masks, forced runs); pure Swift, no
+        // dependencies, testable without a model.
+        .target(name: "GuidedGeneration"),
         // Layer 1 + 2: the public API (Apple's surface) and the session engine.
         .target(
             name: "FoundationModels",
             dependencies: [
                 "FoundationModelsMacros",
+                "GuidedGeneration",
                 "LlamaKit",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -65,12 +71,23 @@ let package = Package(
         ),
         .testTarget(
             name: "FoundationModelsTests",
-            dependencies: ["FoundationModels"]
+            dependencies: [
+                "FoundationModels",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         // Code shaped exactly like apps written against Apple's framework.
         .testTarget(
             name: "AppCompatibilityTests",
             dependencies: ["FoundationModels"]
+        ),
+        // The constraint engine alone: no model, no llama.cpp.
+        .testTarget(
+            name: "GuidedGenerationTests",
+            dependencies: [
+                "GuidedGeneration",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         // Runs on the real default model (FOUNDATION_MODELS_MODEL).
         .testTarget(

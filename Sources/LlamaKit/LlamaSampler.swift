@@ -56,38 +56,53 @@ public final class LlamaSampler {
 
     /// Samples the next token from the context's last logits and records it
     /// in the chain's state.
-    /// - Parameter allowedTokens: when given (one flag per vocabulary token),
-    ///   only tokens whose flag is true can be chosen: the others' logits are
-    ///   set to -infinity before the chain runs.
-    public func sample(from context: LlamaContext, allowedTokens: [Bool]? = nil) throws -> LlamaToken {
-        try context.withLogits { try sample(logits: $0, allowedTokens: allowedTokens) }
+    /// - Parameter allowed: when given, a bitmask with one bit per
+    ///   vocabulary token (bit `i % 64` of word `i / 64`): only tokens whose
+    ///   bit is set can be chosen. The chain then runs over the allowed
+    ///   tokens alone, which is the same as giving every other token a logit
+    ///   of -infinity, and cheaper when few are allowed.
+    public func sample(from context: LlamaContext, allowed: [UInt64]? = nil) throws -> LlamaToken {
+        try context.withLogits { try sample(logits: $0, allowed: allowed) }
     }
 
-    /// Samples from `logits` (one per vocabulary token); see `sample(from:allowedTokens:)`.
-    public func sample(logits: UnsafeBufferPointer<Float>, allowedTokens: [Bool]? = nil) throws -> LlamaToken {
+    /// Samples from `logits` (one per vocabulary token); see `sample(from:allowed:)`.
+    public func sample(logits: UnsafeBufferPointer<Float>, allowed: [UInt64]? = nil) throws -> LlamaToken {
         let count = logits.count
         guard count > 0 else { throw LlamaError.noLogits }
-        if let allowedTokens {
-            guard allowedTokens.count == count else {
-                throw LlamaError.invalidArgument("mask of \(allowedTokens.count) flags for \(count) tokens")
+        if let allowed {
+            guard allowed.count == (count + 63) / 64 else {
+                throw LlamaError.invalidArgument("mask of \(allowed.count) words for \(count) tokens")
             }
-            guard allowedTokens.contains(true) else { throw LlamaError.noAllowedTokens }
         }
         if candidates.count != count {
             candidates = [llama_token_data](repeating: llama_token_data(id: 0, logit: 0, p: 0), count: count)
         }
-        let selected: LlamaToken? = candidates.withUnsafeMutableBufferPointer { buffer in
-            for index in 0..<count {
-                let allowed = allowedTokens?[index] ?? true
-                buffer[index] = llama_token_data(id: LlamaToken(index), logit: allowed ? logits[index] : -Float.infinity, p: 0)
+        let selected: LlamaToken? = try candidates.withUnsafeMutableBufferPointer { buffer in
+            var size = 0
+            if let allowed {
+                for (wordIndex, word) in allowed.enumerated() where word != 0 {
+                    var bits = word
+                    while bits != 0 {
+                        let index = wordIndex * 64 + bits.trailingZeroBitCount
+                        bits &= bits - 1
+                        guard index < count else { break }
+                        buffer[size] = llama_token_data(id: LlamaToken(index), logit: logits[index], p: 0)
+                        size += 1
+                    }
+                }
+                guard size > 0 else { throw LlamaError.noAllowedTokens }
+            } else {
+                for index in 0..<count {
+                    buffer[index] = llama_token_data(id: LlamaToken(index), logit: logits[index], p: 0)
+                }
+                size = count
             }
-            var array = llama_token_data_array(data: buffer.baseAddress, size: count, selected: -1, sorted: false)
+            var array = llama_token_data_array(data: buffer.baseAddress, size: size, selected: -1, sorted: false)
             llama_sampler_apply(chain, &array)
             guard array.selected >= 0, array.selected < Int64(array.size) else { return nil }
             return array.data[Int(array.selected)].id
         }
         guard let selected else { throw LlamaError.noLogits }
-        if let allowedTokens, !allowedTokens[Int(selected)] { throw LlamaError.noAllowedTokens }
         llama_sampler_accept(chain, selected)
         return selected
     }

@@ -34,6 +34,15 @@ extension FM {
         @Option(name: .customLong("max-tokens"), help: "The most tokens to generate.")
         var maxTokens: Int?
 
+        @Option(help: ArgumentHelp(
+            "A JSON Schema file: the answer is JSON that follows it, enforced token by token.",
+            valueName: "file.json"
+        ))
+        var schema: String?
+
+        @Flag(name: .customLong("no-schema-in-prompt"), help: "With --schema: enforce the schema without describing it in the prompt.")
+        var noSchemaInPrompt = false
+
         @OptionGroup var model: ModelOptions
 
         func validate() throws {
@@ -65,10 +74,38 @@ extension FM {
             return GenerationOptions(sampling: sampling, temperature: temperature, maximumResponseTokens: maxTokens)
         }
 
+        /// The schema from `--schema`, with a message naming the file when it
+        /// cannot be read or uses a keyword guided generation does not support.
+        func loadSchema(_ path: String) throws -> GenerationSchema {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw ValidationError("cannot read the schema file \(path): \(error.localizedDescription)")
+            }
+            do {
+                return try JSONDecoder().decode(GenerationSchema.self, from: data)
+            } catch let DecodingError.dataCorrupted(context) {
+                throw ValidationError("\(path) is not a supported JSON Schema: \(context.debugDescription)")
+            } catch {
+                throw ValidationError("\(path) is not a supported JSON Schema: \(error)")
+            }
+        }
+
         func run() async throws {
             let session = LanguageModelSession(model: model.model, instructions: instructions)
             do {
-                if stream {
+                if let schema = try self.schema.map(loadSchema) {
+                    if stream {
+                        let responses = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: !noSchemaInPrompt, options: options)
+                        for try await snapshot in responses {
+                            print(snapshot.rawContent.jsonString)
+                        }
+                    } else {
+                        let response = try await session.respond(to: prompt, schema: schema, includeSchemaInPrompt: !noSchemaInPrompt, options: options)
+                        print(response.content.jsonString)
+                    }
+                } else if stream {
                     var printed = ""
                     for try await snapshot in session.streamResponse(to: prompt, options: options) {
                         let text = snapshot.content

@@ -143,18 +143,18 @@ struct LlamaKitTests {
         let vocabulary = context.vocabulary
         try context.decode(try chatPrompt(context, "Say a number."))
         let digits = try ["1", "2", "3"].map { try vocabulary.tokenize($0, addSpecial: false, parseSpecial: false)[0] }
-        var mask = [Bool](repeating: false, count: vocabulary.count)
-        for digit in digits { mask[Int(digit)] = true }
+        var mask = [UInt64](repeating: 0, count: (vocabulary.count + 63) / 64)
+        for digit in digits { mask[Int(digit) / 64] |= 1 << UInt64(Int(digit) % 64) }
         for mode in [LlamaSampler.Mode.greedy, .random(topK: 5, temperature: 1.5, seed: 7)] {
             let sampler = try LlamaSampler(mode: mode)
-            for _ in 0..<5 { #expect(digits.contains(try sampler.sample(from: context, allowedTokens: mask))) }
+            for _ in 0..<5 { #expect(digits.contains(try sampler.sample(from: context, allowed: mask))) }
         }
         // Greedy with a mask is the argmax among the allowed tokens.
         let logits = try context.logits()
         let best = digits.max { logits[Int($0)] < logits[Int($1)] }!
-        #expect(try LlamaSampler(mode: .greedy).sample(from: context, allowedTokens: mask) == best)
+        #expect(try LlamaSampler(mode: .greedy).sample(from: context, allowed: mask) == best)
         #expect(throws: LlamaError.noAllowedTokens) {
-            try LlamaSampler(mode: .greedy).sample(from: context, allowedTokens: [Bool](repeating: false, count: vocabulary.count))
+            try LlamaSampler(mode: .greedy).sample(from: context, allowed: [UInt64](repeating: 0, count: (vocabulary.count + 63) / 64))
         }
     }
 

@@ -1,3 +1,5 @@
+import GuidedGeneration
+
 // Arrays convert element by element; a decoding failure names the element's
 // index (`tags[3]: expected a string, found a number`).
 

@@ -1,4 +1,5 @@
 import Foundation
+import GuidedGeneration
 
 // Built-in `Generable` conformances for Swift's primitive types. Each type's
 // schema is structural (embedded inline, never as a named definition), and

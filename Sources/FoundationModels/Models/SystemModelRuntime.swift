@@ -106,11 +106,11 @@ extension SystemLanguageModel: LanguageModel {
         }
     }
 
-    /// Guided generation and tool calling arrive with the constrained
-    /// decoder; until then the model declares neither, and the session
-    /// refuses such requests with `unsupportedCapability`.
+    /// The in-process model enforces response schemas token by token
+    /// (guided generation). Tool calling is not declared yet, so the session
+    /// refuses requests with tools with `unsupportedCapability`.
     public var capabilities: LanguageModelCapabilities {
-        LanguageModelCapabilities([])
+        LanguageModelCapabilities([.guidedGeneration])
     }
 
     public var executorConfiguration: Executor.Configuration {

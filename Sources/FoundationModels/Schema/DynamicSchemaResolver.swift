@@ -1,3 +1,5 @@
+import GuidedGeneration
+
 extension GenerationSchema {
     /// Creates a schema from dynamic schemas: `root` describes the value,
     /// `dependencies` are the named schemas it references.

@@ -1,3 +1,5 @@
+import GuidedGeneration
+
 extension GenerationSchema {
     /// A property of a structured type: its name, description, type and
     /// guides.

@@ -1,3 +1,5 @@
+import GuidedGeneration
+
 /// A description of the values a model may generate: their types,
 /// properties, descriptions and guides.
 ///

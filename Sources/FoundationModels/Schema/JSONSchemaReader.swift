@@ -1,3 +1,5 @@
+import GuidedGeneration
+
 /// Reads the JSON Schema form written by ``JSONSchemaWriter`` back into the
 /// schema IR.
 ///

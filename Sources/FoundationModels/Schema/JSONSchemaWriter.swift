@@ -1,3 +1,5 @@
+import GuidedGeneration
+
 /// Converts the schema IR to its JSON Schema form, as a ``GeneratedContent``
 /// tree (ordered keys, exact numbers).
 ///

@@ -1,3 +1,5 @@
+import GuidedGeneration
+
 /// Places one Generable type's schema inside another's.
 ///
 /// Named types (structs, enums) become a ``SchemaNode/reference(_:)`` plus a

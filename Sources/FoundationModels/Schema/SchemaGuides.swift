@@ -1,3 +1,5 @@
+import GuidedGeneration
+
 /// Applies ``GenerationGuide``s to the schema node of the value they guide.
 ///
 /// Exists so guides from `@Guide`, `Property(…guides:)` and

@@ -1,3 +1,5 @@
+import GuidedGeneration
+
 /// Traversals over the schema IR.
 ///
 /// Exists so later layers (grammar construction, prompt rendering,

@@ -53,11 +53,13 @@ extension LanguageModelSession {
             ))
         }
         let history = state.withLock { $0.transcript }
-        let promptEntry = Transcript.Entry.prompt(Transcript.Prompt(
+        var prompt = Transcript.Prompt(
             segments: spec.prompt.segments,
             options: spec.options,
             responseFormat: spec.responseFormat
-        ))
+        )
+        prompt.contextOptions = ContextOptions(includeSchemaInPrompt: spec.includeSchemaInPrompt)
+        let promptEntry = Transcript.Entry.prompt(prompt)
         var added: [Transcript.Entry] = [promptEntry]
         var usage = Usage()
         var toolRounds = 0

@@ -22,12 +22,20 @@ extension OnDeviceTests {
             let session = LanguageModelSession(instructions: instructions)
             let instructionTokens = try await SystemLanguageModel.default.tokenCount(for: Instructions(instructions))
             let pool = try await OnDeviceEngine.shared(for: .current).loaded().pool
+            let before = pool.idleCachedTokenCounts
             let started = ContinuousClock.now
             session.prewarm(promptPrefix: Prompt("Recommend"))
             #expect(ContinuousClock.now - started < .milliseconds(50), "prewarm returns at once")
-            // The evaluation happens in the background: wait until a context holds it.
+            // The evaluation happens in the background: wait until a context
+            // holds it (earlier tests may have left long prompts in the
+            // contexts, so wait for the counts to change, not just for one
+            // long enough).
             let deadline = ContinuousClock.now + .seconds(60)
-            while !pool.idleCachedTokenCounts.contains(where: { $0 >= instructionTokens }), ContinuousClock.now < deadline {
+            func prewarmed() -> Bool {
+                let now = pool.idleCachedTokenCounts
+                return now.count >= before.count && now.sorted() != before.sorted() && now.contains { $0 >= instructionTokens }
+            }
+            while !prewarmed(), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
             let response = try await session.respond(to: "Recommend a book about the sea.", options: OnDevice.greedy)

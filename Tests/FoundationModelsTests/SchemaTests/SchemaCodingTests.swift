@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GuidedGeneration
 @testable import FoundationModels
 
 extension SchemaTests {

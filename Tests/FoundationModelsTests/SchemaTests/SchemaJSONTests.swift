@@ -1,6 +1,7 @@
 import Foundation
 import RegexBuilder
 import Testing
+import GuidedGeneration
 @testable import FoundationModels
 
 /// A regex component with no pattern text, so its regex cannot be turned

@@ -18,7 +18,7 @@ enum ChatRendering {
         case .instructions(let instructions):
             return .system(systemText(instructions))
         case .prompt(let prompt):
-            return .user(prompt.segments.renderedText)
+            return .user(userText(prompt))
         case .response(let response):
             return .assistant(response.segments.renderedText)
         case .toolCalls(let calls):
@@ -40,6 +40,16 @@ enum ChatRendering {
             "- \(tool.name): \(tool.description) Arguments: \(tool.parameters.jsonSchema.jsonString)"
         }
         return (text.isEmpty ? "" : text + "\n\n") + "Tools you can call:\n" + tools.joined(separator: "\n")
+    }
+
+    /// The prompt's text, followed by the description of its response
+    /// schema when the request asked for it (`includeSchemaInPrompt`). Both
+    /// are stored in the transcript, so a later turn renders this one the
+    /// same way and reuses its cached tokens.
+    static func userText(_ prompt: Transcript.Prompt) -> String {
+        let text = prompt.segments.renderedText
+        guard let format = prompt.responseFormat, prompt.contextOptions.includeSchemaInPrompt else { return text }
+        return (text.isEmpty ? "" : text + "\n\n") + format.schema.promptDescription
     }
 
     /// The model input for generating the next assistant turn.

@@ -1,4 +1,5 @@
 import Dispatch
+import GuidedGeneration
 import LlamaKit
 import Synchronization
 
@@ -38,6 +39,9 @@ final class ContextSlot: @unchecked Sendable {
         var sampling: LlamaSampler.Mode
         /// The most tokens to generate (0: only evaluate the prompt).
         var maximumTokens: Int
+        /// The schema the output must follow, compiled for this model; nil
+        /// for free text.
+        var constraint: TokenConstraint? = nil
     }
 
     /// How a job ended.
@@ -48,6 +52,17 @@ final class ContextSlot: @unchecked Sendable {
         var generatedTokens: Int
         /// Generation stopped because the context filled up.
         var contextFull: Bool
+        /// Forward passes run for the response (one per sampled token, one
+        /// per run of forced tokens); the prompt's evaluation not counted.
+        var modelSteps = 0
+        /// Generated tokens the schema forced (appended without sampling).
+        var forcedTokens = 0
+        /// Guided generation stopped (token budget or context) before the
+        /// value was complete; the text is not a valid value.
+        var incomplete = false
+        /// Guided generation finished the value in the fewest tokens because
+        /// the budget had no room for more.
+        var closedEarly = false
     }
 
     /// Receives each piece of new text and the number of tokens it carries,
@@ -82,6 +97,10 @@ final class ContextSlot: @unchecked Sendable {
             try gate.withTurn { try context.decode(Array(remaining[start..<end]), computeLogits: end == remaining.count) }
         }
         var outcome = Outcome(cachedPromptTokens: reused, generatedTokens: 0, contextFull: false)
+        if let constraint = job.constraint {
+            try generateGuided(job, constraint: constraint, onText, &outcome)
+            return outcome
+        }
         guard job.maximumTokens > 0 else { return outcome }
 
         let vocabulary = context.vocabulary
@@ -104,10 +123,76 @@ final class ContextSlot: @unchecked Sendable {
                 break
             }
             try gate.withTurn { try context.decode([token]) }
+            outcome.modelSteps += 1
         }
         if let rest = text.flush() {
             onText(rest, unreported)
         }
         return outcome
+    }
+
+    /// Generation that follows `constraint`: tokens the schema forces are
+    /// appended without sampling (and evaluated in one batch), the others
+    /// are sampled from the allowed tokens only, until the value is complete.
+    private func generateGuided(_ job: Job, constraint: TokenConstraint, _ onText: TextHandler, _ outcome: inout Outcome) throws {
+        let sampler = try LlamaSampler(mode: job.sampling)
+        let vocabulary = constraint.vocabulary
+        var decoder = constraint.makeDecoder()
+        var mask = TokenMask(count: vocabulary.count)
+        var text = UTF8Accumulator()
+        var unreported = 0
+        while !decoder.isComplete {
+            if abortFlag.isAbortRequested { throw LlamaError.aborted }
+            let room = job.maximumTokens - outcome.generatedTokens
+            guard room > 0 else {
+                outcome.incomplete = true
+                break
+            }
+            var next = decoder.forcedTokens()
+            if next.isEmpty {
+                decoder.allowedTokens(into: &mask)
+                let token = try gate.withTurn { try sampler.sample(from: context, allowed: mask.words) }
+                if decoder.accept(token, completableWithin: room - 1) {
+                    if decoder.ended { break }
+                    next = [token]
+                } else {
+                    // The budget would no longer fit the shortest way to
+                    // finish the value: finish it that way now.
+                    guard let closing = decoder.completionTokens(), closing.count <= room else {
+                        outcome.incomplete = true
+                        break
+                    }
+                    for token in closing where !decoder.accept(token) { throw LlamaError.noAllowedTokens }
+                    outcome.forcedTokens += closing.count
+                    outcome.closedEarly = true
+                    next = closing
+                }
+            } else {
+                next = Array(next.prefix(room))
+                for token in next where !decoder.accept(token) { throw LlamaError.noAllowedTokens }
+                outcome.forcedTokens += next.count
+            }
+            outcome.generatedTokens += next.count
+            var bytes: [UInt8] = []
+            for token in next { bytes += vocabulary.tokens[Int(token)] }
+            unreported += next.count
+            if let delta = text.append(bytes) {
+                onText(delta, unreported)
+                unreported = 0
+            }
+            if decoder.isComplete { break }
+            guard outcome.generatedTokens < job.maximumTokens else {
+                outcome.incomplete = true
+                break
+            }
+            guard context.remainingCapacity >= next.count else {
+                outcome.contextFull = true
+                outcome.incomplete = true
+                break
+            }
+            try gate.withTurn { try context.decode(next) }
+            outcome.modelSteps += 1
+        }
+        if let rest = text.flush() { onText(rest, unreported) }
     }
 }

@@ -8,17 +8,20 @@ import Synchronization
 /// One engine exists per configuration (``shared(for:)``). Loading is lazy —
 /// on the first request, `prewarm` or token count — and happens once even when
 /// many sessions ask at the same time.
-final class OnDeviceEngine: Sendable {
+package final class OnDeviceEngine: Sendable {
     /// The loaded model and its contexts.
-    final class Loaded: Sendable {
-        let model: LlamaModel
-        let vocabulary: LlamaVocabulary
-        let contextSize: Int
+    package final class Loaded: Sendable {
+        package let model: LlamaModel
+        package let vocabulary: LlamaVocabulary
+        package let contextSize: Int
         let pool: ContextPool
+        /// Guided generation's vocabulary and compiled schemas.
+        package let constraints: ConstraintCache
 
         init(model: LlamaModel, configuration: OnDeviceConfiguration) {
             self.model = model
             self.vocabulary = model.vocabulary
+            self.constraints = ConstraintCache(vocabulary: model.vocabulary)
             let trained = model.trainingContextLength
             let contextSize = trained > 0 ? min(configuration.contextSize, trained) : configuration.contextSize
             self.contextSize = contextSize
@@ -31,6 +34,8 @@ final class OnDeviceEngine: Sendable {
     }
 
     let configuration: OnDeviceConfiguration
+    /// Running totals over every job this engine ran, for benchmarks.
+    package let statistics = Mutex(Statistics())
     private let loading = Mutex<Task<Loaded, any Error>?>(nil)
 
     private init(configuration: OnDeviceConfiguration) {
@@ -40,7 +45,7 @@ final class OnDeviceEngine: Sendable {
     private static let engines = Mutex<[OnDeviceConfiguration: OnDeviceEngine]>([:])
 
     /// The engine for `configuration`, created on first use.
-    static func shared(for configuration: OnDeviceConfiguration) -> OnDeviceEngine {
+    package static func shared(for configuration: OnDeviceConfiguration) -> OnDeviceEngine {
         engines.withLock { engines in
             if let engine = engines[configuration] { return engine }
             let engine = OnDeviceEngine(configuration: configuration)
@@ -51,7 +56,7 @@ final class OnDeviceEngine: Sendable {
 
     /// The loaded model, loading it on first use. A failed load is not
     /// remembered: the next call tries again (the file may have appeared).
-    func loaded() async throws -> Loaded {
+    package func loaded() async throws -> Loaded {
         let task = loading.withLock { loading -> Task<Loaded, any Error> in
             if let task = loading { return task }
             let configuration = self.configuration
@@ -71,6 +76,18 @@ final class OnDeviceEngine: Sendable {
         }
     }
 
+    /// Totals over the jobs an engine has run.
+    package struct Statistics: Sendable, Equatable {
+        /// Tokens generated (forced ones included).
+        package var generatedTokens = 0
+        /// Generated tokens the schema forced.
+        package var forcedTokens = 0
+        /// Forward passes for generated tokens.
+        package var modelSteps = 0
+        /// Guided generations finished early to fit their budget.
+        package var closedEarly = 0
+    }
+
     /// Runs one job in a pooled context, delivering text to `onText` as it
     /// is decoded. Cancelling the calling task stops the job within one
     /// decoding step and throws `CancellationError`.
@@ -81,7 +98,7 @@ final class OnDeviceEngine: Sendable {
         slot.abortFlag.reset()
         let pool = loaded.pool
         do {
-            return try await withTaskCancellationHandler {
+            let outcome = try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     slot.run(job, onText: onText) { result in
                         // Back to the pool before the caller hears the end,
@@ -93,6 +110,13 @@ final class OnDeviceEngine: Sendable {
             } onCancel: {
                 slot.abortFlag.requestAbort()
             }
+            statistics.withLock { totals in
+                totals.generatedTokens += outcome.generatedTokens
+                totals.forcedTokens += outcome.forcedTokens
+                totals.modelSteps += outcome.modelSteps
+                totals.closedEarly += outcome.closedEarly ? 1 : 0
+            }
+            return outcome
         } catch LlamaError.aborted {
             throw CancellationError()
         }

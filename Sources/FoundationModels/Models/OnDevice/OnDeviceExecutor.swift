@@ -1,4 +1,5 @@
 import Foundation
+import GuidedGeneration
 import LlamaKit
 
 /// Serves ``SystemLanguageModel`` requests with the in-process engine.
@@ -37,16 +38,26 @@ struct OnDeviceExecutor: Sendable {
                 debugDescription: "The instructions, transcript and prompt take \(prompt.count) tokens and \(reserved) are reserved for the response: \(prompt.count + reserved) tokens, more than the context size of \(loaded.contextSize)"
             ))
         }
+        let constraint = try request.schema.map { try Self.constraint(for: $0, in: loaded) }
         let job = ContextSlot.Job(
             promptTokens: prompt,
             sampling: request.generationOptions.samplerMode,
-            maximumTokens: min(requested ?? .max, loaded.contextSize - prompt.count)
+            maximumTokens: min(requested ?? .max, loaded.contextSize - prompt.count),
+            constraint: constraint
         )
 
         let outcome = try await engine.run(job, in: loaded) { text, tokenCount in
             channel.yield(.response(action: .appendText(text, tokenCount: tokenCount)))
         }
         try Task.checkCancellation()
+        if outcome.incomplete, let schema = request.schema {
+            let limit = outcome.contextFull
+                ? "the context filled up (\(loaded.contextSize) tokens)"
+                : "the response reached its limit of \(outcome.generatedTokens) tokens"
+            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+                debugDescription: "\(limit) before the \(schema.name) value was complete; raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
+            ))
+        }
         if outcome.contextFull {
             throw LanguageModelError.contextSizeExceeded(.init(
                 contextSize: loaded.contextSize,
@@ -58,6 +69,23 @@ struct OnDeviceExecutor: Sendable {
             input: .init(totalTokenCount: prompt.count, cachedTokenCount: outcome.cachedPromptTokens),
             output: .init(totalTokenCount: outcome.generatedTokens)
         )))
+    }
+
+    /// The compiled constraint for `schema`, with compile errors as the
+    /// session reports them.
+    static func constraint(for schema: GenerationSchema, in loaded: OnDeviceEngine.Loaded) throws -> TokenConstraint {
+        do {
+            return try loaded.constraints.constraint(for: schema)
+        } catch .unsupportedGuide(let message) {
+            throw LanguageModelError.unsupportedGenerationGuide(.init(
+                schemaName: schema.name,
+                debugDescription: "\(schema.name) cannot be enforced: \(message)"
+            ))
+        } catch .unsatisfiable(let message) {
+            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+                debugDescription: "No value can satisfy \(schema.name): \(message)"
+            ))
+        }
     }
 
     /// Evaluates `transcript` ahead of time so a request that starts with it

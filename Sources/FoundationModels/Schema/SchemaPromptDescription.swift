@@ -1,0 +1,89 @@
+import GuidedGeneration
+
+/// A schema described for the model, in the prompt.
+///
+/// Exists because constrained decoding decides only what the model *may*
+/// write; the model still has to know what each field is for. This is what
+/// `includeSchemaInPrompt` adds: a short, line-per-field description (names,
+/// descriptions, guides) that a small model reads more reliably than JSON
+/// Schema, and that costs far fewer tokens.
+extension GenerationSchema {
+    package var promptDescription: String {
+        var lines = ["Respond with JSON only, no other text, following this \(isNamedType ? "type, \(name)" : "shape"):"]
+        lines += SchemaPromptWriter.describe(root, description: typeDescription, named: isNamedType ? name : nil)
+        for definition in definitions where definition.name != name || !isNamedType {
+            lines += SchemaPromptWriter.describe(definition.node, description: definition.description, named: definition.name)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Writes the lines of ``GenerationSchema/promptDescription``.
+enum SchemaPromptWriter {
+    static func describe(_ node: SchemaNode, description: String?, named name: String?) -> [String] {
+        let header = (name.map { "\($0): " } ?? "") + summary(of: node) + (description.map { ". \($0)" } ?? "")
+        guard case .object(let object) = node else { return [header] }
+        var lines = [header + (object.properties.isEmpty ? "" : ", with")]
+        for property in object.properties {
+            var line = "  \"\(property.name)\"" + (property.isOptional ? " (optional)" : "") + ": " + summary(of: property.node)
+            if let text = property.description { line += ". \(text)" }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    static func summary(of node: SchemaNode) -> String {
+        switch node {
+        case .object(let object):
+            if object.properties.isEmpty { return "an empty object" }
+            let fields = object.properties.map { "\"\($0.name)\"" + ($0.isOptional ? "?" : "") + ": " + summary(of: $0.node) }
+            return "{" + fields.joined(separator: ", ") + "}"
+        case .string(let string):
+            if let constant = string.constant { return "the string \(quoted(constant))" }
+            if let choices = string.choices { return "one of " + choices.map(quoted).joined(separator: ", ") }
+            if let pattern = string.pattern { return "a string matching /\(pattern)/" }
+            return "a string"
+        case .integer(let bounds):
+            return "an integer" + range(bounds)
+        case .number(let bounds):
+            return "a number" + range(bounds)
+        case .boolean:
+            return "true or false"
+        case .null:
+            return "null"
+        case .array(let array):
+            let count: String
+            switch (array.minimumCount, array.maximumCount) {
+            case let (minimum?, maximum?) where minimum == maximum: count = "exactly \(minimum) "
+            case let (minimum?, maximum?): count = "\(minimum) to \(maximum) "
+            case let (minimum?, nil): count = "at least \(minimum) "
+            case let (nil, maximum?): count = "at most \(maximum) "
+            case (nil, nil): count = ""
+            }
+            return "a list of \(count)items, each \(summary(of: array.items))"
+        case .anyOf(let choices):
+            return "one of: " + choices.map(summary(of:)).joined(separator: " | ")
+        case .reference(let name):
+            return name
+        case .any:
+            return "any JSON value"
+        }
+    }
+
+    private static func range(_ bounds: NumberNode) -> String {
+        switch (bounds.minimum, bounds.maximum) {
+        case let (minimum?, maximum?): " from \(format(minimum)) to \(format(maximum))"
+        case let (minimum?, nil): " of at least \(format(minimum))"
+        case let (nil, maximum?): " of at most \(format(maximum))"
+        case (nil, nil): ""
+        }
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    private static func quoted(_ text: String) -> String {
+        String(decoding: JSONStringEncoding.quoted(text), as: UTF8.self)
+    }
+}

@@ -1,0 +1,278 @@
+/// One guided generation in progress: the output so far, and at each step
+/// the tokens the model may choose and the tokens the schema forces.
+///
+/// Exists as the interface the model's sampling loop drives:
+/// ``forcedTokens()`` (append without sampling), ``allowedTokens(into:)``
+/// (mask the logits), ``accept(_:)`` (the token chosen). It never lets the
+/// output leave the grammar, and every state it reaches can still be
+/// completed, so the only way a generation fails is by running out of
+/// tokens.
+package struct GuidedDecoder {
+    package let constraint: TokenConstraint
+    private var matcher: Matcher
+    private var state: [Alternative]
+    /// Arena records up to here belong to ``state``; later ones are scratch.
+    private var committed: Int
+    private var scratch: [Alternative] = []
+    /// The bytes accepted so far.
+    package private(set) var output: [UInt8] = []
+    /// True once an end-of-generation token was accepted.
+    package private(set) var ended = false
+
+    init(constraint: TokenConstraint) {
+        self.constraint = constraint
+        var matcher = Matcher(grammar: constraint.grammar)
+        self.state = matcher.initialState()
+        self.committed = matcher.arena.count
+        self.matcher = matcher
+    }
+
+    private var vocabulary: TokenVocabulary { constraint.vocabulary }
+
+    /// Nothing more may be generated: the value is complete.
+    package var isComplete: Bool { ended || matcher.isDone(state) }
+
+    /// The output so far is a complete value (more may still be allowed,
+    /// as after the digits of a number at the top level).
+    package var canEnd: Bool { matcher.canEnd(state) }
+
+    // MARK: - Allowed tokens
+
+    /// Sets `mask` to the tokens allowed next (end-of-generation tokens
+    /// included where the value may end here).
+    package mutating func allowedTokens(into mask: inout TokenMask) {
+        defer { matcher.truncate(to: committed) }
+        if mask.count != vocabulary.count { mask = TokenMask(count: vocabulary.count) }
+        if state.count == 1, state[0].leaf >= 0, constraint.grammar.leafIsClosed(state[0].leaf) {
+            allowedInLeaf(state[0], into: &mask)
+        } else {
+            mask.removeAll()
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: state)
+            explore(from: TokenTrie.root, level: 0..<scratch.count, into: &mask)
+        }
+        if canEnd {
+            for token in vocabulary.endOfGeneration { mask.insert(token) }
+        }
+    }
+
+    /// The allowed tokens, as a new mask.
+    package mutating func allowedTokens() -> TokenMask {
+        var mask = TokenMask(count: vocabulary.count)
+        allowedTokens(into: &mask)
+        return mask
+    }
+
+    private mutating func allowedInLeaf(_ alternative: Alternative, into mask: inout TokenMask) {
+        let masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
+        mask.assign(masks.always)
+        guard !masks.exits.isEmpty else { return }
+        let parent = matcher.complete(alternative.top)
+        let tokens = vocabulary.tokens
+        for byte in 0..<256 {
+            let range = Int(masks.exitStart[byte])..<Int(masks.exitStart[byte + 1])
+            guard !range.isEmpty else { continue }
+            scratch.removeAll(keepingCapacity: true)
+            matcher.step(parent, UInt8(byte), into: &scratch)
+            guard !scratch.isEmpty else { continue }
+            let afterFirst = scratch
+            for exit in masks.exits[range] {
+                let bytes = tokens[Int(exit.token)]
+                if accepts(from: afterFirst, bytes[(Int(exit.offset) + 1)...]) { mask.insert(exit.token) }
+            }
+        }
+    }
+
+    /// Depth-first over the trie below `node`, with the alternatives of the
+    /// current prefix in `scratch[level]`.
+    private mutating func explore(from node: Int32, level: Range<Int>, into mask: inout TokenMask) {
+        let trie = vocabulary.trie
+        for index in trie.children(of: node) {
+            let byte = trie.childByte(at: index)
+            let start = scratch.count
+            for position in level {
+                let alternative = scratch[position]
+                matcher.step(alternative, byte, into: &scratch)
+            }
+            guard scratch.count > start else { continue }
+            if scratch.count - start > 1 { matcher.deduplicate(&scratch, from: start) }
+            let child = trie.childNode(at: index)
+            trie.forEachToken(endingAt: child) { mask.insert($0) }
+            if trie.hasChildren(child) {
+                explore(from: child, level: start..<scratch.count, into: &mask)
+            }
+            scratch.removeSubrange(start...)
+        }
+    }
+
+    /// Whether `bytes` can follow from `alternatives`.
+    private mutating func accepts(from alternatives: [Alternative], _ bytes: ArraySlice<UInt8>) -> Bool {
+        var current = alternatives
+        for byte in bytes {
+            current = matcher.advance(current, byte)
+            if current.isEmpty { return false }
+        }
+        return true
+    }
+
+    // MARK: - Forced tokens
+
+    /// The bytes the grammar forces next (keys, punctuation, the rest of
+    /// the only matching choice), up to the first point with a choice.
+    package mutating func forcedBytes(limit: Int = 1024) -> [UInt8] {
+        defer { matcher.truncate(to: committed) }
+        var current = state
+        var bytes: [UInt8] = []
+        while bytes.count < limit, !matcher.canEnd(current) {
+            var only: UInt8?
+            var next: [Alternative] = []
+            var several = false
+            for byte in 0...255 {
+                let reached = matcher.advance(current, UInt8(byte))
+                guard !reached.isEmpty else { continue }
+                if only != nil {
+                    several = true
+                    break
+                }
+                only = UInt8(byte)
+                next = reached
+            }
+            guard !several, let byte = only else { break }
+            bytes.append(byte)
+            current = next
+        }
+        return bytes
+    }
+
+    /// Tokens to append without sampling: the forced bytes, tokenized the
+    /// way the model tokenizes them, cut before the first token boundary
+    /// where a longer vocabulary token could run on past the forced text
+    /// (the model would have written that token, so forcing the shorter
+    /// ones would push it off its own tokenization). Empty when nothing is
+    /// forced or the model should choose how to spell it.
+    package mutating func forcedTokens() -> [Int32] {
+        var bytes = forcedBytes()
+        bytes.removeLast(UTF8Boundary.incompleteSuffixLength(of: bytes))
+        guard !bytes.isEmpty, let tokens = vocabulary.tokenize(bytes) else { return [] }
+        var spelled: [UInt8] = []
+        for token in tokens {
+            guard token >= 0, Int(token) < vocabulary.count else { return [] }
+            spelled += vocabulary.tokens[Int(token)]
+        }
+        guard spelled == bytes else { return [] }
+        // Forced text that ends the whole value cannot be run past.
+        var after = state
+        defer { matcher.truncate(to: committed) }
+        for byte in bytes { after = matcher.advance(after, byte) }
+        if matcher.isDone(after) { return tokens }
+        let trie = vocabulary.trie
+        var boundary = 0
+        var kept = 0
+        for token in tokens {
+            if let node = trie.walk(bytes[boundary...]), trie.hasChildren(node) { break }
+            boundary += vocabulary.tokens[Int(token)].count
+            kept += 1
+        }
+        return Array(tokens[..<kept])
+    }
+
+    // MARK: - Budget
+
+    /// The fewest bytes that complete the value from here (an upper bound
+    /// on the tokens needed, since every token spells at least one byte).
+    package mutating func completionLength() -> Int? {
+        defer { matcher.truncate(to: committed) }
+        return matcher.shortestCompletion(of: state, table: constraint.completions)?.count
+    }
+
+    /// Accepts `token` only if the value can still be completed within
+    /// `budget` bytes after it. Returns false, changing nothing, otherwise
+    /// (or if the grammar does not allow it).
+    package mutating func accept(_ token: Int32, completableWithin budget: Int) -> Bool {
+        let saved = (state, committed, output, ended)
+        guard accept(token) else { return false }
+        if ended { return true }
+        let needed = matcher.shortestCompletion(of: state, table: constraint.completions)?.count
+        matcher.truncate(to: committed)
+        if let needed, needed <= budget { return true }
+        (state, committed, output, ended) = saved
+        matcher.truncate(to: committed)
+        return false
+    }
+
+    /// The tokens of the shortest completion from here, tokenized the way
+    /// the model would (falling back to one token per byte). Nil if it
+    /// cannot be spelled with this vocabulary.
+    package mutating func completionTokens() -> [Int32]? {
+        defer { matcher.truncate(to: committed) }
+        guard let bytes = matcher.shortestCompletion(of: state, table: constraint.completions) else { return nil }
+        if bytes.isEmpty { return [] }
+        if UTF8Boundary.incompleteSuffixLength(of: bytes) == 0, bytes.first.map({ $0 & 0xC0 != 0x80 }) ?? false,
+           let tokens = vocabulary.tokenize(bytes),
+           tokens.allSatisfy({ $0 >= 0 && Int($0) < vocabulary.count }),
+           tokens.flatMap({ vocabulary.tokens[Int($0)] }) == bytes {
+            return tokens
+        }
+        var tokens: [Int32] = []
+        for byte in bytes {
+            guard let node = vocabulary.trie.child(of: TokenTrie.root, byte: byte) else { return nil }
+            var single: Int32?
+            vocabulary.trie.forEachToken(endingAt: node) { single = single ?? $0 }
+            guard let token = single else { return nil }
+            tokens.append(token)
+        }
+        return tokens
+    }
+
+    // MARK: - Accepting
+
+    /// Appends `token` to the output. Returns false, changing nothing, if
+    /// the grammar does not allow it here.
+    @discardableResult
+    package mutating func accept(_ token: Int32) -> Bool {
+        if vocabulary.endOfGeneration.contains(token) {
+            guard canEnd, !ended else { return false }
+            ended = true
+            return true
+        }
+        guard token >= 0, Int(token) < vocabulary.count else { return false }
+        return accept(bytes: vocabulary.tokens[Int(token)])
+    }
+
+    /// Appends `bytes` to the output. Returns false, changing nothing, if
+    /// the grammar does not allow them here.
+    @discardableResult
+    package mutating func accept(bytes: [UInt8]) -> Bool {
+        guard !bytes.isEmpty, !ended else { return false }
+        var current = state
+        for byte in bytes {
+            current = matcher.advance(current, byte)
+            if current.isEmpty {
+                matcher.truncate(to: committed)
+                return false
+            }
+        }
+        state = current
+        committed = matcher.arena.count
+        output += bytes
+        return true
+    }
+}
+
+/// Where UTF-8 text may be cut.
+enum UTF8Boundary {
+    /// The number of bytes at the end of `bytes` that start a character
+    /// without finishing it.
+    static func incompleteSuffixLength(of bytes: [UInt8]) -> Int {
+        var index = bytes.count - 1
+        var continuation = 0
+        while index >= 0, bytes[index] & 0xC0 == 0x80, continuation < 3 {
+            continuation += 1
+            index -= 1
+        }
+        guard index >= 0 else { return 0 }
+        let lead = bytes[index]
+        let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        return length > continuation + 1 ? continuation + 1 : 0
+    }
+}

@@ -1,0 +1,62 @@
+/// What a vocabulary's tokens do from one state of a closed leaf (a string,
+/// `true`/`false`, `null`), worked out once and reused at every step that
+/// finds the leaf in that state.
+///
+/// Exists because inside a free string almost every token is allowed, so
+/// walking the trie there would visit most of the vocabulary at each step.
+/// A token either stays inside the leaf (or ends exactly at its closing
+/// byte) — allowed whatever surrounds the leaf, so it goes in ``always`` —
+/// or closes the leaf part-way through and goes on into the surrounding
+/// structure (`",`, `"}`, `"]`): an *exit*, checked at each step against
+/// the actual stack, grouped by the first byte after the leaf so whole
+/// groups are ruled out by one step.
+struct LeafMasks: Sendable {
+    /// Tokens allowed from this state whatever follows the leaf.
+    var always: TokenMask
+    /// Exit tokens sorted by the first byte after the leaf; the tokens whose
+    /// remainder starts with byte `b` are `exits[exitStart[b] ..< exitStart[b + 1]]`.
+    var exits: [Exit]
+    var exitStart: [Int32]
+
+    struct Exit: Sendable {
+        var token: Int32
+        /// Index in the token's bytes of the first byte after the leaf.
+        var offset: Int32
+    }
+
+    /// Walks the trie with the leaf's automaton alone from `state`.
+    init(grammar: Grammar, leaf: Int32, state: LeafState, vocabulary: TokenVocabulary) {
+        let trie = vocabulary.trie
+        var always = TokenMask(count: vocabulary.count)
+        var exits: [Exit] = []
+        var stack: [(node: Int32, state: LeafState, depth: Int32)] = [(TokenTrie.root, state, 0)]
+        while let (node, current, depth) = stack.popLast() {
+            for index in trie.children(of: node) {
+                guard let next = grammar.leafNext(leaf, current, trie.childByte(at: index)) else { continue }
+                let child = trie.childNode(at: index)
+                trie.forEachToken(endingAt: child) { always.insert($0) }
+                if grammar.leafIsFinal(leaf, next) {
+                    // The leaf closes here; everything longer goes on past it.
+                    for grandchild in trie.children(of: child) {
+                        trie.forEachToken(inSubtree: trie.childNode(at: grandchild)) { token in
+                            exits.append(Exit(token: token, offset: depth + 1))
+                        }
+                    }
+                } else if trie.hasChildren(child) {
+                    stack.append((child, next, depth + 1))
+                }
+            }
+        }
+        let tokens = vocabulary.tokens
+        exits.sort { tokens[Int($0.token)][Int($0.offset)] < tokens[Int($1.token)][Int($1.offset)] }
+        var exitStart = [Int32](repeating: 0, count: 257)
+        var cursor = 0
+        for byte in 0...256 {
+            while cursor < exits.count, Int(tokens[Int(exits[cursor].token)][Int(exits[cursor].offset)]) < byte { cursor += 1 }
+            exitStart[byte] = Int32(cursor)
+        }
+        self.always = always
+        self.exits = exits
+        self.exitStart = exitStart
+    }
+}

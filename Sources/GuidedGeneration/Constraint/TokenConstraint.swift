@@ -1,0 +1,65 @@
+import Synchronization
+
+/// A schema compiled against one vocabulary: what every generation with
+/// that schema on that model shares.
+///
+/// Exists to hold the work that does not depend on one output: the grammar
+/// and the masks of the schema's own leaf states (patterns, choices),
+/// computed on first use and kept. Thread-safe; each generation gets its
+/// own ``GuidedDecoder`` from ``makeDecoder()``.
+package final class TokenConstraint: Sendable {
+    package let grammar: Grammar
+    package let vocabulary: TokenVocabulary
+    /// The shortest completion of every node, for honouring token budgets.
+    let completions: ShortestCompletion
+    private let ownLeafMasks = Mutex<[LeafKey: LeafMasks]>([:])
+
+    private struct LeafKey: Hashable {
+        var leaf: Int32
+        var state: LeafState
+    }
+
+    package init(grammar: Grammar, vocabulary: TokenVocabulary) {
+        self.grammar = grammar
+        self.vocabulary = vocabulary
+        self.completions = ShortestCompletion(grammar: grammar)
+    }
+
+    /// Compiles `root` (with `definitions`) for `vocabulary`.
+    package convenience init(root: SchemaNode, definitions: [SchemaDefinition], vocabulary: TokenVocabulary) throws(GuidedGenerationError) {
+        self.init(grammar: try GrammarCompiler.compile(root: root, definitions: definitions), vocabulary: vocabulary)
+    }
+
+    /// A decoder for one generation, at the start of the value.
+    package func makeDecoder() -> GuidedDecoder {
+        GuidedDecoder(constraint: self)
+    }
+
+    /// The masks of closed leaf `leaf` in `state`, computed once.
+    func masks(leaf: Int32, state: LeafState) -> LeafMasks {
+        if let shared = grammar.sharedLeaf(leaf) {
+            let key = SharedLeafKey(leaf: shared, state: state)
+            if let found = vocabulary.sharedLeafMasks.withLock({ $0[key] }) { return found }
+            let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary)
+            vocabulary.sharedLeafMasks.withLock { $0[key] = computed }
+            return computed
+        }
+        let key = LeafKey(leaf: leaf, state: state)
+        if let found = ownLeafMasks.withLock({ $0[key] }) { return found }
+        let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary)
+        ownLeafMasks.withLock { $0[key] = computed }
+        return computed
+    }
+
+    /// Computes the masks of every state of the schema's string leaves now,
+    /// so no generation pays for them at its first step there.
+    package func precomputeLeafMasks() {
+        for leaf in grammar.leaves.indices {
+            guard case .string(let automaton) = grammar.leaves[leaf] else { continue }
+            if grammar.sharedLeaf(Int32(leaf)) == .anyString { continue }
+            for state in 0..<automaton.stateCount where !automaton.isFinal(Int32(state)) {
+                _ = masks(leaf: Int32(leaf), state: LeafState(low: UInt64(state)))
+            }
+        }
+    }
+}

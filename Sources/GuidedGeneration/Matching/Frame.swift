@@ -1,0 +1,96 @@
+/// One level of the matcher's stack: a container (object, array) being
+/// generated, or a value about to start.
+///
+/// Four integers, so a stack level copies and compares for free and a whole
+/// state hashes cheaply. What `node`, `a` and `b` mean depends on ``kind``.
+struct Frame: Hashable, Sendable {
+    enum Kind: UInt8, Hashable, Sendable {
+        /// A value of grammar node `node` starts at the next byte.
+        case value
+        /// Inside object shape `node`, between properties: `a` is
+        /// `position * 2 + (emittedAny ? 1 : 0)` (which key trie applies),
+        /// `b` the node reached in that trie.
+        case object
+        /// Object shape `node` is waiting for the value of property `a`.
+        case objectValue
+        /// Array node `node` with `a` elements so far; `b` is
+        /// ``ArrayPhase``.
+        case array
+        /// A free-form object (`anyValue`); `a` is ``FreeObjectPhase``.
+        case anyObject
+        /// A free-form array (`anyValue`); `a` is ``FreeArrayPhase``.
+        case anyArray
+    }
+
+    var kind: Kind
+    var node: Int32
+    var a: Int32
+    var b: Int32
+
+    init(_ kind: Kind, node: Int32, a: Int32 = 0, b: Int32 = 0) {
+        self.kind = kind
+        self.node = node
+        self.a = a
+        self.b = b
+    }
+}
+
+/// Where an array frame is.
+enum ArrayPhase: Int32 {
+    /// Right after `[`: an element or (if none are required) `]`.
+    case opened = 0
+    /// After an element: `,` (if more are allowed) or `]` (if enough).
+    case afterElement = 1
+    /// After `,`: an element.
+    case afterComma = 2
+    /// Waiting for the element being generated above it.
+    case inElement = 3
+}
+
+/// Where a free-form object frame is.
+enum FreeObjectPhase: Int32 {
+    case opened = 0
+    case afterKey = 1
+    case inValue = 2
+    case afterValue = 3
+    case afterComma = 4
+    case inKey = 5
+    case afterColon = 6
+}
+
+/// Where a free-form array frame is.
+enum FreeArrayPhase: Int32 {
+    case opened = 0
+    case afterComma = 1
+    case inValue = 2
+    case afterValue = 3
+}
+
+/// A frame and the index of the frame below it in the matcher's arena.
+struct FrameRecord: Sendable {
+    var frame: Frame
+    var parent: Int32
+}
+
+/// One way the output so far can be read: the top of a stack of frames in
+/// the arena, and the leaf being generated on top of it, if any.
+///
+/// Several alternatives coexist only while the bytes so far fit more than
+/// one branch of an `anyOf` (two tagged enum cases before the tag is
+/// complete); usually there is one.
+struct Alternative: Hashable, Sendable {
+    /// Arena index of the top frame; -1 when no frame is left.
+    var top: Int32
+    /// The leaf automaton being run, or -1.
+    var leaf: Int32
+    var leafState: LeafState
+
+    init(top: Int32, leaf: Int32 = -1, leafState: LeafState = LeafState()) {
+        self.top = top
+        self.leaf = leaf
+        self.leafState = leafState
+    }
+
+    /// The whole value is complete: nothing may follow.
+    var isDone: Bool { top < 0 && leaf < 0 }
+}

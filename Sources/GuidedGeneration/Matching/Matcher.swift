@@ -1,0 +1,294 @@
+/// Reads output byte by byte against a ``Grammar``: a pushdown recognizer
+/// whose stacks live in an append-only arena.
+///
+/// Exists as the single definition of "valid output": masks, forced runs
+/// and token acceptance are all built on ``step(_:_:into:)``. Stacks are
+/// persistent (a push or a change of the top frame appends a record that
+/// points at the unchanged frames below), so a state is a few integers and
+/// exploring the token trie from a state costs no copies. Records added
+/// while exploring are dropped with ``truncate(to:)``.
+struct Matcher {
+    let grammar: Grammar
+    private(set) var arena: [FrameRecord] = []
+
+    init(grammar: Grammar) {
+        self.grammar = grammar
+    }
+
+    /// The state before any output: the root value about to start.
+    mutating func initialState() -> [Alternative] {
+        [Alternative(top: push(Frame(.value, node: grammar.root), parent: -1))]
+    }
+
+    /// Forgets records added after the arena had `count` of them.
+    mutating func truncate(to count: Int) {
+        if arena.count > count { arena.removeSubrange(count...) }
+    }
+
+    @inline(__always)
+    private mutating func push(_ frame: Frame, parent: Int32) -> Int32 {
+        arena.append(FrameRecord(frame: frame, parent: parent))
+        return Int32(arena.count - 1)
+    }
+
+    // MARK: - Stepping
+
+    /// Appends to `out` every alternative reached from `alternative` by `byte`.
+    mutating func step(_ alternative: Alternative, _ byte: UInt8, into out: inout [Alternative]) {
+        if alternative.leaf >= 0 {
+            let leaf = alternative.leaf
+            if let next = grammar.leafNext(leaf, alternative.leafState, byte) {
+                if grammar.leafIsFinal(leaf, next) {
+                    out.append(complete(alternative.top))
+                } else {
+                    out.append(Alternative(top: alternative.top, leaf: leaf, leafState: next))
+                }
+            } else if grammar.leafIsAccepting(leaf, alternative.leafState) {
+                // A number ends where a byte cannot extend it; the byte
+                // belongs to what follows.
+                step(complete(alternative.top), byte, into: &out)
+            }
+            return
+        }
+        guard alternative.top >= 0 else { return }
+        let record = arena[Int(alternative.top)]
+        let frame = record.frame
+        switch frame.kind {
+        case .value:
+            startValue(frame.node, parent: record.parent, byte, into: &out)
+
+        case .object:
+            let trie = grammar.objects[Int(frame.node)].keyTries[Int(frame.a)]
+            guard let next = trie.child(of: frame.b, byte: byte) else { return }
+            switch trie.outcome(next) {
+            case .none:
+                out.append(Alternative(top: push(Frame(.object, node: frame.node, a: frame.a, b: next), parent: record.parent)))
+            case .close:
+                out.append(complete(record.parent))
+            case .property(let index):
+                let value = grammar.objects[Int(frame.node)].properties[Int(index)].value
+                let waiting = push(Frame(.objectValue, node: frame.node, a: index), parent: record.parent)
+                out.append(Alternative(top: push(Frame(.value, node: value), parent: waiting)))
+            }
+
+        case .objectValue:
+            // Waiting for a value above it; never the top of a live stack.
+            return
+
+        case .array:
+            guard case .array(let item, let minimum, let maximum) = grammar.nodes[Int(frame.node)] else { return }
+            let count = frame.a
+            switch ArrayPhase(rawValue: frame.b) ?? .inElement {
+            case .opened:
+                if byte == UInt8(ascii: "]"), minimum == 0 {
+                    out.append(complete(record.parent))
+                }
+                if maximum.map({ $0 > 0 }) ?? true {
+                    let waiting = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.inElement.rawValue), parent: record.parent)
+                    startValue(item, parent: waiting, byte, into: &out)
+                }
+            case .afterElement:
+                if byte == UInt8(ascii: ","), maximum.map({ count < $0 }) ?? true {
+                    out.append(Alternative(top: push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.afterComma.rawValue), parent: record.parent)))
+                } else if byte == UInt8(ascii: "]"), count >= minimum {
+                    out.append(complete(record.parent))
+                }
+            case .afterComma:
+                let waiting = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.inElement.rawValue), parent: record.parent)
+                startValue(item, parent: waiting, byte, into: &out)
+            case .inElement:
+                return
+            }
+
+        case .anyObject:
+            switch FreeObjectPhase(rawValue: frame.a) ?? .inValue {
+            case .opened, .afterComma:
+                if byte == UInt8(ascii: "}"), frame.a == FreeObjectPhase.opened.rawValue {
+                    out.append(complete(record.parent))
+                } else if byte == UInt8(ascii: "\"") {
+                    let waiting = push(Frame(.anyObject, node: 0, a: FreeObjectPhase.inKey.rawValue), parent: record.parent)
+                    startLeaf(SharedLeaf.anyString.rawValue, parent: waiting, byte, into: &out)
+                }
+            case .afterKey:
+                if byte == UInt8(ascii: ":") {
+                    out.append(Alternative(top: push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterColon.rawValue), parent: record.parent)))
+                }
+            case .afterColon:
+                let waiting = push(Frame(.anyObject, node: 0, a: FreeObjectPhase.inValue.rawValue), parent: record.parent)
+                startAnyValue(parent: waiting, byte, into: &out)
+            case .afterValue:
+                if byte == UInt8(ascii: ",") {
+                    out.append(Alternative(top: push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterComma.rawValue), parent: record.parent)))
+                } else if byte == UInt8(ascii: "}") {
+                    out.append(complete(record.parent))
+                }
+            case .inValue, .inKey:
+                return
+            }
+
+        case .anyArray:
+            switch FreeArrayPhase(rawValue: frame.a) ?? .inValue {
+            case .opened, .afterComma:
+                if byte == UInt8(ascii: "]"), frame.a == FreeArrayPhase.opened.rawValue {
+                    out.append(complete(record.parent))
+                } else {
+                    let waiting = push(Frame(.anyArray, node: 0, a: FreeArrayPhase.inValue.rawValue), parent: record.parent)
+                    startAnyValue(parent: waiting, byte, into: &out)
+                }
+            case .afterValue:
+                if byte == UInt8(ascii: ",") {
+                    out.append(Alternative(top: push(Frame(.anyArray, node: 0, a: FreeArrayPhase.afterComma.rawValue), parent: record.parent)))
+                } else if byte == UInt8(ascii: "]") {
+                    out.append(complete(record.parent))
+                }
+            case .inValue:
+                return
+            }
+        }
+    }
+
+    /// Starts a value of `node` whose first byte is `byte`, above `parent`.
+    private mutating func startValue(_ node: Int32, parent: Int32, _ byte: UInt8, into out: inout [Alternative]) {
+        switch grammar.nodes[Int(node)] {
+        case .leaf(let leaf):
+            startLeaf(leaf, parent: parent, byte, into: &out)
+        case .object(let shape):
+            if byte == UInt8(ascii: "{") {
+                out.append(Alternative(top: push(Frame(.object, node: shape), parent: parent)))
+            }
+        case .array:
+            if byte == UInt8(ascii: "[") {
+                out.append(Alternative(top: push(Frame(.array, node: node, b: ArrayPhase.opened.rawValue), parent: parent)))
+            }
+        case .anyOf(let choices):
+            for choice in choices {
+                startValue(choice, parent: parent, byte, into: &out)
+            }
+        case .anyValue:
+            startAnyValue(parent: parent, byte, into: &out)
+        }
+    }
+
+    private mutating func startAnyValue(parent: Int32, _ byte: UInt8, into out: inout [Alternative]) {
+        switch byte {
+        case UInt8(ascii: "{"):
+            out.append(Alternative(top: push(Frame(.anyObject, node: 0, a: FreeObjectPhase.opened.rawValue), parent: parent)))
+        case UInt8(ascii: "["):
+            out.append(Alternative(top: push(Frame(.anyArray, node: 0, a: FreeArrayPhase.opened.rawValue), parent: parent)))
+        case UInt8(ascii: "\""):
+            startLeaf(SharedLeaf.anyString.rawValue, parent: parent, byte, into: &out)
+        case UInt8(ascii: "t"), UInt8(ascii: "f"):
+            startLeaf(SharedLeaf.boolean.rawValue, parent: parent, byte, into: &out)
+        case UInt8(ascii: "n"):
+            startLeaf(SharedLeaf.null.rawValue, parent: parent, byte, into: &out)
+        default:
+            startLeaf(SharedLeaf.anyNumber.rawValue, parent: parent, byte, into: &out)
+        }
+    }
+
+    private mutating func startLeaf(_ leaf: Int32, parent: Int32, _ byte: UInt8, into out: inout [Alternative]) {
+        guard let next = grammar.leafNext(leaf, grammar.leafInitial(leaf), byte) else { return }
+        if grammar.leafIsFinal(leaf, next) {
+            out.append(complete(parent))
+        } else {
+            out.append(Alternative(top: parent, leaf: leaf, leafState: next))
+        }
+    }
+
+    /// The alternative after the value that `waiting` was waiting for is
+    /// complete.
+    mutating func complete(_ waiting: Int32) -> Alternative {
+        guard waiting >= 0 else { return Alternative(top: -1) }
+        let record = arena[Int(waiting)]
+        var frame = record.frame
+        switch frame.kind {
+        case .objectValue:
+            frame = Frame(.object, node: frame.node, a: (frame.a + 1) * 2 + 1, b: 0)
+        case .array:
+            frame.a += 1
+            frame.b = ArrayPhase.afterElement.rawValue
+        case .anyObject:
+            frame.a = frame.a == FreeObjectPhase.inKey.rawValue ? FreeObjectPhase.afterKey.rawValue : FreeObjectPhase.afterValue.rawValue
+        case .anyArray:
+            frame.a = FreeArrayPhase.afterValue.rawValue
+        case .value, .object:
+            break
+        }
+        return Alternative(top: push(frame, parent: record.parent))
+    }
+
+    // MARK: - States
+
+    /// Every alternative reached from `state` by `byte`, duplicates removed.
+    mutating func advance(_ state: [Alternative], _ byte: UInt8) -> [Alternative] {
+        var out: [Alternative] = []
+        for alternative in state { step(alternative, byte, into: &out) }
+        if out.count > 1 { deduplicate(&out, from: 0) }
+        return out
+    }
+
+    /// Removes alternatives in `alternatives[start...]` that read the output
+    /// the same way as an earlier one (equal leaves and equal stacks).
+    mutating func deduplicate(_ alternatives: inout [Alternative], from start: Int) {
+        var index = start + 1
+        while index < alternatives.count {
+            var duplicate = false
+            for earlier in start..<index where same(alternatives[earlier], alternatives[index]) {
+                duplicate = true
+                break
+            }
+            if duplicate { alternatives.remove(at: index) } else { index += 1 }
+        }
+    }
+
+    private func same(_ lhs: Alternative, _ rhs: Alternative) -> Bool {
+        guard lhs.leaf == rhs.leaf, lhs.leafState == rhs.leafState else { return false }
+        var left = lhs.top
+        var right = rhs.top
+        while left >= 0, right >= 0 {
+            if left == right { return true }
+            let l = arena[Int(left)]
+            let r = arena[Int(right)]
+            guard l.frame == r.frame else { return false }
+            left = l.parent
+            right = r.parent
+        }
+        return left == right
+    }
+
+    /// Whether generation may stop here: some alternative has read a
+    /// complete value (a number at the root can always go on, so this is not
+    /// the same as ``isDone(_:)``).
+    func canEnd(_ state: [Alternative]) -> Bool {
+        state.contains { alternative in
+            alternative.isDone
+                || (alternative.top < 0 && alternative.leaf >= 0 && grammar.leafIsAccepting(alternative.leaf, alternative.leafState))
+        }
+    }
+
+    /// Whether nothing at all may follow.
+    func isDone(_ state: [Alternative]) -> Bool {
+        !state.isEmpty && state.allSatisfy(\.isDone)
+    }
+
+    /// A hashable description of `state` that does not depend on arena
+    /// positions: equal keys accept exactly the same continuations.
+    func key(of state: [Alternative]) -> [UInt64] {
+        var key: [UInt64] = []
+        for alternative in state {
+            key.append(UInt64(UInt32(bitPattern: alternative.leaf)))
+            key.append(alternative.leafState.low)
+            key.append(alternative.leafState.high)
+            var index = alternative.top
+            while index >= 0 {
+                let record = arena[Int(index)]
+                let frame = record.frame
+                key.append(UInt64(frame.kind.rawValue) << 56 | UInt64(UInt32(bitPattern: frame.node)))
+                key.append(UInt64(UInt32(bitPattern: frame.a)) << 32 | UInt64(UInt32(bitPattern: frame.b)))
+                index = record.parent
+            }
+            key.append(.max)
+        }
+        return key
+    }
+}

@@ -1,0 +1,76 @@
+import Synchronization
+
+/// A model's vocabulary as the constraint engine sees it: each token's bytes,
+/// the tokens that end generation, and the model's own tokenizer.
+///
+/// Exists so the engine never needs the model: tests build one from a GGUF
+/// file's token list (or by hand), the llama.cpp model builds one from its
+/// vocabulary. It is a class because it is built once per model and shared by
+/// every constraint and generation, and because it owns the masks of leaf
+/// states that do not depend on any schema (inside a free string), computed
+/// once per process.
+package final class TokenVocabulary: Sendable {
+    /// Each token's bytes, by id. Empty for tokens the engine never emits
+    /// (control and special tokens).
+    package let tokens: [[UInt8]]
+    /// Tokens that end generation; allowed only where the value may end.
+    package let endOfGeneration: [Int32]
+    package let trie: TokenTrie
+    /// Text to tokens, the way the model tokenizes it (no special tokens).
+    /// Returns nil if it cannot.
+    package let tokenize: @Sendable ([UInt8]) -> [Int32]?
+    /// Masks of states of the shared leaves (free strings, booleans, null),
+    /// filled on first use.
+    let sharedLeafMasks = Mutex<[SharedLeafKey: LeafMasks]>([:])
+
+    package var count: Int { tokens.count }
+
+    /// - Parameters:
+    ///   - tokens: each token's bytes, by id; empty for tokens never to emit.
+    ///   - endOfGeneration: end-of-generation token ids.
+    ///   - tokenize: the model's tokenizer; nil uses greedy longest match
+    ///     over `tokens` (for tests without a model).
+    package init(tokens: [[UInt8]], endOfGeneration: [Int32], tokenize: (@Sendable ([UInt8]) -> [Int32]?)? = nil) {
+        self.tokens = tokens
+        self.endOfGeneration = endOfGeneration.filter { $0 >= 0 && Int($0) < tokens.count }
+        let trie = TokenTrie(tokens: tokens)
+        self.trie = trie
+        self.tokenize = tokenize ?? { bytes in Self.longestMatch(bytes, trie: trie) }
+    }
+
+    /// Greedy longest-match tokenization over the trie.
+    package static func longestMatch(_ bytes: [UInt8], trie: TokenTrie) -> [Int32]? {
+        var result: [Int32] = []
+        var start = 0
+        while start < bytes.count {
+            var node = TokenTrie.root
+            var best: (end: Int, token: Int32)?
+            var index = start
+            while index < bytes.count, let next = trie.child(of: node, byte: bytes[index]) {
+                node = next
+                index += 1
+                trie.forEachToken(endingAt: node) { token in
+                    if (best?.end ?? -1) < index { best = (index, token) }
+                }
+            }
+            guard let found = best else { return nil }
+            result.append(found.token)
+            start = found.end
+        }
+        return result
+    }
+}
+
+/// Identifies a state of a leaf shared by every grammar over a vocabulary.
+struct SharedLeafKey: Hashable, Sendable {
+    var leaf: SharedLeaf
+    var state: LeafState
+}
+
+/// The leaves every grammar has at fixed indices (see ``Grammar``).
+enum SharedLeaf: Int32, Hashable, Sendable, CaseIterable {
+    case anyString = 0
+    case boolean = 1
+    case null = 2
+    case anyNumber = 3
+}
