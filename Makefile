@@ -40,7 +40,8 @@ test: setup
 	$(FM_ENV) $(SWIFT) build --build-tests
 	$(FM_ENV) $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests
 	$(FM_ENV) $(SWIFT) test --skip-build --filter LlamaKitTests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests
+	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip GuidedAcceptanceTests
+	$(FM_ENV) $(SWIFT) test --skip-build --filter GuidedAcceptanceTests
 
 bench: setup-bench
 	$(FM_ENV) $(SWIFT) build -c release --product fm-bench

@@ -51,11 +51,16 @@ package final class TokenConstraint: Sendable {
         return computed
     }
 
-    /// Computes the masks of every state of the schema's string leaves now,
-    /// so no generation pays for them at its first step there.
+    /// Automata with more states than this get their masks on first use
+    /// only: computing thousands up front would cost more than it saves.
+    static let eagerStateLimit = 64
+
+    /// Computes the masks of every state of the schema's string leaves now
+    /// (for automata of up to ``eagerStateLimit`` states), so no generation
+    /// pays for them at its first step there.
     package func precomputeLeafMasks() {
         for leaf in grammar.leaves.indices {
-            guard case .string(let automaton) = grammar.leaves[leaf] else { continue }
+            guard case .string(let automaton) = grammar.leaves[leaf], automaton.stateCount <= Self.eagerStateLimit else { continue }
             if grammar.sharedLeaf(Int32(leaf)) == .anyString { continue }
             for state in 0..<automaton.stateCount where !automaton.isFinal(Int32(state)) {
                 _ = masks(leaf: Int32(leaf), state: LeafState(low: UInt64(state)))

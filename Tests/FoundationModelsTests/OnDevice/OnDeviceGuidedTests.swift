@@ -15,20 +15,141 @@ struct GuidedCity: Equatable {
     var isCapital: Bool
 }
 
+@Generable
+struct GuidedBackreference {
+    @Guide(/(a)\1/)
+    var doubled: String
+}
+
 extension OnDeviceTests {
+    /// Guided generation on the real model, through the public API.
     @Suite("On-device guided generation")
     struct Guided {
-        @Test func generatesAGenerableType() async throws {
+        static let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 200)
+
+        static func statistics() -> OnDeviceEngine.Statistics {
+            OnDeviceEngine.shared(for: .current).statistics.withLock { $0 }
+        }
+
+        @Test func generatesAGenerableTypeWithinItsGuides() async throws {
+            try OnDevice.requireModel()
+            let before = Self.statistics()
+            let session = LanguageModelSession(instructions: "You describe cities.")
+            let response = try await session.respond(to: "Describe Paris.", generating: GuidedCity.self, options: Self.options)
+            let city = response.content
+            #expect((0...40).contains(city.population))
+            #expect(["Europe", "Asia", "Africa", "Americas", "Oceania"].contains(city.continent))
+            #expect(city.landmarks.count == 2)
+            // The transcript holds the structured answer.
+            guard case .response(let entry) = try #require(session.transcript.last),
+                  case .structure(let segment) = try #require(entry.segments.first)
+            else {
+                Issue.record("expected a structured response entry")
+                return
+            }
+            #expect(segment.content == response.rawContent)
+            // Jump-forward: keys and punctuation cost no sampling steps.
+            let after = Self.statistics()
+            let generated = after.generatedTokens - before.generatedTokens
+            let steps = after.modelSteps - before.modelSteps
+            #expect(after.forcedTokens > before.forcedTokens)
+            #expect(steps < generated, "\(steps) model steps for \(generated) tokens")
+            #expect(response.usage.output.totalTokenCount == generated)
+        }
+
+        @Test func dynamicSchemaOutputValidatesAgainstItsJSONSchema() async throws {
+            try OnDevice.requireModel()
+            let schema = try GenerationSchema(root: DynamicSchemas.library, dependencies: [DynamicSchemas.book])
+            let validator = try JSONSchemaValidator(schemaJSON: schema.jsonSchema.jsonString)
+            for seed in 0..<3 {
+                let session = LanguageModelSession(instructions: "You catalogue books.")
+                let options = GenerationOptions(sampling: .random(top: 40, seed: UInt64(seed)), maximumResponseTokens: 160)
+                let response = try await session.respond(to: "List two classic novels.", schema: schema, options: options)
+                let json = response.content.jsonString
+                #expect(validator.validate(json: json).isEmpty, "\(json): \(validator.validate(json: json))")
+                #expect(response.content.isComplete)
+            }
+        }
+
+        @Test func streamsPartialSnapshotsOfTheType() async throws {
             try OnDevice.requireModel()
             let session = LanguageModelSession(instructions: "You describe cities.")
-            let response = try await session.respond(
-                to: "Describe Paris.",
-                generating: GuidedCity.self,
-                options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 200)
-            )
-            print(response.rawContent.jsonString, response.usage)
-            #expect((0...40).contains(response.content.population))
+            let stream = session.streamResponse(to: "Describe Tokyo.", generating: GuidedCity.self, options: Self.options)
+            var snapshots: [GeneratedContent] = []
+            for try await snapshot in stream {
+                snapshots.append(snapshot.rawContent)
+            }
+            #expect(snapshots.count >= 3)
+            #expect(snapshots.dropLast().allSatisfy { !$0.isComplete })
+            let response = try await stream.collect()
+            #expect(response.rawContent.isComplete)
             #expect(response.content.landmarks.count == 2)
+            #expect(snapshots.last?.jsonString == response.rawContent.jsonString)
+        }
+
+        @Test func schemaIsEnforcedWithoutBeingInThePrompt() async throws {
+            try OnDevice.requireModel()
+            let with = try await LanguageModelSession().respond(to: "Describe Rome.", generating: GuidedCity.self, options: Self.options)
+            let without = try await LanguageModelSession().respond(
+                to: "Describe Rome.", generating: GuidedCity.self, includeSchemaInPrompt: false, options: Self.options
+            )
+            #expect(without.content.landmarks.count == 2)
+            #expect((0...40).contains(without.content.population))
+            #expect(without.usage.input.totalTokenCount < with.usage.input.totalTokenCount)
+        }
+
+        @Test func aSmallBudgetStillEndsInAValidValue() async throws {
+            try OnDevice.requireModel()
+            let before = Self.statistics()
+            let session = LanguageModelSession(instructions: "You describe cities at great length.")
+            let options = GenerationOptions(sampling: .random(top: 40, seed: 3), maximumResponseTokens: 40)
+            let response = try await session.respond(to: "Describe London in detail.", generating: GuidedCity.self, options: options)
+            #expect(response.usage.output.totalTokenCount <= 40)
+            #expect(response.content.landmarks.count == 2)
+            #expect(response.rawContent.isComplete)
+            // 40 tokens are too few for this model's answer: the value was finished early.
+            #expect(Self.statistics().closedEarly > before.closedEarly)
+        }
+
+        @Test func aBudgetTooSmallForAnyValueFailsCleanly() async throws {
+            try OnDevice.requireModel()
+            let session = LanguageModelSession(instructions: "You describe cities.")
+            let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 5)
+            await #expect {
+                _ = try await session.respond(to: "Describe Oslo.", generating: GuidedCity.self, options: options)
+            } throws: { error in
+                guard case LanguageModelSession.GenerationError.decodingFailure(let context) = error else { return false }
+                return context.debugDescription.contains("GuidedCity")
+            }
+            #expect(session.transcript.count == 1)
+        }
+
+        @Test func anUnsupportedPatternIsRefusedBeforeDecoding() async throws {
+            try OnDevice.requireModel()
+            let session = LanguageModelSession()
+            let before = Self.statistics()
+            await #expect {
+                _ = try await session.respond(to: "Write it.", generating: GuidedBackreference.self)
+            } throws: { error in
+                guard case LanguageModelSession.GenerationError.unsupportedGuide(let context) = error else { return false }
+                return context.debugDescription.contains("backreference")
+            }
+            #expect(session.transcript.count == 0)
+            #expect(Self.statistics() == before)
+        }
+
+        @Test func anUnsatisfiableSchemaIsADecodingFailure() async throws {
+            try OnDevice.requireModel()
+            let impossible = DynamicGenerationSchema(name: "Impossible", properties: [
+                .init(name: "value", schema: .init(type: Int.self, guides: [.minimum(5), .maximum(3)])),
+            ])
+            let schema = try GenerationSchema(root: impossible, dependencies: [])
+            await #expect {
+                _ = try await LanguageModelSession().respond(to: "Go.", schema: schema)
+            } throws: { error in
+                guard case LanguageModelSession.GenerationError.decodingFailure(let context) = error else { return false }
+                return context.debugDescription.contains("Impossible")
+            }
         }
     }
 }

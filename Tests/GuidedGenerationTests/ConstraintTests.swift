@@ -1,0 +1,146 @@
+import GuidedGeneration
+import Testing
+
+/// A byte-level toy vocabulary: every printable ASCII byte, a few multi-byte
+/// tokens that span structure, and an end-of-generation token.
+enum ToyVocabulary {
+    static let words = ["{\"", "\":", "\",", "\"}", "\":\"", "},{", "name", "age", "tags", "true", "false", "null", "12", "ab", "\"]", "\":\"Ad"]
+    static let make: TokenVocabulary = {
+        var tokens = (32..<127).map { [UInt8($0)] }
+        tokens += words.map { Array($0.utf8) }
+        tokens.append([])
+        return TokenVocabulary(tokens: tokens, endOfGeneration: [Int32(tokens.count - 1)])
+    }()
+    static var endOfGeneration: Int32 { make.endOfGeneration[0] }
+
+    static func token(_ text: String) -> Int32 {
+        Int32(make.tokens.firstIndex(of: Array(text.utf8))!)
+    }
+}
+
+/// Feeds `text` byte by byte, checking each byte's token is in the mask.
+func accepts(_ constraint: TokenConstraint, _ text: String) -> Bool {
+    var decoder = constraint.makeDecoder()
+    for byte in text.utf8 {
+        let token = ToyVocabulary.token(String(UnicodeScalar(byte)))
+        guard decoder.allowedTokens().contains(token), decoder.accept(token) else { return false }
+    }
+    return decoder.canEnd
+}
+
+func constraint(_ root: SchemaNode, _ definitions: [SchemaDefinition] = []) throws -> TokenConstraint {
+    try TokenConstraint(root: root, definitions: definitions, vocabulary: ToyVocabulary.make)
+}
+
+@Suite("Token constraints on a toy vocabulary")
+struct ConstraintTests {
+    static let person = SchemaNode.object(ObjectNode(properties: [
+        PropertyNode(name: "name", node: .string(StringNode())),
+        PropertyNode(name: "age", node: .integer(NumberNode(minimum: 0, maximum: 130)), isOptional: true),
+        PropertyNode(name: "tags", node: .array(ArrayNode(items: .boolean, minimumCount: 1, maximumCount: 2))),
+    ]))
+
+    @Test func compactJSONInPropertyOrderOnly() throws {
+        let person = try constraint(Self.person)
+        #expect(accepts(person, #"{"name":"Ada","age":36,"tags":[true]}"#))
+        #expect(accepts(person, #"{"name":"Ada","tags":[true,false]}"#))
+        #expect(!accepts(person, #"{"name": "Ada","tags":[true]}"#), "no free whitespace")
+        #expect(!accepts(person, #"{"tags":[true],"name":"Ada"}"#), "schema order")
+        #expect(!accepts(person, #"{"name":"Ada","age":131,"tags":[true]}"#), "range")
+        #expect(!accepts(person, #"{"name":"Ada","tags":[]}"#), "minimum count")
+        #expect(!accepts(person, #"{"name":"Ada","tags":[true,true,true]}"#), "maximum count")
+        #expect(!accepts(person, #"{"name":"Ada"}"#), "required property")
+    }
+
+    @Test func tokensSpanningStructureAreAllowedWhenEveryByteIsValid() throws {
+        var decoder = try constraint(Self.person).makeDecoder()
+        for byte in #"{"name":"Ada"#.utf8 { do { let accepted = decoder.accept(bytes: [byte]); #expect(accepted) } }
+        let mask = decoder.allowedTokens()
+        #expect(mask.contains(ToyVocabulary.token("\",")))
+        #expect(!mask.contains(ToyVocabulary.token("\"}")), "tags is required")
+        #expect(!mask.contains(ToyVocabulary.token("\"]")))
+        #expect(mask.contains(ToyVocabulary.token("ab")))
+    }
+
+    @Test func forcedRunsStopWhereALongerTokenCouldCrossTheBoundary() throws {
+        var decoder = try constraint(Self.person).makeDecoder()
+        #expect(decoder.forcedBytes() == Array(#"{"name":""#.utf8))
+        // The vocabulary has `":"Ad`, a token that would run on past the
+        // forced text into the value, so forcing stops before `":"`.
+        let forced = decoder.forcedTokens()
+        let spelled = forced.flatMap { ToyVocabulary.make.tokens[Int($0)] }
+        #expect(String(decoding: spelled, as: UTF8.self) == #"{"name"#)
+        for token in forced { do { let accepted = decoder.accept(token); #expect(accepted) } }
+        let mask = decoder.allowedTokens()
+        #expect(mask.contains(ToyVocabulary.token("\":\"")))
+        #expect(mask.contains(ToyVocabulary.token("\":\"Ad")))
+    }
+
+    @Test func alternativesStayOpenUntilTheBytesDecide() throws {
+        let tagged = SchemaNode.anyOf([
+            .object(ObjectNode(properties: [
+                PropertyNode(name: "case", node: .string(StringNode(constant: "skip"))),
+            ])),
+            .object(ObjectNode(properties: [
+                PropertyNode(name: "case", node: .string(StringNode(constant: "replay"))),
+                PropertyNode(name: "times", node: .integer(NumberNode(minimum: 1, maximum: 3))),
+            ])),
+        ])
+        let schema = try constraint(tagged)
+        #expect(accepts(schema, #"{"case":"skip"}"#))
+        #expect(accepts(schema, #"{"case":"replay","times":2}"#))
+        #expect(!accepts(schema, #"{"case":"skip","times":2}"#))
+        var decoder = schema.makeDecoder()
+        #expect(decoder.forcedBytes() == Array(#"{"case":""#.utf8))
+    }
+
+    @Test func recursionAndItsWayOut() throws {
+        let node = SchemaDefinition(name: "Node", node: .object(ObjectNode(properties: [
+            PropertyNode(name: "next", node: .anyOf([.reference("Node"), .null])),
+        ])))
+        let list = try constraint(.reference("Node"), [node])
+        #expect(accepts(list, #"{"next":{"next":{"next":null}}}"#))
+        // A required self-reference with no way out admits no value.
+        let endless = SchemaDefinition(name: "Endless", node: .object(ObjectNode(properties: [
+            PropertyNode(name: "next", node: .reference("Endless")),
+        ])))
+        #expect(throws: GuidedGenerationError.self) { try constraint(.reference("Endless"), [endless]) }
+    }
+
+    @Test func impossibleSchemasAreRefusedAtCompileTime() throws {
+        #expect(throws: GuidedGenerationError.self) { try constraint(.integer(NumberNode(minimum: 0.2, maximum: 0.8))) }
+        #expect(throws: GuidedGenerationError.self) { try constraint(.array(ArrayNode(items: .boolean, minimumCount: 3, maximumCount: 2))) }
+        #expect(throws: GuidedGenerationError.self) { try constraint(.string(StringNode(choices: ["a"], pattern: "[0-9]+"))) }
+        let error = #expect(throws: GuidedGenerationError.self) {
+            try constraint(.string(StringNode(pattern: #"(a)\1"#)))
+        }
+        #expect(error.map { "\($0)".contains("backreference") } == true)
+    }
+
+    @Test func theShortestCompletionFitsAnyBudgetItCan() throws {
+        let schema = try constraint(Self.person)
+        var decoder = schema.makeDecoder()
+        #expect(decoder.completionLength() == #"{"name":"","tags":[true]}"#.utf8.count)
+        for byte in #"{"name":"Adaline"#.utf8 { do { let accepted = decoder.accept(bytes: [byte]); #expect(accepted) } }
+        // A token that would leave too little room is refused…
+        do { let accepted = decoder.accept(ToyVocabulary.token("ab"), completableWithin: 5); #expect(!accepted) }
+        // …and the completion closes the value validly.
+        let completion = decoder.completionTokens()
+        let closing = try #require(completion)
+        for token in closing { do { let accepted = decoder.accept(token); #expect(accepted) } }
+        #expect(decoder.isComplete)
+        #expect(String(decoding: decoder.output, as: UTF8.self) == #"{"name":"Adaline","tags":[true]}"#)
+    }
+
+    @Test func theEndOfGenerationTokenOnlyWhereTheValueMayEnd() throws {
+        let number = try constraint(.integer(NumberNode(minimum: 10, maximum: 99)))
+        var decoder = number.makeDecoder()
+        #expect(!decoder.allowedTokens().contains(ToyVocabulary.endOfGeneration))
+        do { let accepted = decoder.accept(bytes: Array("4".utf8)); #expect(accepted) }
+        #expect(!decoder.allowedTokens().contains(ToyVocabulary.endOfGeneration))
+        do { let accepted = decoder.accept(bytes: Array("2".utf8)); #expect(accepted) }
+        #expect(decoder.allowedTokens().contains(ToyVocabulary.endOfGeneration))
+        do { let accepted = decoder.accept(ToyVocabulary.endOfGeneration); #expect(accepted) }
+        #expect(decoder.isComplete)
+    }
+}
