@@ -125,21 +125,20 @@ package struct GuidedDecoder {
         var bytes: [UInt8] = []
         while bytes.count < limit, !matcher.canEnd(current) {
             var only: UInt8?
-            var next: [Alternative] = []
             var several = false
-            for byte in 0...255 {
-                let reached = matcher.advance(current, UInt8(byte))
-                guard !reached.isEmpty else { continue }
+            for byte in UInt8.min...UInt8.max {
+                scratch.removeAll(keepingCapacity: true)
+                for alternative in current { matcher.step(alternative, byte, into: &scratch) }
+                guard !scratch.isEmpty else { continue }
                 if only != nil {
                     several = true
                     break
                 }
-                only = UInt8(byte)
-                next = reached
+                only = byte
             }
             guard !several, let byte = only else { break }
             bytes.append(byte)
-            current = next
+            current = matcher.advance(current, byte)
         }
         return bytes
     }
@@ -169,11 +168,26 @@ package struct GuidedDecoder {
         var boundary = 0
         var kept = 0
         for token in tokens {
-            if let node = trie.walk(bytes[boundary...]), trie.hasChildren(node) { break }
+            if let node = trie.walk(bytes[boundary...]), runsOn(from: node, after: after) { break }
             boundary += vocabulary.tokens[Int(token)].count
             kept += 1
         }
         return Array(tokens[..<kept])
+    }
+
+    /// Whether a token longer than trie `node`'s prefix could continue past
+    /// it into what the grammar allows from `state`: some child's byte is
+    /// valid there. (A longer token whose next byte the grammar refuses
+    /// could never be written, so it does not make the boundary unsafe.)
+    private mutating func runsOn(from node: Int32, after state: [Alternative]) -> Bool {
+        let trie = vocabulary.trie
+        for index in trie.children(of: node) {
+            let byte = trie.childByte(at: index)
+            scratch.removeAll(keepingCapacity: true)
+            for alternative in state { matcher.step(alternative, byte, into: &scratch) }
+            if !scratch.isEmpty { return true }
+        }
+        return false
     }
 
     // MARK: - Budget

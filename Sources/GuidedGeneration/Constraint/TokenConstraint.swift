@@ -59,12 +59,12 @@ package final class TokenConstraint: Sendable {
     /// (for automata of up to ``eagerStateLimit`` states), so no generation
     /// pays for them at its first step there.
     package func precomputeLeafMasks() {
-        for leaf in grammar.leaves.indices {
-            guard case .string(let automaton) = grammar.leaves[leaf], automaton.stateCount <= Self.eagerStateLimit else { continue }
-            if grammar.sharedLeaf(Int32(leaf)) == .anyString { continue }
+        for leaf in grammar.precomputedLeaves {
+            guard case .string(let automaton) = grammar.leaves[Int(leaf)], automaton.stateCount <= Self.eagerStateLimit else { continue }
             for state in 0..<automaton.stateCount where !automaton.isFinal(Int32(state)) {
-                _ = masks(leaf: Int32(leaf), state: LeafState(low: UInt64(state)))
+                _ = masks(leaf: leaf, state: LeafState(low: UInt64(state)))
             }
         }
     }
+
 }

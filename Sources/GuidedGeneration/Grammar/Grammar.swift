@@ -19,6 +19,9 @@ package struct Grammar: Sendable {
         /// Any JSON value (objects with free keys, arrays, strings, numbers,
         /// booleans, null).
         case anyValue
+        /// These nodes one after another (at least one): a tool-call block
+        /// is its opening marker, a JSON array and its closing marker.
+        case sequence([Int32])
     }
 
     /// An object's properties and, for each point between them, the byte
@@ -46,6 +49,11 @@ package struct Grammar: Sendable {
     var leaves: [Leaf]
     /// The node of the whole value.
     var root: Int32
+    /// Leaves worth precomputing at compile time: the schema's patterns and
+    /// choices, whose states prune the vocabulary quickly. (Free text and
+    /// free strings allow nearly every token: their masks are built on
+    /// first use, the free string's once per vocabulary.)
+    var precomputedLeaves: [Int32] = []
 
     /// Whether `leaf` is one of the vocabulary-wide shared leaves.
     func sharedLeaf(_ leaf: Int32) -> SharedLeaf? {

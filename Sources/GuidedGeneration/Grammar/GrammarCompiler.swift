@@ -6,7 +6,7 @@
 /// removes alternatives that can never be finished (a recursive type with no
 /// way out) so the matcher can never walk into them.
 package struct GrammarCompiler {
-    private var grammar = Grammar(nodes: [], objects: [], leaves: [], root: 0)
+    var grammar = Grammar(nodes: [], objects: [], leaves: [], root: 0)
     private let definitions: [String: SchemaDefinition]
     private var definitionNodes: [String: Int32] = [:]
     private var patternLeaves: [String: Int32] = [:]
@@ -25,7 +25,7 @@ package struct GrammarCompiler {
         return compiler.grammar
     }
 
-    private init(definitions: [SchemaDefinition]) {
+    init(definitions: [SchemaDefinition]) {
         var byName: [String: SchemaDefinition] = [:]
         for definition in definitions { byName[definition.name] = definition }
         self.definitions = byName
@@ -43,12 +43,18 @@ package struct GrammarCompiler {
         (try? NumberConstraint(isInteger: false, minimum: nil, maximum: nil))!
     }()
 
-    private mutating func add(_ node: Grammar.Node) -> Int32 {
+    mutating func add(_ node: Grammar.Node) -> Int32 {
         grammar.nodes.append(node)
         return Int32(grammar.nodes.count - 1)
     }
 
-    private mutating func node(for schema: SchemaNode, at path: String) throws(GuidedGenerationError) -> Int32 {
+    /// A node for a new leaf automaton.
+    mutating func addLeaf(_ leaf: Grammar.Leaf) -> Int32 {
+        grammar.leaves.append(leaf)
+        return add(.leaf(Int32(grammar.leaves.count - 1)))
+    }
+
+    mutating func node(for schema: SchemaNode, at path: String) throws(GuidedGenerationError) -> Int32 {
         switch schema {
         case .object(let object):
             var properties: [Grammar.ObjectShape.Property] = []
@@ -161,6 +167,7 @@ package struct GrammarCompiler {
             if let existing = patternLeaves[pattern] { return existing }
             grammar.leaves.append(.string(patternDFA))
             let leaf = Int32(grammar.leaves.count - 1)
+            grammar.precomputedLeaves.append(leaf)
             patternLeaves[pattern] = leaf
             return leaf
         }
@@ -174,7 +181,9 @@ package struct GrammarCompiler {
         } catch {
             throw Self.located(error, at: path)
         }
-        return Int32(grammar.leaves.count - 1)
+        let leaf = Int32(grammar.leaves.count - 1)
+        grammar.precomputedLeaves.append(leaf)
+        return leaf
     }
 
     private static func located(_ error: GuidedGenerationError, at path: String) -> GuidedGenerationError {
@@ -188,7 +197,7 @@ package struct GrammarCompiler {
 
     /// Marks nodes that can finish in finitely many bytes, drops choices and
     /// optional properties that cannot, and throws if the root cannot.
-    private mutating func pruneUnproductive() throws(GuidedGenerationError) {
+    mutating func pruneUnproductive() throws(GuidedGenerationError) {
         var productive = [Bool](repeating: false, count: grammar.nodes.count)
         var changed = true
         while changed {
@@ -203,6 +212,8 @@ package struct GrammarCompiler {
                     value = minimum == 0 || productive[Int(item)]
                 case .anyOf(let choices):
                     value = choices.contains { productive[Int($0)] }
+                case .sequence(let parts):
+                    value = parts.allSatisfy { productive[Int($0)] }
                 }
                 if value {
                     productive[index] = true
@@ -231,7 +242,7 @@ package struct GrammarCompiler {
 
     // MARK: - Key tries
 
-    private mutating func buildKeyTries() {
+    mutating func buildKeyTries() {
         for shape in grammar.objects.indices {
             let properties = grammar.objects[shape].properties
             var tries: [KeyTrie] = []

@@ -20,6 +20,9 @@ struct Frame: Hashable, Sendable {
         case anyObject
         /// A free-form array (`anyValue`); `a` is ``FreeArrayPhase``.
         case anyArray
+        /// Sequence node `node` at child `a`: `b` is 0 while the child is
+        /// being generated above it, 1 when the child starts at the next byte.
+        case sequence
     }
 
     var kind: Kind

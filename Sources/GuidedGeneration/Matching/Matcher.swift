@@ -75,6 +75,11 @@ struct Matcher {
             // Waiting for a value above it; never the top of a live stack.
             return
 
+        case .sequence:
+            guard frame.b == 1, case .sequence(let children) = grammar.nodes[Int(frame.node)] else { return }
+            let waiting = push(Frame(.sequence, node: frame.node, a: frame.a), parent: record.parent)
+            startValue(children[Int(frame.a)], parent: waiting, byte, into: &out)
+
         case .array:
             guard case .array(let item, let minimum, let maximum) = grammar.nodes[Int(frame.node)] else { return }
             let count = frame.a
@@ -166,6 +171,9 @@ struct Matcher {
             }
         case .anyValue:
             startAnyValue(parent: parent, byte, into: &out)
+        case .sequence(let children):
+            let waiting = push(Frame(.sequence, node: node), parent: parent)
+            startValue(children[0], parent: waiting, byte, into: &out)
         }
     }
 
@@ -211,6 +219,13 @@ struct Matcher {
             frame.a = frame.a == FreeObjectPhase.inKey.rawValue ? FreeObjectPhase.afterKey.rawValue : FreeObjectPhase.afterValue.rawValue
         case .anyArray:
             frame.a = FreeArrayPhase.afterValue.rawValue
+        case .sequence:
+            guard case .sequence(let children) = grammar.nodes[Int(frame.node)], Int(frame.a) + 1 < children.count else {
+                // The last part is done: so is the sequence.
+                return complete(record.parent)
+            }
+            frame.a += 1
+            frame.b = 1
         case .value, .object:
             break
         }

@@ -48,6 +48,7 @@ struct ShortestCompletion: Sendable {
                     value = minimum == 0 ? 2 : 2 + Int(minimum) * length[Int(item)] + Int(minimum) - 1
                 case .anyOf(let choices): value = choices.map { length[Int($0)] }.min() ?? infinity
                 case .anyValue: value = 1
+                case .sequence(let parts): value = min(infinity, parts.reduce(0) { $0 + length[Int($1)] })
                 }
                 if value < length[node] {
                     length[node] = min(value, infinity)
@@ -166,6 +167,8 @@ struct ShortestCompletion: Sendable {
                 result = best.map { text(of: $0) } ?? []
             case .anyValue:
                 result = [UInt8(ascii: "0")]
+            case .sequence(let parts):
+                result = parts.flatMap { text(of: $0) }
             }
             memo[node] = result
             return result
@@ -253,6 +256,9 @@ extension Matcher {
                 case .afterComma: bytes += Array("0]".utf8)
                 case .inValue: return nil
                 }
+            case .sequence:
+                guard frame.b == 1, case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { return nil }
+                for part in parts[Int(frame.a)...] { bytes += table.nodeText[Int(part)] }
             case .objectValue:
                 return nil
             }
@@ -277,6 +283,9 @@ extension Matcher {
                 bytes += Array((frame.a == FreeObjectPhase.inKey.rawValue ? ":0}" : "}").utf8)
             case .anyArray:
                 bytes.append(UInt8(ascii: "]"))
+            case .sequence:
+                guard case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { return nil }
+                for part in parts[(Int(frame.a) + 1)...] { bytes += table.nodeText[Int(part)] }
             case .value, .object:
                 return nil
             }

@@ -87,8 +87,10 @@ extension OnDeviceTests {
             while !decoder.isComplete {
                 let forced = decoder.forcedTokens()
                 if !forced.isEmpty {
+
                     for token in forced {
                         let accepted = decoder.accept(token)
+                        if !accepted { print("REFUSED", token, constraint.vocabulary.tokens[Int(token)], "after", String(decoding: decoder.output, as: UTF8.self)) }
                         try #require(accepted, "forced token refused")
                     }
                     used += forced.count

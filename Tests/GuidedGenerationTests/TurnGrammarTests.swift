@@ -1,0 +1,73 @@
+import GuidedGeneration
+import Testing
+
+@Suite("A turn that may call tools")
+struct TurnGrammarTests {
+    static let flight = ToolSchema(name: "flightStatus", arguments: .object(ObjectNode(properties: [
+        PropertyNode(name: "flightNumber", node: .string(StringNode(pattern: "[A-Z]{2}[0-9]{2,4}"))),
+    ])))
+    static let lookup = ToolSchema(
+        name: "findAlbum",
+        arguments: .reference("Arguments"),
+        definitions: [SchemaDefinition(name: "Arguments", node: .object(ObjectNode(properties: [
+            PropertyNode(name: "artist", node: .string(StringNode())),
+            PropertyNode(name: "limit", node: .integer(NumberNode(minimum: 1, maximum: 10)), isOptional: true),
+        ])))]
+    )
+
+    static func turn(answer: SchemaNode? = nil, requiresToolCall: Bool = false) throws -> TokenConstraint {
+        let grammar = try GrammarCompiler.compileTurn(
+            answer: answer, answerDefinitions: [], tools: [flight, lookup], requiresToolCall: requiresToolCall
+        )
+        return TokenConstraint(grammar: grammar, vocabulary: ToyVocabulary.make)
+    }
+
+    @Test func callsToDeclaredToolsWithValidArguments() throws {
+        let turn = try Self.turn()
+        #expect(accepts(turn, #"<tool_call>[{"name":"flightStatus","arguments":{"flightNumber":"LH123"}}]</tool_call>"#))
+        #expect(accepts(turn, #"<tool_call>[{"name":"findAlbum","arguments":{"artist":"Coltrane","limit":3}},{"name":"flightStatus","arguments":{"flightNumber":"BA12"}}]</tool_call>"#))
+        #expect(!accepts(turn, #"<tool_call>[{"name":"bookFlight","arguments":{}}]</tool_call>"#), "unknown tool")
+        #expect(!accepts(turn, #"<tool_call>[{"name":"flightStatus","arguments":{"flightNumber":"lh123"}}]</tool_call>"#), "pattern")
+        #expect(!accepts(turn, #"<tool_call>[{"name":"findAlbum","arguments":{"artist":"X","limit":11}}]</tool_call>"#), "range")
+        #expect(!accepts(turn, #"<tool_call>[]</tool_call>"#), "at least one call")
+    }
+
+    @Test func orAnAnswerThatIsNotACall() throws {
+        let turn = try Self.turn()
+        #expect(accepts(turn, "The flight is on time."))
+        #expect(accepts(turn, "<b>bold</b> text"))
+        #expect(!accepts(turn, "<tool_call>oops"), "the marker commits to a call")
+    }
+
+    @Test func requiredMeansACallAndNothingElse() throws {
+        let turn = try Self.turn(requiresToolCall: true)
+        #expect(!accepts(turn, "The flight is on time."))
+        var decoder = turn.makeDecoder()
+        // Both tools start with "f": that is forced too.
+        #expect(decoder.forcedBytes() == Array(#"<tool_call>[{"name":"f"#.utf8))
+    }
+
+    @Test func aTypedAnswerOrACall() throws {
+        let answer = SchemaNode.object(ObjectNode(properties: [PropertyNode(name: "status", node: .string(StringNode(choices: ["on time", "late"])))]))
+        let turn = try Self.turn(answer: answer)
+        #expect(accepts(turn, #"{"status":"late"}"#))
+        #expect(!accepts(turn, "late"))
+        #expect(accepts(turn, #"<tool_call>[{"name":"flightStatus","arguments":{"flightNumber":"AF1"}}]</tool_call>"#) == false, "AF1 has one digit")
+        #expect(accepts(turn, #"<tool_call>[{"name":"flightStatus","arguments":{"flightNumber":"AF10"}}]</tool_call>"#))
+    }
+
+    @Test func theShortestCompletionOfACallIsACall() throws {
+        let turn = try Self.turn(requiresToolCall: true)
+        var decoder = turn.makeDecoder()
+        let completion = decoder.completionTokens()
+        let tokens = try #require(completion)
+        for token in tokens {
+            let accepted = decoder.accept(token)
+            #expect(accepted)
+        }
+        #expect(decoder.isComplete)
+        let text = String(decoding: decoder.output, as: UTF8.self)
+        #expect(text.hasPrefix("<tool_call>[{\"name\":"))
+        #expect(text.hasSuffix("}]</tool_call>"))
+    }
+}
