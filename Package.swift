@@ -67,7 +67,7 @@ let package = Package(
         // `make bench`: the session against llama.cpp's own tools; writes BENCHMARKS.md.
         .executableTarget(
             name: "fm-bench",
-            dependencies: ["FoundationModels"]
+            dependencies: ["FoundationModels", "GuidedGeneration", "LlamaKit"]
         ),
         .testTarget(
             name: "FoundationModelsTests",

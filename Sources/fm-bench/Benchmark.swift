@@ -5,19 +5,37 @@ import FoundationModels
 /// and the same work done by llama.cpp's own `llama-bench`, in one run, and
 /// writes BENCHMARKS.md.
 ///
-/// `fm-bench [OUTPUT.md]` runs everything; `fm-bench cold-ttft` is the child
-/// process the cold time-to-first-token measurement starts.
+/// `fm-bench [OUTPUT.md]` runs everything; `fm-bench guided OUTPUT.md` only
+/// the guided-generation part (its section alone); `fm-bench cold-ttft` is
+/// the child process the cold time-to-first-token measurement starts.
 @main
 struct Benchmark {
     static func main() async throws {
+        _ = started
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.first == "cold-ttft" {
             try await ColdStart.child()
+            return
+        }
+        if arguments.first == "guided" {
+            let output = arguments.dropFirst().first ?? "GUIDED.md"
+            let threads = Int(ProcessInfo.processInfo.environment["FOUNDATION_MODELS_THREADS"] ?? "") ?? ProcessInfo.processInfo.activeProcessorCount
+            let report = await GuidedBenchmarks(threads: threads).run { log($0) }
+            try report.markdown().joined(separator: "\n").write(toFile: output, atomically: true, encoding: .utf8)
+            FileHandle.standardError.write(Data("wrote \(output)\n".utf8))
             return
         }
         let output = arguments.first ?? "BENCHMARKS.md"
         let report = try await Suite().run()
         try report.markdown().write(toFile: output, atomically: true, encoding: .utf8)
         FileHandle.standardError.write(Data("wrote \(output)\n".utf8))
+    }
+
+    static let started = Measure.clock.now
+
+    /// Progress on standard error, with the seconds since the start.
+    @Sendable static func log(_ message: String) {
+        let elapsed = String(format: "%.1f", Measure.seconds(Measure.clock.now - started))
+        FileHandle.standardError.write(Data("fm-bench [\(elapsed) s]: \(message)\n".utf8))
     }
 }

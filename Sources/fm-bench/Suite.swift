@@ -24,10 +24,11 @@ struct Suite {
         var secondTurnCached: Int
         var reevaluatedTTFT: Double
         var transcriptTokens: Int
+        var guided: GuidedBenchmarks.Report
     }
 
     func run() async throws -> Report {
-        func log(_ message: String) { FileHandle.standardError.write(Data("fm-bench: \(message)\n".utf8)) }
+        @Sendable func log(_ message: String) { Benchmark.log(message) }
         guard SystemLanguageModel.default.isAvailable else {
             throw BenchmarkError("the default model is not available (\(SystemLanguageModel.default.availability)); run make setup")
         }
@@ -112,6 +113,9 @@ struct Suite {
             referenceError = "LLAMA_BENCH or FOUNDATION_MODELS_MODEL is not set (run through make bench)"
         }
 
+        log("guided generation")
+        let guided = await GuidedBenchmarks(threads: threads).run(log: log)
+
         return Report(
             machine: Self.machine(),
             model: modelPath,
@@ -128,7 +132,8 @@ struct Suite {
             secondTurnTTFT: Measure.mean(second),
             secondTurnCached: secondCached,
             reevaluatedTTFT: Measure.mean(reevaluated),
-            transcriptTokens: transcriptTokens
+            transcriptTokens: transcriptTokens,
+            guided: guided
         )
     }
 

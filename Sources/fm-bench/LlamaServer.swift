@@ -1,0 +1,207 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// llama.cpp's own server on the same model and threads: the reference for
+/// generation that follows a JSON Schema (`json_schema_to_grammar` and its
+/// grammar sampler).
+///
+/// Started on 127.0.0.1 on a free port; ``stop()`` ends it (call it on every
+/// path, errors included).
+final class LlamaServer {
+    let process = Process()
+    let port: Int
+    let command: String
+    private let log: URL
+
+    init(binary: String, model: String, threads: Int, contextSize: Int) throws {
+        port = try Self.freePort()
+        let arguments = [
+            "-m", model, "-t", "\(threads)", "-tb", "\(threads)", "-c", "\(contextSize)", "-np", "1",
+            "--host", "127.0.0.1", "--port", "\(port)", "--no-webui", "-s", "0",
+        ]
+        command = ([binary] + arguments).joined(separator: " ")
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("fm-bench-llama-server-\(getpid()).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        OrphanGuard.adopt(process.processIdentifier)
+    }
+
+    /// Waits until `/health` answers 200 (the model is loaded).
+    func waitUntilReady(timeout: Double = 120) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard process.isRunning else {
+                throw BenchmarkError("llama-server exited (status \(process.terminationStatus)): \(logTail())")
+            }
+            if let (status, _) = try? await HTTP.request(port: port, method: "GET", path: "/health"), status == 200 {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw BenchmarkError("llama-server did not become ready in \(Int(timeout)) s: \(logTail())")
+    }
+
+    /// What `/completion` returned for one request.
+    struct Completion {
+        var content: String
+        /// Tokens generated (`timings.predicted_n`).
+        var predicted: Int
+        var predictedMilliseconds: Double
+        /// Prompt tokens evaluated, and those reused from the cache.
+        var promptEvaluated: Int
+        var promptCached: Int
+        var promptMilliseconds: Double
+        /// Why generation stopped (`eos`, `limit`, ...).
+        var stopType: String
+        /// Wall time of the request, seconds, as the client saw it.
+        var wall: Double
+    }
+
+    /// What the output must follow.
+    enum Constraint {
+        /// A JSON Schema, as JSON text (`json_schema`: llama.cpp converts it
+        /// with `json_schema_to_grammar`).
+        case jsonSchema(String)
+        /// A GBNF grammar (`grammar`).
+        case grammar(String)
+    }
+
+    /// `POST /completion` with `prompt` (already rendered with the chat
+    /// template), constrained by `constraint`, greedy.
+    func complete(prompt: String, constraint: Constraint, maximumTokens: Int) async throws -> Completion {
+        // Written by hand so the schema's key order (property order) is kept.
+        let field = switch constraint {
+        case .jsonSchema(let schema): "\"json_schema\":\(schema)"
+        case .grammar(let grammar): "\"grammar\":\(Self.quoted(grammar))"
+        }
+        let body = """
+            {"prompt":\(Self.quoted(prompt)),\(field),"n_predict":\(maximumTokens),\
+            "temperature":0,"top_k":1,"seed":0,"cache_prompt":true,"stream":false}
+            """
+        let start = Measure.clock.now
+        let (status, data) = try await HTTP.request(port: port, method: "POST", path: "/completion", body: Data(body.utf8))
+        let wall = Measure.seconds(Measure.clock.now - start)
+        guard status == 200,
+              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let content = object["content"] as? String,
+              let timings = object["timings"] as? [String: Any] else {
+            throw BenchmarkError("llama-server answered \(String(decoding: data.prefix(500), as: UTF8.self))")
+        }
+        func number(_ key: String) -> Double { (timings[key] as? NSNumber)?.doubleValue ?? 0 }
+        return Completion(
+            content: content,
+            predicted: Int(number("predicted_n")),
+            predictedMilliseconds: number("predicted_ms"),
+            promptEvaluated: Int(number("prompt_n")),
+            promptCached: Int(number("cache_n")),
+            promptMilliseconds: number("prompt_ms"),
+            stopType: object["stop_type"] as? String ?? "",
+            wall: wall
+        )
+    }
+
+    /// Kills the server and waits (at most 5 s) until it is gone.
+    ///
+    /// SIGKILL, because the server never sees SIGTERM: it inherits the
+    /// signal mask of the Dispatch worker thread that started it, which
+    /// blocks SIGTERM. Polls instead of `waitUntilExit()`, which spins a
+    /// core on a thread without a run loop.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning, Date() < deadline { usleep(10_000) }
+        }
+        OrphanGuard.release(process.processIdentifier)
+        try? FileManager.default.removeItem(at: log)
+    }
+
+    private func logTail() -> String {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return String(text.suffix(800))
+    }
+
+    /// A GBNF grammar whose only sentence is `text`.
+    static func literalGrammar(_ text: String) -> String {
+        var literal = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": literal += "\\\""
+            case "\\": literal += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                literal += String(format: "\\x%02X", scalar.value)
+            default: literal.unicodeScalars.append(scalar)
+            }
+        }
+        return "root ::= \"" + literal + "\""
+    }
+
+    private static func quoted(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])) ?? Data("[\"\"]".utf8)
+        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+    }
+
+    /// A TCP port nothing listens on now: bind port 0 and read what the
+    /// kernel chose.
+    private static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw BenchmarkError("socket() failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw BenchmarkError("bind() failed") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0 else { throw BenchmarkError("getsockname() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Kills the servers this process started when it is interrupted or
+/// terminated (Ctrl-C, `timeout`, a closed output pipe), so none is left
+/// running, taking the cores, after fm-bench is gone.
+enum OrphanGuard {
+    private static let children = Mutex<Set<pid_t>>([])
+    /// Written once, by `installOnce` (a lazy static: initialized once, thread-safely).
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+
+    static func adopt(_ pid: pid_t) {
+        installOnce
+        children.withLock { _ = $0.insert(pid) }
+    }
+
+    static func release(_ pid: pid_t) {
+        children.withLock { _ = $0.remove(pid) }
+    }
+
+    private static let installOnce: Void = {
+        // A closed output pipe makes writes fail instead of killing us.
+        signal(SIGPIPE, SIG_IGN)
+        var installed: [any DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                for pid in children.withLock({ $0 }) { kill(pid, SIGKILL) }
+                exit(128 + number)
+            }
+            source.resume()
+            installed.append(source)
+        }
+        sources = installed
+    }()
+}
