@@ -70,4 +70,22 @@ struct TurnGrammarTests {
         #expect(text.hasPrefix("<tool_call>[{\"name\":"))
         #expect(text.hasSuffix("}]</tool_call>"))
     }
+
+    /// Prose that has spelled part of the marker can still end: its
+    /// shortest completion is nothing, so any budget admits the next token.
+    @Test func proseThatBeganLikeTheMarkerCanStillEnd() throws {
+        let turn = try Self.turn()
+        var decoder = turn.makeDecoder()
+        let prefixAccepted = decoder.accept(bytes: Array("<tool_call".utf8))
+        #expect(prefixAccepted)
+        #expect(decoder.canEnd)
+        let length = decoder.completionLength()
+        #expect(length == 0)
+        let mask = decoder.allowedTokens()
+        let x = ToyVocabulary.token("x")
+        #expect(mask.contains(x))
+        let accepted = decoder.accept(x, completableWithin: 0)
+        #expect(accepted)
+        #expect(String(decoding: decoder.output, as: UTF8.self) == "<tool_callx")
+    }
 }

@@ -155,7 +155,9 @@ package struct GuidedDecoder {
         guard !bytes.isEmpty, let tokens = vocabulary.tokenize(bytes) else { return [] }
         var spelled: [UInt8] = []
         for token in tokens {
-            guard token >= 0, Int(token) < vocabulary.count else { return [] }
+            // Only tokens that spell text: an empty (control) or
+            // end-of-generation token would not be accepted as text.
+            guard vocabulary.spellsText(token) else { return [] }
             spelled += vocabulary.tokens[Int(token)]
         }
         guard spelled == bytes else { return [] }
@@ -200,15 +202,21 @@ package struct GuidedDecoder {
     }
 
     /// Accepts `token` only if the value can still be completed within
-    /// `budget` bytes after it. Returns false, changing nothing, otherwise
-    /// (or if the grammar does not allow it).
+    /// `budget` tokens after it — the tokens ``completionTokens()`` would
+    /// then use. Returns false, changing nothing, otherwise (or if the
+    /// grammar does not allow it).
     package mutating func accept(_ token: Int32, completableWithin budget: Int) -> Bool {
         let saved = (state, committed, output, ended)
         guard accept(token) else { return false }
         if ended { return true }
-        let needed = matcher.shortestCompletion(of: state, table: constraint.completions)?.count
+        let needed = matcher.shortestCompletion(of: state, table: constraint.completions)
         matcher.truncate(to: committed)
-        if let needed, needed <= budget { return true }
+        if let needed {
+            // Every token spells at least one byte: most steps are decided
+            // by the byte count alone, without tokenizing.
+            if needed.count <= budget { return true }
+            if let tokens = tokens(spelling: needed), tokens.count <= budget { return true }
+        }
         (state, committed, output, ended) = saved
         matcher.truncate(to: committed)
         return false
@@ -220,10 +228,16 @@ package struct GuidedDecoder {
     package mutating func completionTokens() -> [Int32]? {
         defer { matcher.truncate(to: committed) }
         guard let bytes = matcher.shortestCompletion(of: state, table: constraint.completions) else { return nil }
+        return tokens(spelling: bytes)
+    }
+
+    /// `bytes` as the model tokenizes them, or one token per byte where
+    /// that does not spell them exactly; nil if some byte has no token.
+    private func tokens(spelling bytes: [UInt8]) -> [Int32]? {
         if bytes.isEmpty { return [] }
         if UTF8Boundary.incompleteSuffixLength(of: bytes) == 0, bytes.first.map({ $0 & 0xC0 != 0x80 }) ?? false,
            let tokens = vocabulary.tokenize(bytes),
-           tokens.allSatisfy({ $0 >= 0 && Int($0) < vocabulary.count }),
+           tokens.allSatisfy(vocabulary.spellsText),
            tokens.flatMap({ vocabulary.tokens[Int($0)] }) == bytes {
             return tokens
         }

@@ -25,6 +25,12 @@ package final class TokenVocabulary: Sendable {
 
     package var count: Int { tokens.count }
 
+    /// Whether `token` is a token of this vocabulary that spells text (not
+    /// empty, not an end-of-generation token): one the engine may force.
+    package func spellsText(_ token: Int32) -> Bool {
+        token >= 0 && Int(token) < tokens.count && !tokens[Int(token)].isEmpty && !endOfGeneration.contains(token)
+    }
+
     /// - Parameters:
     ///   - tokens: each token's bytes, by id; empty for tokens never to emit.
     ///   - endOfGeneration: end-of-generation token ids.

@@ -10,6 +10,9 @@ extension OnDeviceTests {
     /// walks through the allowed tokens, and valid documents fed back in.
     @Suite("Guided generation properties")
     struct GuidedProperties {
+        /// Seeds per property; `GUIDED_PROPERTY_RUNS` raises it for a soak run.
+        static let runs = Int(ProcessInfo.processInfo.environment["GUIDED_PROPERTY_RUNS"] ?? "") ?? 60
+
         static func vocabulary() async throws -> TokenVocabulary {
             try OnDevice.requireModel()
             let engine = OnDeviceEngine.shared(for: .current)
@@ -21,7 +24,7 @@ extension OnDeviceTests {
         /// own JSON Schema (checked by an independent validator) accepts.
         @Test func randomWalksProduceValidDocuments() async throws {
             let vocabulary = try await Self.vocabulary()
-            await propertyCheck(count: 60, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            await propertyCheck(count: Self.runs, input: Gen.int(in: 0...Int(Int32.max))) { seed in
                 var schemas = RandomSchemas(random: SplitMix64(seed: UInt64(seed)))
                 let schema = schemas.schema()
                 do {
@@ -42,7 +45,7 @@ extension OnDeviceTests {
         /// and byte by byte, is allowed at every step.
         @Test func validDocumentsAreReachable() async throws {
             let vocabulary = try await Self.vocabulary()
-            await propertyCheck(count: 60, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            await propertyCheck(count: Self.runs, input: Gen.int(in: 0...Int(Int32.max))) { seed in
                 var schemas = RandomSchemas(random: SplitMix64(seed: UInt64(seed)))
                 let schema = schemas.schema()
                 do {
@@ -63,7 +66,7 @@ extension OnDeviceTests {
                             var decoder = constraint.makeDecoder()
                             for (index, token) in tokens.enumerated() {
                                 let mask = decoder.allowedTokens()
-                                                let accepted = mask.contains(token) && decoder.accept(token)
+                                let accepted = mask.contains(token) && decoder.accept(token)
                                 guard accepted else {
                                     Issue.record("seed \(seed): token \(index) of \(document) refused after \(String(decoding: decoder.output, as: UTF8.self))")
                                     break
@@ -87,11 +90,9 @@ extension OnDeviceTests {
             while !decoder.isComplete {
                 let forced = decoder.forcedTokens()
                 if !forced.isEmpty {
-
                     for token in forced {
                         let accepted = decoder.accept(token)
-                        if !accepted { print("REFUSED", token, constraint.vocabulary.tokens[Int(token)], "after", String(decoding: decoder.output, as: UTF8.self)) }
-                        try #require(accepted, "forced token refused")
+                        try #require(accepted, "forced token \(token) \(constraint.vocabulary.tokens[Int(token)]) refused after \(String(decoding: decoder.output, as: UTF8.self))")
                     }
                     used += forced.count
                     continue

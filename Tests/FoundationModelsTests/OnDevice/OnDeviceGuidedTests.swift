@@ -104,12 +104,13 @@ extension OnDeviceTests {
             try OnDevice.requireModel()
             let before = Self.statistics()
             let session = LanguageModelSession(instructions: "You describe cities at great length.")
-            let options = GenerationOptions(sampling: .random(top: 40, seed: 3), maximumResponseTokens: 40)
+            // This answer takes the model 30 tokens when the budget leaves it
+            // room (seed 3): with 28 the value must be finished early.
+            let options = GenerationOptions(sampling: .random(top: 40, seed: 3), maximumResponseTokens: 28)
             let response = try await session.respond(to: "Describe London in detail.", generating: GuidedCity.self, options: options)
-            #expect(response.usage.output.totalTokenCount <= 40)
+            #expect(response.usage.output.totalTokenCount <= 28)
             #expect(response.content.landmarks.count == 2)
             #expect(response.rawContent.isComplete)
-            // 40 tokens are too few for this model's answer: the value was finished early.
             #expect(Self.statistics().closedEarly > before.closedEarly)
         }
 

@@ -57,8 +57,9 @@ final class ContextSlot: @unchecked Sendable {
         var modelSteps = 0
         /// Generated tokens the schema forced (appended without sampling).
         var forcedTokens = 0
-        /// Guided generation stopped (token budget or context) before the
-        /// value was complete; the text is not a valid value.
+        /// Guided generation stopped (token budget or context) where the
+        /// output could not end: the text is not a valid value. (A free-text
+        /// answer may end anywhere, so running out there is not this.)
         var incomplete = false
         /// Guided generation finished the value in the fewest tokens because
         /// the budget had no room for more.
@@ -141,11 +142,12 @@ final class ContextSlot: @unchecked Sendable {
         var mask = TokenMask(count: vocabulary.count)
         var text = UTF8Accumulator()
         var unreported = 0
-        while !decoder.isComplete {
+        var finishing = false
+        while !decoder.isComplete, !finishing {
             if abortFlag.isAbortRequested { throw LlamaError.aborted }
             let room = job.maximumTokens - outcome.generatedTokens
             guard room > 0 else {
-                outcome.incomplete = true
+                outcome.incomplete = !decoder.canEnd
                 break
             }
             var next = decoder.forcedTokens()
@@ -157,7 +159,8 @@ final class ContextSlot: @unchecked Sendable {
                     next = [token]
                 } else {
                     // The budget would no longer fit the shortest way to
-                    // finish the value: finish it that way now.
+                    // finish the value: finish it that way now (with no
+                    // tokens at all where the output may already end).
                     guard let closing = decoder.completionTokens(), closing.count <= room else {
                         outcome.incomplete = true
                         break
@@ -165,6 +168,7 @@ final class ContextSlot: @unchecked Sendable {
                     for token in closing where !decoder.accept(token) { throw LlamaError.noAllowedTokens }
                     outcome.forcedTokens += closing.count
                     outcome.closedEarly = true
+                    finishing = true
                     next = closing
                 }
             } else {
@@ -180,14 +184,14 @@ final class ContextSlot: @unchecked Sendable {
                 onText(delta, unreported)
                 unreported = 0
             }
-            if decoder.isComplete { break }
+            if decoder.isComplete || finishing { break }
             guard outcome.generatedTokens < job.maximumTokens else {
-                outcome.incomplete = true
+                outcome.incomplete = !decoder.canEnd
                 break
             }
             guard context.remainingCapacity >= next.count else {
                 outcome.contextFull = true
-                outcome.incomplete = true
+                outcome.incomplete = !decoder.canEnd
                 break
             }
             try gate.withTurn { try context.decode(next) }
