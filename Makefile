@@ -13,6 +13,9 @@ SWIFT ?= swift
 FM_CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/swift-foundation-models
 FM_ENV := . "$(FM_CACHE)/env.sh" &&
 
+# The acceptance suites: app code on the real model, many seeded runs each.
+ACCEPTANCE := GuidedAcceptanceTests|ToolAcceptanceTests
+
 .PHONY: setup setup-bench build demo test bench clean
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
@@ -30,18 +33,20 @@ demo: setup
 	$(FM_ENV) $(SWIFT) build -c release --product fm
 	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/fm"
 
-# Three runs of the one test bundle:
+# Four runs of the one test bundle:
 # - the API, session and on-device tests (the real default model);
 # - LlamaKit's tests on the real model, alone, so two processes' worth of
 #   llama.cpp threads never share the cores (timing assertions stay honest);
 # - the app-compatibility target, which exercises apps' "model not ready yet"
-#   path, with the model pointed at a file that does not exist.
+#   path, with the model pointed at a file that does not exist;
+# - the acceptance suites (ACCEPTANCE): app types and tools on the real
+#   model, 50 seeded runs each.
 test: setup
 	$(FM_ENV) $(SWIFT) build --build-tests
 	$(FM_ENV) $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests
 	$(FM_ENV) $(SWIFT) test --skip-build --filter LlamaKitTests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip GuidedAcceptanceTests
-	$(FM_ENV) $(SWIFT) test --skip-build --filter GuidedAcceptanceTests
+	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip '$(ACCEPTANCE)'
+	$(FM_ENV) $(SWIFT) test --skip-build --filter '$(ACCEPTANCE)'
 
 bench: setup-bench
 	$(FM_ENV) $(SWIFT) build -c release --product fm-bench

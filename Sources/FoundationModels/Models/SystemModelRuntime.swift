@@ -107,10 +107,10 @@ extension SystemLanguageModel: LanguageModel {
     }
 
     /// The in-process model enforces response schemas token by token
-    /// (guided generation). Tool calling is not declared yet, so the session
-    /// refuses requests with tools with `unsupportedCapability`.
+    /// (guided generation), and tool calls the same way: every call names a
+    /// declared tool with arguments that follow its schema.
     public var capabilities: LanguageModelCapabilities {
-        LanguageModelCapabilities([.guidedGeneration])
+        LanguageModelCapabilities([.guidedGeneration, .toolCalling])
     }
 
     public var executorConfiguration: Executor.Configuration {

@@ -87,3 +87,19 @@ enum SchemaPromptWriter {
         String(decoding: JSONStringEncoding.quoted(text), as: UTF8.self)
     }
 }
+
+extension Transcript.ToolDefinition {
+    /// The tool as the model reads it among the instructions: its name and
+    /// description, then its arguments described like a response schema
+    /// (field by field, with descriptions and guides).
+    package var promptDescription: String {
+        var lines = ["- \(name): \(description)"]
+        let arguments = SchemaPromptWriter.describe(parameters.root, description: nil, named: nil)
+        lines.append("  Arguments: " + (arguments.first ?? ""))
+        lines += arguments.dropFirst().map { "  " + $0 }
+        for definition in parameters.definitions {
+            lines += SchemaPromptWriter.describe(definition.node, description: definition.description, named: definition.name).map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

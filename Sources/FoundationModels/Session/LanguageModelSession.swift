@@ -17,6 +17,7 @@ public final class LanguageModelSession: Observable, Sendable {
         var transcript: Transcript
         var isResponding = false
         var usage = Usage()
+        var maximumToolRounds = LanguageModelSession.defaultMaximumToolRounds
     }
 
     let backend: ModelBackend
@@ -45,6 +46,18 @@ public final class LanguageModelSession: Observable, Sendable {
         return state.withLock { $0.usage }
     }
 
+    /// The most tool rounds (the model calls tools, the session runs them
+    /// and calls the model again) one request may take; the next round
+    /// fails the request with `decodingFailure` instead of looping. Not in
+    /// Apple's API, which has no such knob; the default, 8, is far above
+    /// what a conversation with tools needs.
+    public var maximumToolRounds: Int {
+        get { state.withLock { $0.maximumToolRounds } }
+        set { state.withLock { $0.maximumToolRounds = max(0, newValue) } }
+    }
+
+    static let defaultMaximumToolRounds = 8
+
     init(backend: ModelBackend, tools: [any Tool], transcript: Transcript) {
         self.backend = backend
         self.tools = tools
@@ -53,13 +66,16 @@ public final class LanguageModelSession: Observable, Sendable {
     }
 
     /// The instructions entry a new session starts with: the instructions'
-    /// segments and the definitions of its tools. No entry when there is
-    /// neither.
+    /// segments and the definitions of the tools whose
+    /// `includesSchemaInInstructions` is true (the others can still be
+    /// called: their schemas are enforced, just not shown). No entry when
+    /// there is neither.
     static func initialTranscript(instructions: Instructions?, tools: [any Tool]) -> Transcript {
-        guard instructions != nil || !tools.isEmpty else { return Transcript() }
+        let shown = tools.filter(\.includesSchemaInInstructions)
+        guard instructions != nil || !shown.isEmpty else { return Transcript() }
         let entry = Transcript.Instructions(
             segments: instructions?.segments ?? [],
-            toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) }
+            toolDefinitions: shown.map { Transcript.ToolDefinition(tool: $0) }
         )
         return Transcript(entries: [.instructions(entry)])
     }

@@ -22,9 +22,6 @@ struct RequestResult: Sendable {
 }
 
 extension LanguageModelSession {
-    /// The most tool rounds one request may take before it fails.
-    static let maximumToolRounds = 8
-
     /// Runs one request to completion: the executor, the tool rounds, and the
     /// commit of the new entries. On any error or cancellation the transcript
     /// is left as it was.
@@ -63,6 +60,7 @@ extension LanguageModelSession {
         var added: [Transcript.Entry] = [promptEntry]
         var usage = Usage()
         var toolRounds = 0
+        let maximumToolRounds = state.withLock { $0.maximumToolRounds }
         var previousCalls: Set<String> = []
 
         while true {
@@ -73,9 +71,9 @@ extension LanguageModelSession {
 
             if !turn.toolCalls.isEmpty {
                 toolRounds += 1
-                guard toolRounds <= Self.maximumToolRounds else {
+                guard toolRounds <= maximumToolRounds else {
                     throw GenerationError.decodingFailure(.init(
-                        debugDescription: "The model kept calling tools for \(Self.maximumToolRounds) rounds without answering."
+                        debugDescription: "The model kept calling tools for \(maximumToolRounds) rounds without answering (maximumToolRounds is \(maximumToolRounds))."
                     ))
                 }
                 let calls = try resolveToolCalls(turn.toolCalls, enabled: request.enabledToolDefinitions)
@@ -109,12 +107,18 @@ extension LanguageModelSession {
         }
     }
 
-    /// The executor request for one round. With `.required`, only the first
-    /// round must call a tool; later rounds may answer.
+    /// The executor request for one round. With `.required`, the first
+    /// round must call one or more tools and the round after their outputs
+    /// answers: the model "must call one or more tools before it can
+    /// respond", and a request always ends in a response, whatever the
+    /// model would like to call next. (Apple's 27 SDK can also keep calling
+    /// until a tool throws or a `DynamicProfile` changes the mode; there is
+    /// no `DynamicProfile` here, so that would only ever end at the round
+    /// limit.) For chains of dependent calls, use `.allowed`.
     private func makeRequest(_ spec: RequestSpec, transcript: Transcript, toolRound: Int) -> LanguageModelExecutorGenerationRequest {
         var options = spec.options
         if toolRound > 0, options.toolCallingMode == .required {
-            options.toolCallingMode = .allowed
+            options.toolCallingMode = .disallowed
         }
         let enabledTools = options.toolCallingMode == .disallowed ? [] : toolDefinitions
         return LanguageModelExecutorGenerationRequest(

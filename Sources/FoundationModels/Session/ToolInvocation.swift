@@ -41,7 +41,7 @@ extension LanguageModelSession {
                 guard let tool = tools.first(where: { $0.name == call.toolName }) else { continue }
                 group.addTask {
                     let segments = try await Self.invoke(tool, arguments: call.arguments)
-                    return (index, Transcript.ToolOutput(toolName: call.toolName, segments: segments))
+                    return (index, Transcript.ToolOutput(id: call.id, toolName: call.toolName, segments: segments))
                 }
             }
             var outputs: [(Int, Transcript.ToolOutput)] = []

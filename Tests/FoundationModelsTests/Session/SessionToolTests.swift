@@ -96,4 +96,80 @@ struct SessionToolTests {
         }
         #expect(session.transcript.count == 1)
     }
+
+    /// Two tools that each wait until the other has started: they finish
+    /// only if the session runs them at the same time.
+    final class Rendezvous: Sendable {
+        let arrivals = Mutex(0)
+
+        func arriveAndWait() async throws {
+            arrivals.withLock { $0 += 1 }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while arrivals.withLock({ $0 }) < 2 {
+                guard ContinuousClock.now < deadline else { throw Timeout() }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+
+        struct Timeout: Error {}
+    }
+
+    struct Meeting: Tool {
+        let name: String
+        let description = "Meets the other tool."
+        let rendezvous: Rendezvous
+        @Generable struct Arguments {
+            var who: String
+        }
+        func call(arguments: Arguments) async throws -> String {
+            try await rendezvous.arriveAndWait()
+            return "\(name) met \(arguments.who)"
+        }
+    }
+
+    @Test func callsInOneTurnRunConcurrently() async throws {
+        let rendezvous = Rendezvous()
+        let model = ScriptedModel([
+            [
+                .toolCall(id: "a", name: "left", arguments: "{\"who\":\"right\"}"),
+                .toolCall(id: "b", name: "right", arguments: "{\"who\":\"left\"}"),
+            ],
+            [.text("They met.")],
+        ])
+        let tools: [any Tool] = [Meeting(name: "left", rendezvous: rendezvous), Meeting(name: "right", rendezvous: rendezvous)]
+        let session = LanguageModelSession(model: model, tools: tools)
+        let response = try await session.respond(to: "Meet.")
+        #expect(response.content == "They met.")
+        // Outputs keep the calls' order and answer them by id.
+        let outputs = response.transcriptEntries.compactMap { entry -> Transcript.ToolOutput? in
+            if case .toolOutput(let output) = entry { output } else { nil }
+        }
+        #expect(outputs.map(\.id) == ["a", "b"])
+        #expect(outputs.map { $0.segments.map(\.text) } == [["left met right"], ["right met left"]])
+    }
+
+    @Test func requiredCallsFirstThenAnswers() async throws {
+        let model = ScriptedModel([
+            [.toolCall(id: "c1", name: "Lookup", arguments: "{\"artist\":\"A\"}")],
+            [.text("done")],
+        ])
+        let session = LanguageModelSession(model: model, tools: [Lookup()])
+        try await session.respond(to: "go", options: GenerationOptions(toolCallingMode: .required))
+        #expect(model.script.requests.map(\.generationOptions.toolCallingMode) == [.required, .disallowed])
+        #expect(model.script.requests.map(\.enabledToolDefinitions.count) == [1, 0])
+    }
+
+    @Test func theRoundLimitIsConfigurable() async throws {
+        let call: (String) -> [Script.Step] = { [.toolCall(id: $0, name: "Lookup", arguments: "{\"artist\":\"\($0)\"}")] }
+        let session = LanguageModelSession(model: ScriptedModel([call("a"), call("b"), call("c")]), tools: [Lookup()])
+        session.maximumToolRounds = 2
+        await #expect {
+            try await session.respond(to: "go")
+        } throws: { error in
+            guard case LanguageModelSession.GenerationError.decodingFailure(let context) = error else { return false }
+            return context.debugDescription.contains("maximumToolRounds is 2")
+        }
+        #expect(session.transcript.count == 1) // the instructions entry with the tool
+
+    }
 }

@@ -1,12 +1,13 @@
 import Foundation
+import GuidedGeneration
 import LlamaKit
 
 /// How a transcript becomes the model's input: chat messages rendered by the
 /// model's own chat template, then tokens.
 ///
 /// Instructions are the system turn, prompts user turns, responses assistant
-/// turns; tool calls and outputs are written as JSON in assistant and tool
-/// turns. Rendering is deterministic, so the tokens of an earlier request are
+/// turns; tool calls are written as the block the model generates them in
+/// (see ``ToolCallRouter``) and outputs as tool turns. Rendering is deterministic, so the tokens of an earlier request are
 /// a prefix of the next one's and its KV cache can be reused.
 enum ChatRendering {
     static func messages(for transcript: Transcript) -> [LlamaChatMessage] {
@@ -22,8 +23,7 @@ enum ChatRendering {
         case .response(let response):
             return .assistant(response.segments.renderedText)
         case .toolCalls(let calls):
-            let rendered = calls.map { "{\"name\":\(GeneratedContent($0.toolName).jsonString),\"arguments\":\($0.arguments.jsonString)}" }
-            return .assistant(rendered.joined(separator: "\n"))
+            return .assistant(ToolCallRouter.block(calls.map { ToolCallRouter.Call(name: $0.toolName, arguments: $0.arguments.jsonString) }))
         case .toolOutput(let output):
             return LlamaChatMessage(role: "tool", content: output.segments.renderedText)
         case .reasoning:
@@ -31,15 +31,19 @@ enum ChatRendering {
         }
     }
 
-    /// The instructions, followed by the definitions of the session's tools
-    /// (name, description and JSON Schema of the arguments).
+    /// The instructions, followed by the session's tools (name, description,
+    /// arguments) and how to call them: a block in the very format the turn
+    /// grammar enforces, so the model is told what it will be held to.
+    /// (SmolLM2's chat template, like most small models', has no tool
+    /// format of its own, so tools travel in the system turn.)
     static func systemText(_ instructions: Transcript.Instructions) -> String {
         let text = instructions.segments.renderedText
         guard !instructions.toolDefinitions.isEmpty else { return text }
-        let tools = instructions.toolDefinitions.map { tool in
-            "- \(tool.name): \(tool.description) Arguments: \(tool.parameters.jsonSchema.jsonString)"
-        }
-        return (text.isEmpty ? "" : text + "\n\n") + "Tools you can call:\n" + tools.joined(separator: "\n")
+        let format = ToolCallFormat.toolCallTags
+        let tools = instructions.toolDefinitions.map(\.promptDescription)
+        let usage = "To call tools, reply with only \(format.open)[{\"name\":\"<tool name>\",\"arguments\":{…}}]\(format.close). "
+            + "Each tool's output comes back to you; then answer."
+        return (text.isEmpty ? "" : text + "\n\n") + "Tools:\n" + tools.joined(separator: "\n") + "\n" + usage
     }
 
     /// The prompt's text, followed by the description of its response

@@ -11,14 +11,19 @@ import Synchronization
 package final class ConstraintCache: Sendable {
     private let source: LlamaVocabulary
     private let vocabularyState = Mutex<TokenVocabulary?>(nil)
-    private let constraints = Mutex<[SchemaKey: TokenConstraint]>([:])
+    private let constraints = Mutex<[Key: TokenConstraint]>([:])
     /// Schemas kept; beyond this the cache starts over (a server generating
     /// with endless distinct dynamic schemas must not grow without bound).
     private static let capacity = 256
 
-    private struct SchemaKey: Hashable {
-        var root: SchemaNode
+    /// What a compiled constraint depends on: the answer's schema, and for
+    /// a turn with tools, the tools' argument schemas and whether a call is
+    /// required.
+    private struct Key: Hashable {
+        var root: SchemaNode?
         var definitions: [SchemaDefinition]
+        var tools: [ToolSchema] = []
+        var requiresToolCall = false
     }
 
     init(vocabulary: LlamaVocabulary) {
@@ -38,9 +43,37 @@ package final class ConstraintCache: Sendable {
     /// The constraint for `schema`, compiled on first use.
     /// - Throws: `GuidedGenerationError` for a schema that cannot be enforced.
     package func constraint(for schema: GenerationSchema) throws(GuidedGenerationError) -> TokenConstraint {
-        let key = SchemaKey(root: schema.root, definitions: schema.definitions)
+        try cached(Key(root: schema.root, definitions: schema.definitions)) { () throws(GuidedGenerationError) in
+            try GrammarCompiler.compile(root: schema.root, definitions: schema.definitions)
+        }
+    }
+
+    /// The constraint for a turn with tools: a block of calls to `tools`
+    /// (each name declared, each argument list valid for its tool), or —
+    /// unless `requiresToolCall` — the answer (text, or a value of
+    /// `answer`), compiled on first use.
+    /// - Throws: `GuidedGenerationError` for an answer schema or tool
+    ///   arguments that cannot be enforced.
+    package func turnConstraint(
+        answer: GenerationSchema?,
+        tools: [Transcript.ToolDefinition],
+        requiresToolCall: Bool
+    ) throws(GuidedGenerationError) -> TokenConstraint {
+        let toolSchemas = tools.map { ToolSchema(name: $0.name, arguments: $0.parameters.root, definitions: $0.parameters.definitions) }
+        let key = Key(root: answer?.root, definitions: answer?.definitions ?? [], tools: toolSchemas, requiresToolCall: requiresToolCall)
+        return try cached(key) { () throws(GuidedGenerationError) in
+            try GrammarCompiler.compileTurn(
+                answer: answer?.root,
+                answerDefinitions: answer?.definitions ?? [],
+                tools: toolSchemas,
+                requiresToolCall: requiresToolCall
+            )
+        }
+    }
+
+    private func cached(_ key: Key, compile: () throws(GuidedGenerationError) -> Grammar) throws(GuidedGenerationError) -> TokenConstraint {
         if let found = constraints.withLock({ $0[key] }) { return found }
-        let compiled = try TokenConstraint(root: schema.root, definitions: schema.definitions, vocabulary: vocabulary)
+        let compiled = TokenConstraint(grammar: try compile(), vocabulary: vocabulary)
         compiled.precomputeLeafMasks()
         constraints.withLock { cache in
             if cache.count >= Self.capacity { cache.removeAll() }

@@ -1,6 +1,7 @@
 import Foundation
 import GuidedGeneration
 import LlamaKit
+import Synchronization
 
 /// Serves ``SystemLanguageModel`` requests with the in-process engine.
 ///
@@ -38,7 +39,13 @@ struct OnDeviceExecutor: Sendable {
                 debugDescription: "The instructions, transcript and prompt take \(prompt.count) tokens and \(reserved) are reserved for the response: \(prompt.count + reserved) tokens, more than the context size of \(loaded.contextSize)"
             ))
         }
-        let constraint = try request.schema.map { try Self.constraint(for: $0, in: loaded) }
+        let tools = request.enabledToolDefinitions
+        let constraint: TokenConstraint?
+        if tools.isEmpty {
+            constraint = try request.schema.map { try Self.constraint(for: $0, in: loaded) }
+        } else {
+            constraint = try Self.turnConstraint(for: request, in: loaded)
+        }
         let job = ContextSlot.Job(
             promptTokens: prompt,
             sampling: request.generationOptions.samplerMode,
@@ -46,16 +53,25 @@ struct OnDeviceExecutor: Sendable {
             constraint: constraint
         )
 
+        // With tools, the turn is either a block of calls or the answer:
+        // the router holds back what may still open a block and streams the
+        // rest as answer text.
+        let router = Mutex(ToolCallRouter())
         let outcome = try await engine.run(job, in: loaded) { text, tokenCount in
-            channel.yield(.response(action: .appendText(text, tokenCount: tokenCount)))
+            if tools.isEmpty {
+                channel.yield(.response(action: .appendText(text, tokenCount: tokenCount)))
+            } else if let released = router.withLock({ $0.route(text, tokenCount: tokenCount) }) {
+                channel.yield(.response(action: .appendText(released.text, tokenCount: released.tokenCount)))
+            }
         }
         try Task.checkCancellation()
-        if outcome.incomplete, let schema = request.schema {
+        if outcome.incomplete {
             let limit = outcome.contextFull
                 ? "the context filled up (\(loaded.contextSize) tokens)"
                 : "the response reached its limit of \(outcome.generatedTokens) tokens"
+            let what = request.schema.map { "the \($0.name) value" } ?? "the tool call"
             throw LanguageModelSession.GenerationError.decodingFailure(.init(
-                debugDescription: "\(limit) before the \(schema.name) value was complete; raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
+                debugDescription: "\(limit) before \(what) was complete; raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
             ))
         }
         if outcome.contextFull {
@@ -65,10 +81,63 @@ struct OnDeviceExecutor: Sendable {
                 debugDescription: "The response filled the context (\(prompt.count) prompt and \(outcome.generatedTokens) response tokens) before it ended; set maximumResponseTokens or shorten the conversation"
             ))
         }
+        if !tools.isEmpty {
+            try await Self.finishTurn(router.withLock { $0 }, into: channel)
+        }
         await channel.send(.response(action: .updateUsage(
             input: .init(totalTokenCount: prompt.count, cachedTokenCount: outcome.cachedPromptTokens),
             output: .init(totalTokenCount: outcome.generatedTokens)
         )))
+    }
+
+    /// Sends what a turn with tools ended as: the calls of its block, or
+    /// the answer text still held back.
+    private static func finishTurn(_ router: ToolCallRouter, into channel: LanguageModelExecutorGenerationChannel) async throws {
+        let turn: ToolCallRouter.Turn
+        do {
+            turn = try router.finish()
+        } catch .incompleteBlock(let text) {
+            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+                debugDescription: "The model's tool-call block is not a complete list of calls: \(text)"
+            ))
+        }
+        switch turn {
+        case .answer(let rest, let tokenCount):
+            if !rest.isEmpty {
+                await channel.send(.response(action: .appendText(rest, tokenCount: tokenCount)))
+            }
+        case .toolCalls(let calls, let tokenCount):
+            for (index, call) in calls.enumerated() {
+                await channel.send(.toolCalls(action: .toolCall(
+                    id: UUID().uuidString,
+                    name: call.name,
+                    action: .appendArguments(call.arguments, tokenCount: index == 0 ? tokenCount : 0)
+                )))
+            }
+        }
+    }
+
+    /// The compiled constraint for a turn with the request's enabled tools:
+    /// a block of valid calls, or (unless tool calling is `.required`) the
+    /// answer.
+    static func turnConstraint(for request: LanguageModelExecutorGenerationRequest, in loaded: OnDeviceEngine.Loaded) throws -> TokenConstraint {
+        do {
+            return try loaded.constraints.turnConstraint(
+                answer: request.schema,
+                tools: request.enabledToolDefinitions,
+                requiresToolCall: request.generationOptions.toolCallingMode == .required
+            )
+        } catch .unsupportedGuide(let message) {
+            let names = ([request.schema?.name].compactMap { $0 } + request.enabledToolDefinitions.map(\.name)).joined(separator: ", ")
+            throw LanguageModelError.unsupportedGenerationGuide(.init(
+                schemaName: request.schema?.name ?? request.enabledToolDefinitions[0].name,
+                debugDescription: "The response schema or a tool's arguments (\(names)) cannot be enforced: \(message)"
+            ))
+        } catch .unsatisfiable(let message) {
+            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+                debugDescription: "No tool call or answer can satisfy the schemas: \(message)"
+            ))
+        }
     }
 
     /// The compiled constraint for `schema`, with compile errors as the

@@ -1,0 +1,117 @@
+import GuidedGeneration
+
+/// Sorts the text of one model turn, as it is generated, into what the
+/// session sees: answer text, streamed as it comes, or a block of tool
+/// calls, reported once the block is complete.
+///
+/// Exists because a turn with tools starts undecided: the grammar lets the
+/// model open a call block (`<tool_call>[…]</tool_call>`) or answer, and the
+/// first bytes decide. Text that could still be the start of the block's
+/// marker is held back; as soon as it cannot, it is released as answer text,
+/// and everything after it streams through unchanged. A call block is never
+/// shown as answer text.
+struct ToolCallRouter {
+    /// One call the model wrote: the tool's name and its arguments as
+    /// compact JSON.
+    struct Call: Equatable {
+        var name: String
+        var arguments: String
+    }
+
+    /// What a finished turn was.
+    enum Turn: Equatable {
+        /// An answer; any text still held back (an answer that is a prefix
+        /// of the marker) with the tokens it took.
+        case answer(rest: String, tokenCount: Int)
+        /// A block of calls, with the tokens the whole block took.
+        case toolCalls([Call], tokenCount: Int)
+    }
+
+    private enum Phase {
+        case undecided
+        case answer
+        case toolCalls
+    }
+
+    let format: ToolCallFormat
+    private var phase = Phase.undecided
+    /// The text held back while undecided, then the whole call block.
+    private var held = ""
+    private var heldTokens = 0
+
+    init(format: ToolCallFormat = .toolCallTags) {
+        self.format = format
+    }
+
+    /// Takes the next piece of generated text; returns the answer text to
+    /// stream now (with the tokens it carries), if any.
+    mutating func route(_ text: String, tokenCount: Int) -> (text: String, tokenCount: Int)? {
+        switch phase {
+        case .answer:
+            return (text, tokenCount)
+        case .toolCalls:
+            held += text
+            heldTokens += tokenCount
+            return nil
+        case .undecided:
+            held += text
+            heldTokens += tokenCount
+            if held.utf8.starts(with: format.open.utf8) {
+                phase = .toolCalls
+                return nil
+            }
+            if format.open.utf8.starts(with: held.utf8) {
+                return nil
+            }
+            phase = .answer
+            defer {
+                held = ""
+                heldTokens = 0
+            }
+            return (held, heldTokens)
+        }
+    }
+
+    /// The turn, once generation has ended.
+    /// - Throws: ``ToolCallRouterError`` when a call block does not hold a
+    ///   well-formed list of calls (only possible if generation stopped
+    ///   before the block was complete).
+    func finish() throws(ToolCallRouterError) -> Turn {
+        guard phase == .toolCalls else {
+            return .answer(rest: held, tokenCount: heldTokens)
+        }
+        guard held.hasSuffix(format.close) else {
+            throw .incompleteBlock(held)
+        }
+        let json = String(held.dropFirst(format.open.count).dropLast(format.close.count))
+        guard let content = try? GeneratedContent(json: json), content.isComplete,
+              case .array(let elements) = content.kind
+        else {
+            throw .incompleteBlock(held)
+        }
+        var calls: [Call] = []
+        for element in elements {
+            guard case .structure(let properties, _) = element.kind,
+                  case .string(let name)? = properties["name"]?.kind,
+                  let arguments = properties["arguments"]
+            else {
+                throw .incompleteBlock(held)
+            }
+            calls.append(Call(name: name, arguments: arguments.jsonString))
+        }
+        return .toolCalls(calls, tokenCount: heldTokens)
+    }
+
+    /// The text of a call block as the model writes it: what a transcript's
+    /// tool calls are rendered as, so a later turn shows the model exactly
+    /// what it generated.
+    static func block(_ calls: [Call], format: ToolCallFormat = .toolCallTags) -> String {
+        let list = calls.map { "{\"name\":\(GeneratedContent($0.name).jsonString),\"arguments\":\($0.arguments)}" }
+        return format.open + "[" + list.joined(separator: ",") + "]" + format.close
+    }
+}
+
+/// A call block that did not parse as a list of calls.
+enum ToolCallRouterError: Error, Equatable {
+    case incompleteBlock(String)
+}

@@ -1,0 +1,60 @@
+import Testing
+@testable import FoundationModels
+
+/// How a turn's generated text is sorted into answer text and tool calls,
+/// without a model.
+@Suite("Tool-call router")
+struct ToolCallRouterTests {
+    /// Feeds `pieces` one by one; returns the streamed text and the turn.
+    static func route(_ pieces: [String]) throws -> (streamed: [String], turn: ToolCallRouter.Turn) {
+        var router = ToolCallRouter()
+        var streamed: [String] = []
+        for piece in pieces {
+            if let released = router.route(piece, tokenCount: 1) { streamed.append(released.text) }
+        }
+        return (streamed, try router.finish())
+    }
+
+    @Test func answerTextStreamsOnceItCannotOpenABlock() throws {
+        let (streamed, turn) = try Self.route(["<", "to", "ast", "> is ", "a tag"])
+        // Held back while it could be "<tool_call>", then released whole.
+        #expect(streamed == ["<toast", "> is ", "a tag"])
+        #expect(turn == .answer(rest: "", tokenCount: 0))
+    }
+
+    @Test func plainAnswerIsNotHeldBack() throws {
+        let (streamed, turn) = try Self.route(["Paris", " is the capital"])
+        #expect(streamed == ["Paris", " is the capital"])
+        #expect(turn == .answer(rest: "", tokenCount: 0))
+    }
+
+    @Test func anAnswerThatIsAPrefixOfTheMarkerComesOutAtTheEnd() throws {
+        let (streamed, turn) = try Self.route(["<to", "ol"])
+        #expect(streamed.isEmpty)
+        #expect(turn == .answer(rest: "<tool", tokenCount: 2))
+    }
+
+    @Test func aCallBlockIsNeverStreamedAndParsesIntoCalls() throws {
+        let block = #"<tool_call>[{"name":"findAlbum","arguments":{"artist":"Miles","limit":2}},{"name":"price","arguments":{}}]</tool_call>"#
+        let pieces = stride(from: 0, to: block.count, by: 5).map { start -> String in
+            let from = block.index(block.startIndex, offsetBy: start)
+            let to = block.index(from, offsetBy: 5, limitedBy: block.endIndex) ?? block.endIndex
+            return String(block[from..<to])
+        }
+        let (streamed, turn) = try Self.route(pieces)
+        #expect(streamed.isEmpty)
+        #expect(turn == .toolCalls([
+            .init(name: "findAlbum", arguments: #"{"artist":"Miles","limit":2}"#),
+            .init(name: "price", arguments: "{}"),
+        ], tokenCount: pieces.count))
+        // Rendering the calls gives back the text the model generated.
+        guard case .toolCalls(let calls, _) = turn else { return }
+        #expect(ToolCallRouter.block(calls) == block)
+    }
+
+    @Test func anUnfinishedBlockIsAnError() throws {
+        #expect(throws: ToolCallRouterError.self) {
+            try Self.route(["<tool_call>[{\"name\":\"a\",\"argu"])
+        }
+    }
+}
