@@ -6,7 +6,8 @@ import FoundationModels
 /// writes BENCHMARKS.md.
 ///
 /// `fm-bench [OUTPUT.md]` runs everything; `fm-bench guided OUTPUT.md` only
-/// the guided-generation part (its section alone); `fm-bench cold-ttft` is
+/// the guided-generation part (its section alone); `fm-bench tools` only the
+/// tool round (to standard output); `fm-bench cold-ttft` is
 /// the child process the cold time-to-first-token measurement starts.
 @main
 struct Benchmark {
@@ -23,6 +24,11 @@ struct Benchmark {
             let report = await GuidedBenchmarks(threads: threads).run { log($0) }
             try report.markdown().joined(separator: "\n").write(toFile: output, atomically: true, encoding: .utf8)
             FileHandle.standardError.write(Data("wrote \(output)\n".utf8))
+            return
+        }
+        if arguments.first == "tools" {
+            let result = try await ToolRound().run { log($0) }
+            print(ToolRound.markdown(result, error: nil).joined(separator: "\n"))
             return
         }
         let output = arguments.first ?? "BENCHMARKS.md"

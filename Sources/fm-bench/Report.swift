@@ -50,6 +50,7 @@ extension Suite.Report {
         lines.append("Each latency is the mean of 3 runs; instructions are unique per run so nothing is cached")
         lines.append("unless the measurement says so.")
         lines.append("")
+        lines += ToolRound.markdown(toolRound, error: toolRoundError)
         lines += guided.markdown()
         return lines.joined(separator: "\n")
     }

@@ -25,6 +25,8 @@ struct Suite {
         var reevaluatedTTFT: Double
         var transcriptTokens: Int
         var guided: GuidedBenchmarks.Report
+        var toolRound: ToolRound.Result?
+        var toolRoundError: String?
     }
 
     func run() async throws -> Report {
@@ -113,6 +115,15 @@ struct Suite {
             referenceError = "LLAMA_BENCH or FOUNDATION_MODELS_MODEL is not set (run through make bench)"
         }
 
+        log("tool round against a plain answer")
+        var toolRound: ToolRound.Result?
+        var toolRoundError: String?
+        do {
+            toolRound = try await ToolRound().run(log: log)
+        } catch {
+            toolRoundError = "\(error)"
+        }
+
         log("guided generation")
         let guided = await GuidedBenchmarks(threads: threads).run(log: log)
 
@@ -133,7 +144,9 @@ struct Suite {
             secondTurnCached: secondCached,
             reevaluatedTTFT: Measure.mean(reevaluated),
             transcriptTokens: transcriptTokens,
-            guided: guided
+            guided: guided,
+            toolRound: toolRound,
+            toolRoundError: toolRoundError
         )
     }
 
