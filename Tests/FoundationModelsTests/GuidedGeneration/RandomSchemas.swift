@@ -119,7 +119,13 @@ struct RandomSchemas {
         case .number(let bounds):
             let low = bounds.minimum ?? -100
             let high = bounds.maximum ?? 100
-            let hundredths = Int.random(in: Int((low * 100).rounded(.up))...Int((high * 100).rounded(.down)), using: &random)
+            // Bounds like 1.3499999999999999 (a sum of hundredths in binary)
+            // make `high * 100` round up to a value past the bound: keep the
+            // pick inside the bounds as decimals, the way they are enforced.
+            var first = Int((low * 100).rounded(.up)), last = Int((high * 100).rounded(.down))
+            while Double(first) / 100 < low { first += 1 }
+            while Double(last) / 100 > high { last -= 1 }
+            let hundredths = Int.random(in: first...max(first, last), using: &random)
             let value = Double(hundredths) / 100
             var text = String(format: "%.2f", value)
             while text.hasSuffix("0") { text.removeLast() }
