@@ -133,8 +133,9 @@ final class ContextSlot: @unchecked Sendable {
     }
 
     /// Generation that follows `constraint`: tokens the schema forces are
-    /// appended without sampling (and evaluated in one batch), the others
-    /// are sampled from the allowed tokens only, until the value is complete.
+    /// appended without sampling and evaluated in one batch with the sampled
+    /// token before them, the others are sampled from the allowed tokens
+    /// only, until the value is complete.
     private func generateGuided(_ job: Job, constraint: TokenConstraint, _ onText: TextHandler, _ outcome: inout Outcome) throws {
         let sampler = try LlamaSampler(mode: job.sampling)
         let vocabulary = constraint.vocabulary
@@ -156,7 +157,13 @@ final class ContextSlot: @unchecked Sendable {
                 let token = try gate.withTurn { try sampler.sample(from: context, allowed: mask.words) }
                 if decoder.accept(token, completableWithin: room - 1) {
                     if decoder.ended { break }
-                    next = [token]
+                    // What the schema forces after this token rides in the
+                    // same forward pass: decoding [token] + forced at once
+                    // is what decoding them one after another computes.
+                    let forced = decoder.isComplete ? [] : decoder.forcedTokens().prefix(room - 1)
+                    for token in forced where !decoder.accept(token) { throw LlamaError.noAllowedTokens }
+                    outcome.forcedTokens += forced.count
+                    next = [token] + forced
                 } else {
                     // The budget would no longer fit the shortest way to
                     // finish the value: finish it that way now (with no
