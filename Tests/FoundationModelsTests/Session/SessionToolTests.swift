@@ -172,4 +172,38 @@ struct SessionToolTests {
         #expect(session.transcript.count == 1) // the instructions entry with the tool
 
     }
+
+    /// A tool whose output is a value, not text.
+    struct Shelf: Tool {
+        let description = "Reports a shelf's records."
+        @Generable struct Arguments {
+            var shelf: Int
+        }
+        @Generable struct Contents: Equatable {
+            var shelf: Int
+            var records: [String]
+        }
+        func call(arguments: Arguments) async throws -> Contents {
+            Contents(shelf: arguments.shelf, records: ["Blue Train", "Head Hunters"])
+        }
+    }
+
+    @Test func aGenerableOutputIsAStructuredSegment() async throws {
+        let model = ScriptedModel([
+            [.toolCall(id: "s", name: "Shelf", arguments: "{\"shelf\":2}")],
+            [.text("Two records.")],
+        ])
+        let session = LanguageModelSession(model: model, tools: [Shelf()])
+        let response = try await session.respond(to: "What is on shelf 2?")
+        let output = try #require(response.transcriptEntries.compactMap { entry -> Transcript.ToolOutput? in
+            if case .toolOutput(let output) = entry { output } else { nil }
+        }.first)
+        guard case .structure(let segment) = try #require(output.segments.first) else {
+            Issue.record("expected a structured segment, got \(output.segments)")
+            return
+        }
+        #expect(try Shelf.Contents(segment.content) == Shelf.Contents(shelf: 2, records: ["Blue Train", "Head Hunters"]))
+        // The next round's request carries it.
+        #expect(model.script.requests[1].transcript.last == .toolOutput(output))
+    }
 }
