@@ -7,8 +7,9 @@ import LlamaKit
 ///
 /// Instructions are the system turn, prompts user turns, responses assistant
 /// turns; tool calls are written as the block the model generates them in
-/// (see ``ToolCallRouter``) and outputs as tool turns. Rendering is deterministic, so the tokens of an earlier request are
-/// a prefix of the next one's and its KV cache can be reused.
+/// (see ``ToolCallRouter``) and outputs as tool turns. Rendering is
+/// deterministic, so the tokens of an earlier request are a prefix of the
+/// next one's and its KV cache can be reused.
 enum ChatRendering {
     static func messages(for transcript: Transcript) -> [LlamaChatMessage] {
         transcript.compactMap(message(for:))
