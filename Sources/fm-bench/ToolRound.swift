@@ -38,6 +38,9 @@ struct ToolRound {
     }
 
     struct Result {
+        /// The runs measured and the token budget of each turn.
+        var runs: Int
+        var answerTokens: Int
         /// Mean wall time of a plain answer, seconds.
         var plain: Double
         /// Mean wall time of the request with one tool round, seconds.
@@ -67,7 +70,7 @@ struct ToolRound {
 
         var plain: [Double] = [], withTool: [Double] = [], decide: [Double] = [], after: [Double] = []
         var callTokens: [Double] = [], callForced: [Double] = [], callSteps: [Double] = []
-        var plainTokens: [Double] = [], answerTokens: [Double] = []
+        var plainTokens: [Double] = [], tokensAfterTool: [Double] = []
         var example = ""
         for run in 0..<runs {
             log("tool round: run \(run + 1) of \(runs)")
@@ -93,7 +96,7 @@ struct ToolRound {
             callTokens.append(Double(called.statistics.generatedTokens - before.generatedTokens))
             callForced.append(Double(called.statistics.forcedTokens - before.forcedTokens))
             callSteps.append(Double(called.statistics.modelSteps - before.modelSteps))
-            answerTokens.append(Double(finished.generatedTokens - called.statistics.generatedTokens))
+            tokensAfterTool.append(Double(finished.generatedTokens - called.statistics.generatedTokens))
             if run == 0 {
                 let calls = response.transcriptEntries.compactMap { entry -> String? in
                     if case .toolCalls(let calls) = entry { return calls.map(\.description).joined(separator: ", ") }
@@ -103,6 +106,8 @@ struct ToolRound {
             }
         }
         return Result(
+            runs: runs,
+            answerTokens: answerTokens,
             plain: Measure.mean(plain),
             withTool: Measure.mean(withTool),
             decide: Measure.mean(decide),
@@ -111,7 +116,7 @@ struct ToolRound {
             callForced: Measure.mean(callForced),
             callSteps: Measure.mean(callSteps),
             plainTokens: Measure.mean(plainTokens),
-            answerTokensAfterTool: Measure.mean(answerTokens),
+            answerTokensAfterTool: Measure.mean(tokensAfterTool),
             example: example
         )
     }
@@ -126,7 +131,7 @@ struct ToolRound {
         }
         lines += [
             "One tool (`flightStatus`, its argument a flight number by pattern), instructions cached, greedy,",
-            "at most \(ToolRound().answerTokens) tokens per turn, mean of \(ToolRound().runs) runs. Plain: the same session setup with",
+            "at most \(result.answerTokens) tokens per turn, mean of \(result.runs) runs. Plain: the same session setup with",
             "`toolCallingMode: .disallowed`. Tool round: `.required` — the model writes a guided call block,",
             "the session runs the tool, the model answers with its output (a second prompt evaluation: the",
             "call block, the output and the template's turns).",
