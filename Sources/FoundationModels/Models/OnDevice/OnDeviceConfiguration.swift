@@ -4,7 +4,7 @@ import Foundation
 ///
 /// | variable | meaning | default |
 /// | --- | --- | --- |
-/// | `FOUNDATION_MODELS_MODEL` | path of a GGUF file | the installed SmolLM2-135M-Instruct |
+/// | `FOUNDATION_MODELS_MODEL` | path of a GGUF file | the installed Qwen2.5-Coder-0.5B-Instruct |
 /// | `FOUNDATION_MODELS_CONTEXT_SIZE` | tokens per context | 4096 (never above the model's training length) |
 /// | `FOUNDATION_MODELS_THREADS` | CPU threads for decoding | all cores |
 /// | `FOUNDATION_MODELS_CONTEXTS` | KV caches kept (sessions served at once) | 2 |
@@ -12,8 +12,8 @@ import Foundation
 /// | `FOUNDATION_MODELS_DISABLED` | `1` switches the model off | unset |
 package struct OnDeviceConfiguration: Hashable, Sendable {
     /// The installed default model's file name and checksum (see scripts/setup.sh).
-    static let defaultModelFile = "SmolLM2-135M-Instruct.Q4_1.gguf"
-    static let defaultModelSHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+    static let defaultModelFile = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
+    static let defaultModelSHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
 
     package var modelPath: String
     package var contextSize: Int
