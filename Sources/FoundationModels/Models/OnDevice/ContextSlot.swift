@@ -42,6 +42,10 @@ final class ContextSlot: @unchecked Sendable {
         /// The schema the output must follow, compiled for this model; nil
         /// for free text.
         var constraint: TokenConstraint? = nil
+        /// The penalty on repeating the output's own sequences, if any.
+        var repetition: LlamaSampler.Repetition? = nil
+        /// How free strings of a typed answer are paced (``StringPacing``).
+        var pacing: StringPacing = .standard
     }
 
     /// How a job ended.
@@ -105,7 +109,7 @@ final class ContextSlot: @unchecked Sendable {
         guard job.maximumTokens > 0 else { return outcome }
 
         let vocabulary = context.vocabulary
-        let sampler = try LlamaSampler(mode: job.sampling)
+        let sampler = try LlamaSampler(mode: job.sampling, repetition: job.repetition, vocabulary: vocabulary)
         var text = UTF8Accumulator()
         var unreported = 0
         while outcome.generatedTokens < job.maximumTokens {
@@ -135,12 +139,15 @@ final class ContextSlot: @unchecked Sendable {
     /// Generation that follows `constraint`: tokens the schema forces are
     /// appended without sampling and evaluated in one batch with the sampled
     /// token before them, the others are sampled from the allowed tokens
-    /// only, until the value is complete.
+    /// only, until the value is complete. Free strings are paced
+    /// (``StringPacing``): where one should end, the token is sampled again
+    /// from the tokens that close it.
     private func generateGuided(_ job: Job, constraint: TokenConstraint, _ onText: TextHandler, _ outcome: inout Outcome) throws {
-        let sampler = try LlamaSampler(mode: job.sampling)
+        let sampler = try LlamaSampler(mode: job.sampling, repetition: job.repetition, vocabulary: context.vocabulary)
         let vocabulary = constraint.vocabulary
         var decoder = constraint.makeDecoder()
         var mask = TokenMask(count: vocabulary.count)
+        var closingMask = TokenMask(count: vocabulary.count)
         var text = UTF8Accumulator()
         var unreported = 0
         var finishing = false
@@ -153,8 +160,21 @@ final class ContextSlot: @unchecked Sendable {
             }
             var next = decoder.forcedTokens()
             if next.isEmpty {
-                decoder.allowedTokens(into: &mask)
-                let token = try gate.withTurn { try sampler.sample(from: context, allowed: mask.words) }
+                let pace = decoder.pace(room: room - 1, pacing: job.pacing)
+                let canClose = pace != .free && decoder.closingTokens(into: &closingMask)
+                let closesNow = pace == .endNow && canClose
+                if !closesNow { decoder.allowedTokens(into: &mask) }
+                let token = try gate.withTurn { () throws -> LlamaToken in
+                    if closesNow { return try sampler.sample(from: context, allowed: closingMask.words) }
+                    let chosen = try sampler.sample(from: context, allowed: mask.words, accept: false)
+                    if canClose, decoder.continuesPast(pace, with: chosen) {
+                        // Same logits, the closing tokens only: the model
+                        // picks how the string ends.
+                        return try sampler.sample(from: context, allowed: closingMask.words)
+                    }
+                    sampler.accept(chosen)
+                    return chosen
+                }
                 if decoder.accept(token, completableWithin: room - 1) {
                     if decoder.ended { break }
                     // What the schema forces after this token rides in the
@@ -162,6 +182,7 @@ final class ContextSlot: @unchecked Sendable {
                     // is what decoding them one after another computes.
                     let forced = decoder.isComplete ? [] : decoder.forcedTokens().prefix(room - 1)
                     for token in forced where !decoder.accept(token) { throw LlamaError.noAllowedTokens }
+                    forced.forEach(sampler.accept)
                     outcome.forcedTokens += forced.count
                     next = [token] + forced
                 } else {
@@ -181,6 +202,7 @@ final class ContextSlot: @unchecked Sendable {
             } else {
                 next = Array(next.prefix(room))
                 for token in next where !decoder.accept(token) { throw LlamaError.noAllowedTokens }
+                next.forEach(sampler.accept)
                 outcome.forcedTokens += next.count
             }
             outcome.generatedTokens += next.count
