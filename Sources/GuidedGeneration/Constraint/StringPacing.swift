@@ -48,9 +48,6 @@ package struct StringPacing: Sendable, Hashable {
 
     /// The limits used unless a model is configured otherwise.
     package static let standard = StringPacing()
-
-    /// No limits but the budget's fair share (for measurements).
-    package static let budgetOnly = StringPacing(soft: .max / 4, hard: .max / 4, elementSoft: .max / 4, elementHard: .max / 4, overrun: 0)
 }
 
 /// What the open free string should do next (``GuidedDecoder/pace(room:pacing:)``).

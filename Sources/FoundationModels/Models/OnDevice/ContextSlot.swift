@@ -44,8 +44,9 @@ final class ContextSlot: @unchecked Sendable {
         var constraint: TokenConstraint? = nil
         /// The penalty on repeating the output's own sequences, if any.
         var repetition: LlamaSampler.Repetition? = nil
-        /// How free strings of a typed answer are paced (``StringPacing``).
-        var pacing: StringPacing = .standard
+        /// How free strings of a typed answer are paced (``StringPacing``);
+        /// nil leaves them to the budget alone.
+        var pacing: StringPacing? = .standard
     }
 
     /// How a job ended.
@@ -160,7 +161,7 @@ final class ContextSlot: @unchecked Sendable {
             }
             var next = decoder.forcedTokens()
             if next.isEmpty {
-                let pace = decoder.pace(room: room - 1, pacing: job.pacing)
+                let pace = job.pacing.map { decoder.pace(room: room - 1, pacing: $0) } ?? .free
                 let canClose = pace != .free && decoder.closingTokens(into: &closingMask)
                 let closesNow = pace == .endNow && canClose
                 if !closesNow { decoder.allowedTokens(into: &mask) }

@@ -13,7 +13,7 @@ import LlamaKit
 /// | `FOUNDATION_MODELS_MAX_QUEUE` | requests that may wait for a context | 16 |
 /// | `FOUNDATION_MODELS_DISABLED` | `1` switches the model off | unset |
 /// | `FOUNDATION_MODELS_REPETITION` | `off` turns the repetition penalty off | on |
-/// | `FOUNDATION_MODELS_STRING_PACING` | `off` (budget share only) paces typed answers' strings less | on |
+/// | `FOUNDATION_MODELS_STRING_PACING` | `off` stops pacing the strings of typed answers (for measurements) | on |
 package struct OnDeviceConfiguration: Hashable, Sendable {
     /// The installed default model's file name and checksum (see scripts/setup.sh).
     static let defaultModelFile = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
@@ -28,8 +28,9 @@ package struct OnDeviceConfiguration: Hashable, Sendable {
     /// The penalty on repeating the output's own sequences, for free text
     /// and the strings of typed answers; nil for none.
     package var repetition: LlamaSampler.Repetition? = LlamaSampler.Repetition()
-    /// How the free strings of typed answers are paced.
-    package var stringPacing: StringPacing = .standard
+    /// How the free strings of typed answers are paced; nil: not at all
+    /// (the budget alone decides, for measurements).
+    package var stringPacing: StringPacing? = .standard
 
     /// The configuration the process environment describes, read once, when
     /// first needed: the environment is set before a process starts, and
@@ -55,7 +56,7 @@ package struct OnDeviceConfiguration: Hashable, Sendable {
             isDisabled: ["1", "true", "yes"].contains(environment["FOUNDATION_MODELS_DISABLED"]?.lowercased() ?? "")
         )
         if isOff("FOUNDATION_MODELS_REPETITION") { configuration.repetition = nil }
-        if isOff("FOUNDATION_MODELS_STRING_PACING") { configuration.stringPacing = .budgetOnly }
+        if isOff("FOUNDATION_MODELS_STRING_PACING") { configuration.stringPacing = nil }
         return configuration
     }()
 
