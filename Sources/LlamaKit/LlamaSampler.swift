@@ -1,9 +1,4 @@
 import CLlama
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Picks the next token from logits: a llama.cpp sampler chain it owns and
 /// frees in `deinit`.
@@ -21,42 +16,14 @@ public final class LlamaSampler {
         case random(topK: Int? = nil, topP: Double? = nil, temperature: Double = 1.0, seed: UInt32? = nil)
     }
 
-    /// A penalty on tokens that would extend a sequence the output already
-    /// contains (llama.cpp's DRY, "don't repeat yourself"): a token that
-    /// continues a repeat of `n` tokens beyond `allowedLength` loses
-    /// `multiplier * base^(n - allowedLength)` from its logit. Deterministic
-    /// (it draws nothing), so greedy and seeded sampling stay reproducible.
-    /// Repeats never span a sequence breaker (a token containing one of
-    /// `breakers`), so JSON punctuation and line ends reset it.
-    public struct Repetition: Sendable, Hashable {
-        public var multiplier: Float
-        public var base: Float
-        public var allowedLength: Int
-        /// How many of the latest tokens are searched for repeats.
-        public var window: Int
-        public var breakers: [String]
-
-        public init(multiplier: Float = 0.8, base: Float = 1.75, allowedLength: Int = 4, window: Int = 512, breakers: [String] = ["\n", ":", "\"", "*"]) {
-            self.multiplier = multiplier
-            self.base = base
-            self.allowedLength = allowedLength
-            self.window = window
-            self.breakers = breakers
-        }
-    }
-
     public let mode: Mode
-    public let repetition: Repetition?
     private let chain: UnsafeMutablePointer<llama_sampler>
     /// Reused candidate buffer, one entry per vocabulary token.
     private var candidates: [llama_token_data] = []
 
-    /// - Parameters:
-    ///   - repetition: the repeat penalty applied before the mode's own
-    ///     samplers; it needs `vocabulary` to find the breakers' tokens.
     /// - Throws: `LlamaError.invalidArgument` for a non-positive top-k, a
     ///   top-p outside (0, 1], or a negative temperature.
-    public init(mode: Mode, repetition: Repetition? = nil, vocabulary: LlamaVocabulary? = nil) throws {
+    public init(mode: Mode) throws {
         LlamaBackend.initialize()
         if case .random(let topK, let topP, let temperature, _) = mode {
             if let topK, topK < 1 { throw LlamaError.invalidArgument("top-k \(topK) must be at least 1") }
@@ -69,23 +36,6 @@ public final class LlamaSampler {
             throw LlamaError.invalidArgument("llama_sampler_chain_init failed")
         }
         // The chain takes ownership of the samplers added to it.
-        if let repetition {
-            guard let vocabulary else {
-                llama_sampler_free(chain)
-                throw LlamaError.invalidArgument("a repetition penalty needs the model's vocabulary")
-            }
-            let breakers = repetition.breakers.map { strdup($0) }
-            defer { breakers.forEach { free($0) } }
-            var pointers = breakers.map { UnsafePointer<CChar>($0) }
-            let dry = pointers.withUnsafeMutableBufferPointer { buffer in
-                llama_sampler_init_dry(
-                    vocabulary.pointer, repetition.multiplier, repetition.base,
-                    Int32(clamping: repetition.allowedLength), Int32(clamping: repetition.window),
-                    buffer.baseAddress, buffer.count
-                )
-            }
-            llama_sampler_chain_add(chain, dry)
-        }
         switch mode {
         case .greedy:
             llama_sampler_chain_add(chain, llama_sampler_init_greedy())
@@ -97,7 +47,6 @@ public final class LlamaSampler {
             llama_sampler_chain_add(chain, llama_sampler_init_dist(seed ?? 0xFFFF_FFFF))
         }
         self.mode = mode
-        self.repetition = repetition
         self.chain = chain
     }
 
@@ -105,30 +54,19 @@ public final class LlamaSampler {
         llama_sampler_free(chain)
     }
 
-    /// Samples the next token from the context's last logits and, unless
-    /// `accept` is false, records it in the chain's state.
-    /// - Parameters:
-    ///   - allowed: when given, a bitmask with one bit per vocabulary token
-    ///     (bit `i % 64` of word `i / 64`): only tokens whose bit is set can
-    ///     be chosen. The chain then runs over the allowed tokens alone,
-    ///     which is the same as giving every other token a logit of
-    ///     -infinity, and cheaper when few are allowed.
-    ///   - accept: false leaves the chain's history as it was, for a choice
-    ///     the caller may still replace (then it calls ``accept(_:)`` with
-    ///     the token it keeps).
-    public func sample(from context: LlamaContext, allowed: [UInt64]? = nil, accept: Bool = true) throws -> LlamaToken {
-        try context.withLogits { try sample(logits: $0, allowed: allowed, accept: accept) }
+    /// Samples the next token from the context's last logits and records it
+    /// in the chain's state.
+    /// - Parameter allowed: when given, a bitmask with one bit per
+    ///   vocabulary token (bit `i % 64` of word `i / 64`): only tokens whose
+    ///   bit is set can be chosen. The chain then runs over the allowed
+    ///   tokens alone, which is the same as giving every other token a logit
+    ///   of -infinity, and cheaper when few are allowed.
+    public func sample(from context: LlamaContext, allowed: [UInt64]? = nil) throws -> LlamaToken {
+        try context.withLogits { try sample(logits: $0, allowed: allowed) }
     }
 
-    /// Records `token` as generated: the repetition penalty sees it in the
-    /// output's history. For tokens that were not sampled (forced by a
-    /// schema), and for a choice sampled with `accept: false`.
-    public func accept(_ token: LlamaToken) {
-        llama_sampler_accept(chain, token)
-    }
-
-    /// Samples from `logits` (one per vocabulary token); see `sample(from:allowed:accept:)`.
-    public func sample(logits: UnsafeBufferPointer<Float>, allowed: [UInt64]? = nil, accept: Bool = true) throws -> LlamaToken {
+    /// Samples from `logits` (one per vocabulary token); see `sample(from:allowed:)`.
+    public func sample(logits: UnsafeBufferPointer<Float>, allowed: [UInt64]? = nil) throws -> LlamaToken {
         let count = logits.count
         guard count > 0 else { throw LlamaError.noLogits }
         if let allowed {
@@ -165,7 +103,7 @@ public final class LlamaSampler {
             return array.data[Int(array.selected)].id
         }
         guard let selected else { throw LlamaError.noLogits }
-        if accept { llama_sampler_accept(chain, selected) }
+        llama_sampler_accept(chain, selected)
         return selected
     }
 

@@ -165,3 +165,24 @@ struct StringPacingTests {
         }
     }
 }
+
+@Suite("Stopping loops")
+struct RepetitionStopTests {
+    static func loops(_ text: String) -> Bool { RepetitionStop.endsInLoop(ArraySlice(Array(text.utf8))) }
+
+    @Test func degenerateLoopsAreRecognized() {
+        #expect(Self.loops("Tags: soulful soulful soulful "))
+        #expect(Self.loops("soulfuljazz, soulfuljazzrecs, soulfuljazzrecs, soulfuljazzrecs, "))
+        #expect(Self.loops("Intro. The sound is a mix of sound from the records. The sound is a mix of sound from the records."), "a sentence twice")
+        #expect(Self.loops("Rhymes:\n4. Soulfulness\n5. Soulfulness\n6. Soulfulness\n"), "numbered copies of one line")
+    }
+
+    @Test func ordinaryTextIsNot() {
+        #expect(!Self.loops("The sound is warm. The records fit together like a late-night set."))
+        #expect(!Self.loops("ha ha ha ha ha ha ha ha"), "short repeats")
+        #expect(!Self.loops("| --- | --- | --- | --- | --- | --- | --- |"), "no letters")
+        #expect(!Self.loops("1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18"), "counting")
+        #expect(!Self.loops("Miles Davis and John Coltrane, then Miles Davis and Bill Evans"))
+        #expect(!Self.loops(""))
+    }
+}

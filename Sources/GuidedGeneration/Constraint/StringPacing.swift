@@ -20,6 +20,8 @@
 /// - **Stated word limits.** A property whose description states a length
 ///   in words ("at most 25 words", "max 10 words", "a three-word title")
 ///   ends before a word past the limit begins (see ``LengthHint``).
+/// - **Loops.** A string that has fallen into a loop (the same passage three
+///   times in a row, ``RepetitionStop``) ends at once.
 ///
 /// A string *ends* by the model choosing among the tokens that close it
 /// here (`"`, `."`, `",`, `"}`…): the decoder never cuts a word in two when
@@ -37,13 +39,16 @@ package struct StringPacing: Sendable, Hashable {
     /// Tokens past a limit a string may still take looking for a boundary
     /// before it ends wherever it is.
     package var overrun: Int
+    /// Whether a string that loops ends at once.
+    package var stopsLoops: Bool
 
-    package init(soft: Int = 48, hard: Int = 128, elementSoft: Int = 12, elementHard: Int = 24, overrun: Int = 16) {
+    package init(soft: Int = 48, hard: Int = 128, elementSoft: Int = 12, elementHard: Int = 24, overrun: Int = 16, stopsLoops: Bool = true) {
         self.soft = soft
         self.hard = hard
         self.elementSoft = elementSoft
         self.elementHard = elementHard
         self.overrun = overrun
+        self.stopsLoops = stopsLoops
     }
 
     /// The limits used unless a model is configured otherwise.
@@ -68,6 +73,7 @@ extension GuidedDecoder {
     package mutating func pace(room: Int, pacing: StringPacing = .standard) -> StringPace {
         guard let start = openString, isInFreeString(state), let context = stringContext(of: state[0]) else { return .free }
         let tokens = acceptedTokens - start.token
+        if pacing.stopsLoops, RepetitionStop.endsInLoop(output[start.byte...]) { return .endNow }
         // The budget's fair share: keep what the rest needs at least, share
         // the spare room with the free strings still to come.
         let completion = matcher.shortestCompletion(of: state, table: constraint.completions) ?? []

@@ -56,6 +56,25 @@ extension OnDeviceTests {
             #expect(response.usage.output.totalTokenCount < 260, "\(response.usage.output.totalTokenCount) tokens: \(response.rawContent.jsonString)")
         }
 
+        @Test func freeTextThatLoopsIsStopped() async throws {
+            try OnDevice.requireModel()
+            // Greedy decoding sends the default model round this loop.
+            let session = LanguageModelSession()
+            let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 400)
+            let response = try await session.respond(to: "Describe the sound of a soulful, soulful crate of records.", options: options)
+            let text = response.content
+            #expect(response.usage.output.totalTokenCount < 400, "ran to the limit: \(text)")
+            // No sentence-long passage three times (a loop is recognized at
+            // its second copy).
+            let bytes = Array(text.utf8)
+            var thrice: String?
+            for start in stride(from: 0, to: max(0, bytes.count - 80), by: 8) {
+                let passage = String(decoding: bytes[start..<(start + 80)], as: UTF8.self)
+                if text.components(separatedBy: passage).count > 3 { thrice = passage }
+            }
+            #expect(thrice == nil, "\(thrice ?? "") three times in: \(text)")
+        }
+
         @Test func receiptNumbersComeFromTheReceipt() async throws {
             try OnDevice.requireModel()
             let receipts: [(text: String, total: Double, volume: Double, price: Double)] = [

@@ -42,8 +42,8 @@ final class ContextSlot: @unchecked Sendable {
         /// The schema the output must follow, compiled for this model; nil
         /// for free text.
         var constraint: TokenConstraint? = nil
-        /// The penalty on repeating the output's own sequences, if any.
-        var repetition: LlamaSampler.Repetition? = nil
+        /// Whether free text ends where it falls into a loop (``RepetitionStop``).
+        var stopsLoops = true
         /// How free strings of a typed answer are paced (``StringPacing``);
         /// nil leaves them to the budget alone.
         var pacing: StringPacing? = .standard
@@ -69,6 +69,8 @@ final class ContextSlot: @unchecked Sendable {
         /// Guided generation finished the value in the fewest tokens because
         /// the budget had no room for more.
         var closedEarly = false
+        /// Free text ended because it had fallen into a loop.
+        var stoppedLoop = false
     }
 
     /// Receives each piece of new text and the number of tokens it carries,
@@ -110,18 +112,27 @@ final class ContextSlot: @unchecked Sendable {
         guard job.maximumTokens > 0 else { return outcome }
 
         let vocabulary = context.vocabulary
-        let sampler = try LlamaSampler(mode: job.sampling, repetition: job.repetition, vocabulary: vocabulary)
+        let sampler = try LlamaSampler(mode: job.sampling)
         var text = UTF8Accumulator()
         var unreported = 0
+        var output: [UInt8] = []
         while outcome.generatedTokens < job.maximumTokens {
             if abortFlag.isAbortRequested { throw LlamaError.aborted }
             let token = try gate.withTurn { try sampler.sample(from: context) }
             if vocabulary.isEndOfGeneration(token) { break }
             outcome.generatedTokens += 1
             unreported += 1
-            if let delta = text.append(try vocabulary.piece(token)) {
+            let piece = try vocabulary.piece(token)
+            if let delta = text.append(piece) {
                 onText(delta, unreported)
                 unreported = 0
+            }
+            if job.stopsLoops {
+                output += piece
+                if RepetitionStop.endsInLoop(output[...]) {
+                    outcome.stoppedLoop = true
+                    break
+                }
             }
             if outcome.generatedTokens == job.maximumTokens { break }
             if context.remainingCapacity == 0 {
@@ -144,7 +155,7 @@ final class ContextSlot: @unchecked Sendable {
     /// (``StringPacing``): where one should end, the token is sampled again
     /// from the tokens that close it.
     private func generateGuided(_ job: Job, constraint: TokenConstraint, _ onText: TextHandler, _ outcome: inout Outcome) throws {
-        let sampler = try LlamaSampler(mode: job.sampling, repetition: job.repetition, vocabulary: context.vocabulary)
+        let sampler = try LlamaSampler(mode: job.sampling)
         let vocabulary = constraint.vocabulary
         var decoder = constraint.makeDecoder()
         var mask = TokenMask(count: vocabulary.count)
@@ -167,13 +178,12 @@ final class ContextSlot: @unchecked Sendable {
                 if !closesNow { decoder.allowedTokens(into: &mask) }
                 let token = try gate.withTurn { () throws -> LlamaToken in
                     if closesNow { return try sampler.sample(from: context, allowed: closingMask.words) }
-                    let chosen = try sampler.sample(from: context, allowed: mask.words, accept: false)
+                    let chosen = try sampler.sample(from: context, allowed: mask.words)
                     if canClose, decoder.continuesPast(pace, with: chosen) {
                         // Same logits, the closing tokens only: the model
                         // picks how the string ends.
                         return try sampler.sample(from: context, allowed: closingMask.words)
                     }
-                    sampler.accept(chosen)
                     return chosen
                 }
                 if decoder.accept(token, completableWithin: room - 1) {
@@ -183,7 +193,6 @@ final class ContextSlot: @unchecked Sendable {
                     // is what decoding them one after another computes.
                     let forced = decoder.isComplete ? [] : decoder.forcedTokens().prefix(room - 1)
                     for token in forced where !decoder.accept(token) { throw LlamaError.noAllowedTokens }
-                    forced.forEach(sampler.accept)
                     outcome.forcedTokens += forced.count
                     next = [token] + forced
                 } else {
@@ -203,7 +212,6 @@ final class ContextSlot: @unchecked Sendable {
             } else {
                 next = Array(next.prefix(room))
                 for token in next where !decoder.accept(token) { throw LlamaError.noAllowedTokens }
-                next.forEach(sampler.accept)
                 outcome.forcedTokens += next.count
             }
             outcome.generatedTokens += next.count

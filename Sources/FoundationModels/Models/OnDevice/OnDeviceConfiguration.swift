@@ -1,6 +1,5 @@
 import Foundation
 import GuidedGeneration
-import LlamaKit
 
 /// Where the on-device model lives and how it runs, read from the environment.
 ///
@@ -12,7 +11,7 @@ import LlamaKit
 /// | `FOUNDATION_MODELS_CONTEXTS` | KV caches kept (sessions served at once) | 2 |
 /// | `FOUNDATION_MODELS_MAX_QUEUE` | requests that may wait for a context | 16 |
 /// | `FOUNDATION_MODELS_DISABLED` | `1` switches the model off | unset |
-/// | `FOUNDATION_MODELS_REPETITION` | `off` turns the repetition penalty off | on |
+/// | `FOUNDATION_MODELS_REPETITION` | `off`: text that loops is not stopped (for measurements) | on |
 /// | `FOUNDATION_MODELS_STRING_PACING` | `off` stops pacing the strings of typed answers (for measurements) | on |
 package struct OnDeviceConfiguration: Hashable, Sendable {
     /// The installed default model's file name and checksum (see scripts/setup.sh).
@@ -25,9 +24,9 @@ package struct OnDeviceConfiguration: Hashable, Sendable {
     package var contexts: Int
     package var maximumQueuedRequests: Int
     package var isDisabled: Bool
-    /// The penalty on repeating the output's own sequences, for free text
-    /// and the strings of typed answers; nil for none.
-    package var repetition: LlamaSampler.Repetition? = LlamaSampler.Repetition()
+    /// Whether free text and the strings of typed answers end where they
+    /// fall into a loop (``RepetitionStop``).
+    package var stopsLoops = true
     /// How the free strings of typed answers are paced; nil: not at all
     /// (the budget alone decides, for measurements).
     package var stringPacing: StringPacing? = .standard
@@ -55,8 +54,11 @@ package struct OnDeviceConfiguration: Hashable, Sendable {
             maximumQueuedRequests: integer("FOUNDATION_MODELS_MAX_QUEUE", default: 16, minimum: 0),
             isDisabled: ["1", "true", "yes"].contains(environment["FOUNDATION_MODELS_DISABLED"]?.lowercased() ?? "")
         )
-        if isOff("FOUNDATION_MODELS_REPETITION") { configuration.repetition = nil }
         if isOff("FOUNDATION_MODELS_STRING_PACING") { configuration.stringPacing = nil }
+        if isOff("FOUNDATION_MODELS_REPETITION") {
+            configuration.stopsLoops = false
+            configuration.stringPacing?.stopsLoops = false
+        }
         return configuration
     }()
 

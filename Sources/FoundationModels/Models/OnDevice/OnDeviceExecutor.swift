@@ -51,7 +51,7 @@ struct OnDeviceExecutor: Sendable {
             sampling: request.generationOptions.samplerMode,
             maximumTokens: min(requested ?? .max, loaded.contextSize - prompt.count),
             constraint: constraint,
-            repetition: engine.configuration.repetition,
+            stopsLoops: engine.configuration.stopsLoops,
             pacing: engine.configuration.stringPacing
         )
 
