@@ -11,7 +11,8 @@ import Testing
 
 @Suite("Tool calling acceptance", .serialized)
 struct ToolAcceptanceTests {
-    static let runs = 50
+    /// Seeded runs (ACCEPTANCE_RUNS, 20 by default; see GuidedAcceptanceTests).
+    static let runs = GuidedAcceptanceTests.runs
     static var flightNumber: Regex<Substring> { /[A-Z]{2}[0-9]{1,4}/ }
 
     /// What is wrong with one run's new entries: each call names a declared
