@@ -22,7 +22,7 @@ struct OnDeviceExecutor: Sendable {
     ) async throws {
         let loaded = try await engine.loaded()
         let prompt = try ChatRendering.tokens(
-            of: ChatRendering.prompt(for: request.transcript, model: loaded.model),
+            of: loaded.rendering.prompt(for: request.transcript),
             vocabulary: loaded.vocabulary
         )
         let requested = request.generationOptions.maximumResponseTokens
@@ -58,7 +58,7 @@ struct OnDeviceExecutor: Sendable {
         // With tools, the turn is either a block of calls or the answer:
         // the router holds back what may still open a block and streams the
         // rest as answer text.
-        let router = Mutex(ToolCallRouter())
+        let router = Mutex(ToolCallRouter(format: loaded.rendering.toolFormat))
         let outcome = try await engine.run(job, in: loaded) { text, tokenCount in
             if tools.isEmpty {
                 channel.yield(.response(action: .appendText(text, tokenCount: tokenCount)))
@@ -127,7 +127,8 @@ struct OnDeviceExecutor: Sendable {
             return try loaded.constraints.turnConstraint(
                 answer: request.schema,
                 tools: request.enabledToolDefinitions,
-                requiresToolCall: request.generationOptions.toolCallingMode == .required
+                requiresToolCall: request.generationOptions.toolCallingMode == .required,
+                format: loaded.rendering.toolFormat
             )
         } catch .unsupportedGuide(let message) {
             let names = ([request.schema?.name].compactMap { $0 } + request.enabledToolDefinitions.map(\.name)).joined(separator: ", ")
@@ -167,10 +168,10 @@ struct OnDeviceExecutor: Sendable {
             guard let loaded = try? await engine.loaded() else { return }
             let text: String
             if case .prompt = transcript.last {
-                guard let prefix = try? ChatRendering.openPrefix(for: transcript, model: loaded.model) else { return }
+                guard let prefix = try? loaded.rendering.openPrefix(for: transcript) else { return }
                 text = prefix
             } else {
-                guard let rendered = try? loaded.model.applyChatTemplate(ChatRendering.messages(for: transcript), addAssistantPrefix: false) else { return }
+                guard let rendered = try? loaded.model.applyChatTemplate(loaded.rendering.messages(for: transcript), addAssistantPrefix: false) else { return }
                 text = rendered
             }
             guard let tokens = try? ChatRendering.tokens(of: text, vocabulary: loaded.vocabulary),
@@ -183,7 +184,7 @@ struct OnDeviceExecutor: Sendable {
     /// The number of tokens `entry` takes once rendered.
     func tokenCount(of entry: Transcript.Entry) async throws -> Int {
         let loaded = try await engine.loaded()
-        guard let message = ChatRendering.message(for: entry) else { return 0 }
+        guard let message = loaded.rendering.message(for: entry) else { return 0 }
         let rendered = try loaded.model.applyChatTemplate([message], addAssistantPrefix: false)
         return try loaded.vocabulary.tokenize(rendered, addSpecial: false, parseSpecial: true).count
     }

@@ -83,31 +83,59 @@ struct ToolCallRouter {
         guard held.hasSuffix(format.close) else {
             throw .incompleteBlock(held)
         }
-        let json = String(held.dropFirst(format.open.count).dropLast(format.close.count))
-        guard let content = try? GeneratedContent(json: json), content.isComplete,
-              case .array(let elements) = content.kind
-        else {
-            throw .incompleteBlock(held)
-        }
         var calls: [Call] = []
-        for element in elements {
-            guard case .structure(let properties, _) = element.kind,
-                  case .string(let name)? = properties["name"]?.kind,
-                  let arguments = properties["arguments"]
+        switch format.style {
+        case .jsonArray:
+            let json = String(held.dropFirst(format.open.count).dropLast(format.close.count))
+            guard let content = try? GeneratedContent(json: json), content.isComplete,
+                  case .array(let elements) = content.kind
             else {
                 throw .incompleteBlock(held)
             }
-            calls.append(Call(name: name, arguments: arguments.jsonString))
+            for element in elements {
+                calls.append(try Self.call(element, in: held))
+            }
+        case .hermes:
+            // `<open>\n{…}\n<close>`, blocks separated by line breaks.
+            var rest = Substring(held)
+            while let start = rest.range(of: format.open) {
+                guard rest[..<start.lowerBound].allSatisfy(\.isWhitespace),
+                      let end = rest.range(of: format.close, range: start.upperBound..<rest.endIndex),
+                      let content = try? GeneratedContent(json: String(rest[start.upperBound..<end.lowerBound])),
+                      content.isComplete
+                else {
+                    throw .incompleteBlock(held)
+                }
+                calls.append(try Self.call(content, in: held))
+                rest = rest[end.upperBound...]
+            }
+            guard !calls.isEmpty, rest.allSatisfy(\.isWhitespace) else { throw .incompleteBlock(held) }
         }
         return .toolCalls(calls, tokenCount: heldTokens)
+    }
+
+    /// One call object: `{"name": …, "arguments": …}`.
+    private static func call(_ element: GeneratedContent, in block: String) throws(ToolCallRouterError) -> Call {
+        guard case .structure(let properties, _) = element.kind,
+              case .string(let name)? = properties["name"]?.kind,
+              let arguments = properties["arguments"]
+        else {
+            throw .incompleteBlock(block)
+        }
+        return Call(name: name, arguments: arguments.jsonString)
     }
 
     /// The text of a call block as the model writes it: what a transcript's
     /// tool calls are rendered as, so a later turn shows the model exactly
     /// what it generated.
     static func block(_ calls: [Call], format: ToolCallFormat = .toolCallTags) -> String {
-        let list = calls.map { "{\"name\":\(GeneratedContent($0.name).jsonString),\"arguments\":\($0.arguments)}" }
-        return format.open + "[" + list.joined(separator: ",") + "]" + format.close
+        switch format.style {
+        case .jsonArray:
+            let list = calls.map { "{\"name\":\(GeneratedContent($0.name).jsonString),\"arguments\":\($0.arguments)}" }
+            return format.open + "[" + list.joined(separator: ",") + "]" + format.close
+        case .hermes:
+            return calls.map { format.hermesHead(name: $0.name) + $0.arguments + format.hermesTail }.joined(separator: "\n")
+        }
     }
 }
 
