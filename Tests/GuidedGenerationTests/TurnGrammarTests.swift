@@ -122,9 +122,31 @@ struct HermesTurnGrammarTests {
         #expect(Self.accepts(turn, "The flight is on time."))
     }
 
+    @Test func bareCallObjectsAreCallsAndProseCannotStartLikeOne() throws {
+        let turn = try Self.turn()
+        let bare = "{\"name\": \"flightStatus\", \"arguments\": {\"flightNumber\":\"LH123\"}}"
+        #expect(Self.accepts(turn, bare))
+        #expect(Self.accepts(turn, bare + "\n" + "{\"name\": \"findAlbum\", \"arguments\": {\"artist\":\"X\"}}"))
+        #expect(!Self.accepts(turn, "{\"name\": \"bookFlight\", \"arguments\": {}}"), "unknown tool")
+        #expect(Self.accepts(turn, "{name} is a placeholder"), "prose may start with a brace")
+        var decoder = turn.makeDecoder()
+        for byte in "{\"name\"".utf8 { _ = decoder.accept(bytes: [byte]) }
+        #expect(!decoder.canEnd, "past {\"name\" only a call can follow")
+    }
+
+    @Test func proseForATurnWithoutTools() throws {
+        let prose = TokenConstraint(grammar: GrammarCompiler.compileProse(format: .hermes), vocabulary: ToyVocabulary.make)
+        #expect(Self.accepts(prose, "Flight LH123 is on time."))
+        #expect(!Self.accepts(prose, Self.flightCall))
+        #expect(!Self.accepts(prose, "{\"name\": \"flightStatus\"}"))
+    }
+
     @Test func requiredForcesTheMarkerAndTheSharedStartOfTheName() throws {
         var decoder = try Self.turn(requiresToolCall: true).makeDecoder()
-        #expect(decoder.forcedBytes() == Array("<tool_call>\n{\"name\": \"f".utf8))
+        // A marked block or a bare call object: nothing is forced yet.
+        #expect(decoder.forcedBytes().isEmpty)
+        _ = decoder.accept(bytes: Array("<".utf8))
+        #expect(decoder.forcedBytes() == Array("tool_call>\n{\"name\": \"f".utf8))
     }
 
     @Test func theShortestCompletionIsOneCall() throws {

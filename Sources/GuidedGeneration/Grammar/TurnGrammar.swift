@@ -43,11 +43,27 @@ package struct ToolCallFormat: Sendable, Hashable {
     /// The text of one call in the ``Style/hermes`` style, up to where its
     /// arguments start.
     package func hermesHead(name: String) -> String {
-        open + "\n{\"name\": " + String(decoding: JSONStringEncoding.quoted(name), as: UTF8.self) + ", \"arguments\": "
+        open + "\n" + Self.bareHead(name: name)
     }
 
     /// The text of one call in the ``Style/hermes`` style after its arguments.
     package var hermesTail: String { "}\n" + close }
+
+    /// A call object without the markers, up to its arguments:
+    /// `{"name": "…", "arguments": `. Models trained on the Hermes format
+    /// often write calls this way; the turn grammar takes them as calls.
+    package static func bareHead(name: String) -> String {
+        "{\"name\": " + String(decoding: JSONStringEncoding.quoted(name), as: UTF8.self) + ", \"arguments\": "
+    }
+
+    /// How the text of a turn that calls tools can start: prose starting
+    /// with one of these would read as a call, so prose may not.
+    package var callPrefixes: [String] {
+        switch style {
+        case .jsonArray: [open]
+        case .hermes: [open, "{\"name\""]
+        }
+    }
 }
 
 extension GrammarCompiler {
@@ -112,7 +128,7 @@ extension GrammarCompiler {
             if let answer {
                 reply = try compiler.node(for: answer, at: "#")
             } else {
-                reply = compiler.addLeaf(.string(ByteDFA.text(notStartingWith: Array(format.open.utf8))))
+                reply = compiler.addLeaf(.string(ByteDFA.text(notStartingWithAnyOf: format.callPrefixes.map { Array($0.utf8) })))
             }
             compiler.grammar.root = compiler.add(.anyOf([block, reply]))
         }
@@ -123,26 +139,43 @@ extension GrammarCompiler {
 }
 
 extension GrammarCompiler {
-    /// One to `maximum` calls in the ``ToolCallFormat/Style/hermes`` style:
-    /// for each tool, its head (marker, name) as one literal, its arguments,
-    /// then either the tail (the last call) or the tail, a line break and
-    /// the next call. The head and arguments nodes are shared by every
-    /// position; only the choice after each call is repeated.
+    /// One to `maximum` calls in the ``ToolCallFormat/Style/hermes`` style
+    /// — each in its own marked block, or (as these models often write
+    /// them) as bare call objects, one per line: for each tool, its head
+    /// (marker, name) as one literal, its arguments, then either the tail
+    /// (the last call) or the tail, a line break and the next call. The
+    /// head and arguments nodes are shared by every position; only the
+    /// choice after each call is repeated.
     mutating func hermesCalls(tools: [ToolSchema], arguments: [SchemaNode], format: ToolCallFormat, maximum: Int) throws(GuidedGenerationError) -> Int32 {
-        var heads: [Int32] = []
         var values: [Int32] = []
         for (tool, schema) in zip(tools, arguments) {
-            heads.append(addLeaf(.string(ByteDFA.literals([Array(format.hermesHead(name: tool.name).utf8)]))))
             values.append(try node(for: schema, at: "#/toolCalls/\(tool.name)/arguments"))
         }
-        let last = addLeaf(.string(ByteDFA.literals([Array(format.hermesTail.utf8)])))
-        let more = addLeaf(.string(ByteDFA.literals([Array((format.hermesTail + "\n").utf8)])))
-        var calls: Int32 = -1
-        for position in 0..<max(1, maximum) {
-            let tail = position == 0 ? last : add(.anyOf([last, add(.sequence([more, calls]))]))
-            calls = add(.anyOf(tools.indices.map { add(.sequence([heads[$0], values[$0], tail])) }))
+        func literal(_ text: String) -> Int32 { addLeaf(.string(ByteDFA.literals([Array(text.utf8)]))) }
+        func chain(heads: [Int32], tail: String) -> Int32 {
+            let last = literal(tail)
+            let more = literal(tail + "\n")
+            var calls: Int32 = -1
+            for position in 0..<max(1, maximum) {
+                let after = position == 0 ? last : add(.anyOf([last, add(.sequence([more, calls]))]))
+                calls = add(.anyOf(tools.indices.map { add(.sequence([heads[$0], values[$0], after])) }))
+            }
+            return calls
         }
-        return calls
+        let marked = chain(heads: tools.map { literal(format.hermesHead(name: $0.name)) }, tail: format.hermesTail)
+        let bare = chain(heads: tools.map { literal(ToolCallFormat.bareHead(name: $0.name)) }, tail: "}")
+        return add(.anyOf([marked, bare]))
+    }
+
+    /// The grammar of an answer in prose that cannot be read as a call:
+    /// for a turn of a conversation with tools when none may be called
+    /// (after the outputs of a required call, or with tool calling
+    /// disallowed), where a small model tends to write another call.
+    package static func compileProse(format: ToolCallFormat) -> Grammar {
+        var compiler = GrammarCompiler(definitions: [])
+        compiler.grammar.root = compiler.addLeaf(.string(ByteDFA.text(notStartingWithAnyOf: format.callPrefixes.map { Array($0.utf8) })))
+        compiler.buildKeyTries()
+        return compiler.grammar
     }
 }
 

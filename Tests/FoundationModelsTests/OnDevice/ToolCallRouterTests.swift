@@ -84,3 +84,22 @@ struct HermesToolCallRouterTests {
         #expect(throws: ToolCallRouterError.self) { try router.finish() }
     }
 }
+
+extension HermesToolCallRouterTests {
+    @Test func bareCallObjectsAreCalls() throws {
+        var router = ToolCallRouter(format: .hermes)
+        let text = "{\"name\": \"findAlbum\", \"arguments\": {\"artist\":\"Miles\"}}\n{\"name\": \"price\", \"arguments\": {}}"
+        #expect(router.route("{\"na", tokenCount: 1) == nil, "could still be a call")
+        #expect(router.route(String(text.dropFirst(4)), tokenCount: 1) == nil)
+        #expect(try router.finish() == .toolCalls([
+            .init(name: "findAlbum", arguments: #"{"artist":"Miles"}"#),
+            .init(name: "price", arguments: "{}"),
+        ], tokenCount: 2))
+    }
+
+    @Test func proseStartingWithABraceStreams() throws {
+        var router = ToolCallRouter(format: .hermes)
+        #expect(router.route("{", tokenCount: 1) == nil)
+        #expect(router.route("x} is", tokenCount: 1)?.text == "{x} is")
+    }
+}

@@ -25,6 +25,7 @@ package final class ConstraintCache: Sendable {
         var tools: [ToolSchema] = []
         var requiresToolCall = false
         var format = ToolCallFormat.toolCallTags
+        var prose = false
     }
 
     init(vocabulary: LlamaVocabulary) {
@@ -72,6 +73,14 @@ package final class ConstraintCache: Sendable {
                 format: format
             )
         }
+    }
+
+    /// The constraint for a prose answer that cannot be read as a tool
+    /// call (``GrammarCompiler/compileProse(format:)``).
+    package func proseConstraint(format: ToolCallFormat) -> TokenConstraint {
+        let key = Key(root: nil, definitions: [], requiresToolCall: false, format: format, prose: true)
+        return (try? cached(key) { () throws(GuidedGenerationError) in GrammarCompiler.compileProse(format: format) })
+            ?? TokenConstraint(grammar: GrammarCompiler.compileProse(format: format), vocabulary: vocabulary)
     }
 
     private func cached(_ key: Key, compile: () throws(GuidedGenerationError) -> Grammar) throws(GuidedGenerationError) -> TokenConstraint {

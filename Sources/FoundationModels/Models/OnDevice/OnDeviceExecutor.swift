@@ -42,7 +42,16 @@ struct OnDeviceExecutor: Sendable {
         let tools = request.enabledToolDefinitions
         let constraint: TokenConstraint?
         if tools.isEmpty {
-            constraint = try request.schema.map { try Self.constraint(for: $0, in: loaded) }
+            if let schema = request.schema {
+                constraint = try Self.constraint(for: schema, in: loaded)
+            } else if Self.declaresTools(request.transcript) {
+                // No tool may be called this turn (after a required call's
+                // outputs, or with calling disallowed): the answer is prose
+                // that cannot be read as a call.
+                constraint = loaded.constraints.proseConstraint(format: loaded.rendering.toolFormat)
+            } else {
+                constraint = nil
+            }
         } else {
             constraint = try Self.turnConstraint(for: request, in: loaded)
         }
@@ -90,6 +99,18 @@ struct OnDeviceExecutor: Sendable {
             input: .init(totalTokenCount: prompt.count, cachedTokenCount: outcome.cachedPromptTokens),
             output: .init(totalTokenCount: outcome.generatedTokens)
         )))
+    }
+
+    /// Whether the conversation has tools: declared in its instructions, or
+    /// called in an earlier turn.
+    static func declaresTools(_ transcript: Transcript) -> Bool {
+        transcript.contains { entry in
+            switch entry {
+            case .instructions(let instructions): !instructions.toolDefinitions.isEmpty
+            case .toolCalls: true
+            default: false
+            }
+        }
     }
 
     /// Sends what a turn with tools ended as: the calls of its block, or
