@@ -119,6 +119,7 @@ struct ToolAcceptanceTests {
         var requiredRight = 0
         for mode in [GenerationOptions.ToolCallingMode.required, .allowed] {
             var called = 0, rightTool = 0, rightArgument = 0, usedOutput = 0, errors = 0
+            var samples: [String] = []
             for seed in 0..<Self.runs {
                 let example = Self.cases[seed % Self.cases.count]
                 let session = LanguageModelSession(
@@ -137,12 +138,15 @@ struct ToolAcceptanceTests {
                         if call.arguments.jsonString.contains(example.argument) { rightArgument += 1 }
                     }
                     if example.answer.contains(where: { response.content.localizedCaseInsensitiveContains($0) }) { usedOutput += 1 }
+                    if samples.count < 3 { samples.append("answer: \(response.content.prefix(160))") }
                 } catch {
                     errors += 1
+                    if samples.count < 6 { samples.append("error: \(String(describing: error).prefix(300))") }
                 }
             }
             if mode == .required { requiredRight = rightArgument }
             report.append("\(mode == .required ? "required" : "allowed"): called \(called)/\(Self.runs), right tool \(rightTool), right argument \(rightArgument), answer uses the output \(usedOutput), errors \(errors)")
+            if ProcessInfo.processInfo.environment["TOOL_JUDGEMENT_SAMPLES"] != nil { report += samples.map { "    " + $0 } }
         }
         let format = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_TOOL_FORMAT"] ?? "the model's default"
         print("Tool judgement (format: \(format)):\n  " + report.joined(separator: "\n  "))

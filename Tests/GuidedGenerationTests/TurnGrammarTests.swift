@@ -139,6 +139,7 @@ struct HermesTurnGrammarTests {
         #expect(Self.accepts(prose, "Flight LH123 is on time."))
         #expect(!Self.accepts(prose, Self.flightCall))
         #expect(!Self.accepts(prose, "{\"name\": \"flightStatus\"}"))
+        #expect(Self.accepts(prose, "[1] is the first reference."))
     }
 
     @Test func requiredForcesTheMarkerAndTheSharedStartOfTheName() throws {

@@ -62,10 +62,13 @@ extension LanguageModelSession {
         var toolRounds = 0
         let maximumToolRounds = state.withLock { $0.maximumToolRounds }
         var previousCalls: Set<String> = []
+        // Set once the model repeats a call it already made: the next round
+        // answers from the outputs it has, with no tools.
+        var mustAnswer = false
 
         while true {
             try Task.checkCancellation()
-            let request = makeRequest(spec, transcript: Transcript(entries: history.entries + added), toolRound: toolRounds)
+            let request = makeRequest(spec, transcript: Transcript(entries: history.entries + added), toolRound: toolRounds, mustAnswer: mustAnswer)
             let turn = try await runTurn(request, structured: spec.schema != nil, onSnapshot: onSnapshot)
             usage.add(turn.usage)
 
@@ -79,9 +82,10 @@ extension LanguageModelSession {
                 let calls = try resolveToolCalls(turn.toolCalls, enabled: request.enabledToolDefinitions)
                 let signature = calls.map { "\($0.toolName)(\($0.arguments.jsonString))" }.joined(separator: ";")
                 guard previousCalls.insert(signature).inserted else {
-                    throw GenerationError.decodingFailure(.init(
-                        debugDescription: "The model repeated the same tool call \(signature) instead of answering."
-                    ))
+                    // The outputs of this very call are already in the
+                    // transcript: calling again cannot tell the model more.
+                    mustAnswer = true
+                    continue
                 }
                 added.append(.toolCalls(Transcript.ToolCalls(calls)))
                 let outputs = try await invokeTools(calls)
@@ -115,9 +119,16 @@ extension LanguageModelSession {
     /// until a tool throws or a `DynamicProfile` changes the mode; there is
     /// no `DynamicProfile` here, so that would only ever end at the round
     /// limit.) For chains of dependent calls, use `.allowed`.
-    private func makeRequest(_ spec: RequestSpec, transcript: Transcript, toolRound: Int) -> LanguageModelExecutorGenerationRequest {
+    ///
+    /// A model that repeats a call it already made in this request (same
+    /// tool, same arguments) is not given the same output again: the call is
+    /// dropped and the next round (`mustAnswer`) answers with tools
+    /// disallowed, from the outputs it has. Small models often call again
+    /// after reading an output; this turns that into an answer instead of an
+    /// error.
+    private func makeRequest(_ spec: RequestSpec, transcript: Transcript, toolRound: Int, mustAnswer: Bool) -> LanguageModelExecutorGenerationRequest {
         var options = spec.options
-        if toolRound > 0, options.toolCallingMode == .required {
+        if mustAnswer || (toolRound > 0 && options.toolCallingMode == .required) {
             options.toolCallingMode = .disallowed
         }
         let enabledTools = options.toolCallingMode == .disallowed ? [] : toolDefinitions
