@@ -64,8 +64,26 @@ package struct GuidedDecoder {
     }
 
     private mutating func allowedInLeaf(_ alternative: Alternative, into mask: inout TokenMask) {
-        let masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
+        let masks: LeafMasks
+        // A length-bounded free string: the free string's masks, less the
+        // tokens that spell more than the characters it may still take.
+        var remaining = Int.max
+        if let counted = constraint.countedMasks(leaf: alternative.leaf, state: alternative.leafState) {
+            masks = counted.masks
+            remaining = counted.remaining
+        } else {
+            masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
+        }
         mask.assign(masks.always)
+        if remaining < Int.max {
+            // A token one byte longer fits only by ending in a quote (the
+            // closing one, or an escaped one inside the string).
+            for entry in vocabulary.tokensByLength {
+                guard entry.length > remaining else { break }
+                if entry.length == remaining + 1, vocabulary.tokens[Int(entry.token)].last == UInt8(ascii: "\"") { continue }
+                mask.remove(entry.token)
+            }
+        }
         guard !masks.exits.isEmpty else { return }
         let parent = matcher.complete(alternative.top)
         let tokens = vocabulary.tokens
@@ -76,7 +94,7 @@ package struct GuidedDecoder {
             matcher.step(parent, UInt8(byte), into: &scratch)
             guard !scratch.isEmpty else { continue }
             let afterFirst = scratch
-            for exit in masks.exits[range] {
+            for exit in masks.exits[range] where Int(exit.offset) - 1 <= remaining {
                 let bytes = tokens[Int(exit.token)]
                 if accepts(from: afterFirst, bytes[(Int(exit.offset) + 1)...]) { mask.insert(exit.token) }
             }

@@ -51,6 +51,17 @@ package final class TokenConstraint: Sendable {
         return computed
     }
 
+    /// For a length-bounded free string that already has its minimum
+    /// length: the free string's masks in the same automaton state, and how
+    /// many more characters it may take (tokens spelling more bytes than
+    /// that inside the string must be removed from them). Nil for any other
+    /// leaf or state, whose masks ``masks(leaf:state:)`` computes exactly.
+    func countedMasks(leaf: Int32, state: LeafState) -> (masks: LeafMasks, remaining: Int)? {
+        guard case .counted(_, _, let minimum, let maximum) = grammar.leaves[Int(leaf)], state.high >= minimum else { return nil }
+        let remaining = maximum - state.high
+        return (masks(leaf: SharedLeaf.anyString.rawValue, state: LeafState(low: state.low)), remaining > UInt64(Int32.max) ? Int(Int32.max) : Int(remaining))
+    }
+
     /// Automata with more states than this get their masks on first use
     /// only: computing thousands up front would cost more than it saves.
     static let eagerStateLimit = 64

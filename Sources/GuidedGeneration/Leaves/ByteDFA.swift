@@ -161,8 +161,8 @@ package struct ByteDFA: Sendable, Hashable {
     /// patterns throw ``GuidedGenerationError/unsupportedGuide(_:)``, a
     /// pattern that matches nothing throws
     /// ``GuidedGenerationError/unsatisfiable(_:)``.
-    package static func jsonString(matching pattern: String) throws(GuidedGenerationError) -> ByteDFA {
-        let node = try PatternParser.parse(pattern)
+    package static func jsonString(matching pattern: String, search: Bool = false) throws(GuidedGenerationError) -> ByteDFA {
+        let node = search ? try PatternParser.parseSearch(pattern) : try PatternParser.parse(pattern)
         var nfa = ByteNFA(stateLimit: maximumNFAStateCount, subject: "pattern \"\(pattern)\"")
         let start = try nfa.addState()
         let open = try nfa.addState()

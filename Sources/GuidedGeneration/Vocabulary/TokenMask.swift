@@ -26,6 +26,12 @@ package struct TokenMask: Sendable, Hashable {
         words[index >> 6] |= 1 << UInt64(index & 63)
     }
 
+    @inline(__always)
+    package mutating func remove(_ token: Int32) {
+        let index = Int(token)
+        words[index >> 6] &= ~(1 << UInt64(index & 63))
+    }
+
     package mutating func removeAll() {
         for index in words.indices { words[index] = 0 }
     }

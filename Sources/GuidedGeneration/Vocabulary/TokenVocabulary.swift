@@ -22,6 +22,10 @@ package final class TokenVocabulary: Sendable {
     /// Masks of states of the shared leaves (free strings, booleans, null),
     /// filled on first use.
     let sharedLeafMasks = Mutex<[SharedLeafKey: LeafMasks]>([:])
+    /// Token ids, longest spelling first, and the byte length of each: a
+    /// string that may take only `n` more characters allows no token
+    /// spelling more than `n` bytes of it (see ``Grammar/Leaf/counted``).
+    let tokensByLength: [(token: Int32, length: Int32)]
 
     package var count: Int { tokens.count }
 
@@ -42,6 +46,9 @@ package final class TokenVocabulary: Sendable {
         let trie = TokenTrie(tokens: tokens)
         self.trie = trie
         self.tokenize = tokenize ?? { bytes in Self.longestMatch(bytes, trie: trie) }
+        self.tokensByLength = tokens.indices.lazy.filter { tokens[$0].count > 1 }
+            .map { (token: Int32($0), length: Int32(tokens[$0].count)) }
+            .sorted { $0.length > $1.length }
     }
 
     /// Greedy longest-match tokenization over the trie.
