@@ -288,6 +288,8 @@ struct JSONSchemaReader {
         var types: Set<Kind>?
         /// `enum`/`const`: the value must be one of these.
         var values: [GeneratedContent]?
+        /// The values came from `const` (a single string stays a constant).
+        var isConstant = false
         var minLength: Int?
         var maxLength: Int?
         var patterns: [String] = []
@@ -399,6 +401,7 @@ struct JSONSchemaReader {
         }
         if let value = p["const"] {
             facts.values = try Self.intersect(facts.values, [value])
+            facts.isConstant = true
         }
 
         // Strings.
@@ -655,7 +658,10 @@ struct JSONSchemaReader {
                 result.types = types
             }
         }
-        if let values = b.values { result.values = try Self.intersect(a.values, values) }
+        if let values = b.values {
+            result.values = try Self.intersect(a.values, values)
+            result.isConstant = b.isConstant || (a.isConstant && a.values != nil)
+        }
         result.minLength = Self.maxOptional(a.minLength, b.minLength)
         result.maxLength = Self.minOptional(a.maxLength, b.maxLength)
         result.patterns += b.patterns
@@ -943,7 +949,8 @@ struct JSONSchemaReader {
                     if !others.contains(literal) { others.append(literal) }
                 }
             }
-            let nodes = (strings.isEmpty ? [] : [SchemaNode.string(StringNode(choices: strings))]) + others
+            let stringNode = facts.isConstant && strings.count == 1 ? StringNode(constant: strings[0]) : StringNode(choices: strings)
+            let nodes = (strings.isEmpty ? [] : [SchemaNode.string(stringNode)]) + others
             return nodes.count == 1 ? nodes[0] : .anyOf(nodes)
         }
         var nodes: [SchemaNode] = []
@@ -957,8 +964,15 @@ struct JSONSchemaReader {
                     nodes.append(.string(StringNode(unsupportedGuides: facts.unsupportedGuides)))
                     continue
                 }
+                // A pattern anchored as `^(?:…)$` (how a guide's whole-string
+                // pattern is written) is read back as that guide.
+                var whole: String?
+                var search: [String] = []
+                for pattern in facts.patterns {
+                    if whole == nil, let inner = Self.wholeStringPattern(pattern) { whole = inner } else { search.append(pattern) }
+                }
                 nodes.append(.string(StringNode(
-                    searchPatterns: facts.patterns, minimumLength: facts.minLength, maximumLength: facts.maxLength, format: facts.format
+                    pattern: whole, searchPatterns: search, minimumLength: facts.minLength, maximumLength: facts.maxLength, format: facts.format
                 )))
             case .integer:
                 if kinds.contains(.number) { continue }
@@ -971,6 +985,14 @@ struct JSONSchemaReader {
         }
         if facts.types == nil, nodes.count == Kind.allCases.count - 1, facts.isTrivial { return .any }
         return nodes.count == 1 ? nodes[0] : .anyOf(nodes)
+    }
+
+    /// `X` when `pattern` is `^(?:X)$` with `X` a whole pattern of its own.
+    private static func wholeStringPattern(_ pattern: String) -> String? {
+        guard pattern.hasPrefix("^(?:"), pattern.hasSuffix(")$") else { return nil }
+        let inner = String(pattern.dropFirst(4).dropLast(2))
+        guard (try? ByteDFA.jsonString(matching: inner)) != nil else { return nil }
+        return inner
     }
 
     private func numberNode(_ facts: Facts, integer: Bool, at path: String) throws -> SchemaNode {
@@ -1194,4 +1216,11 @@ struct JSONSchemaReader {
     private static func corrupted(_ message: String) -> DecodingError {
         .dataCorrupted(.init(codingPath: [], debugDescription: "Invalid generation schema: \(message)"))
     }
+}
+
+extension GeneratedContent {
+    /// The value as compact JSON the way guided generation writes it:
+    /// canonical string escapes, numbers in their shortest form, keys in
+    /// their order.
+    package var canonicalJSON: String { JSONSchemaReader.compactText(self) }
 }

@@ -20,12 +20,12 @@ struct JSONSchemaWriter {
     static let definitionsPrefix = "#/$defs/"
 
     /// Definitions written inline at each reference instead of in `$defs`.
-    private var inlined: [String: SchemaNode] = [:]
+    private var inlined: [String: SchemaDefinition] = [:]
 
     static func document(for schema: GenerationSchema) -> GeneratedContent {
         var writer = JSONSchemaWriter()
         for definition in schema.definitions {
-            if case .string = definition.node { writer.inlined[definition.name] = definition.node }
+            if case .string = definition.node { writer.inlined[definition.name] = definition }
         }
         var object = OrderedJSONObject()
         object["title"] = .init(kind: .string(schema.name))
@@ -151,7 +151,10 @@ struct JSONSchemaWriter {
             object["anyOf"] = GeneratedContent(kind: .array(choices.map { content(for: $0) }))
         case .reference(let name):
             if let inline = inlined[name] {
-                write(inline, into: &object)
+                if object["description"] == nil, let description = inline.description {
+                    object["description"] = string(description)
+                }
+                write(inline.node, into: &object)
             } else {
                 object["$ref"] = string(Self.definitionsPrefix + name)
             }
@@ -166,8 +169,7 @@ struct JSONSchemaWriter {
 
     /// `pattern` as a whole-string match in JSON Schema's search semantics.
     static func anchored(_ pattern: String) -> String {
-        if pattern.hasPrefix("^"), pattern.hasSuffix("$"), !pattern.hasSuffix("\\$"), !pattern.contains("|") { return pattern }
-        return "^(?:\(pattern))$"
+        "^(?:\(pattern))$"
     }
 
     private func writeBounds(_ bounds: NumberNode, into object: inout OrderedJSONObject) {
