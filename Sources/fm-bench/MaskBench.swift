@@ -153,6 +153,19 @@ enum MaskBench {
             let note = String(format: "%.0f s", Date().timeIntervalSince(started))
             results.append((engine, selected, outcomes, note))
         }
+        if let detail = ProcessInfo.processInfo.environment["MASKBENCH_DETAIL"] {
+            // Per schema and engine: compile ms, masks, total and worst mask µs, error.
+            var lines: [String] = []
+            for result in results {
+                for (position, index) in result.schemas.enumerated() {
+                    let outcome = result.outcomes[position]
+                    let total = outcome.maskNanoseconds.reduce(0, +) / 1000
+                    let worst = (outcome.maskNanoseconds.max() ?? 0) / 1000
+                    lines.append("\(result.engine)\t\(jobs[index].name)\t\(outcome.compiled)\t\(String(format: "%.1f", outcome.compileNanoseconds / 1e6))\t\(outcome.maskNanoseconds.count)\t\(Int(total))\t\(Int(worst))\t\(outcome.hang ? "HANG" : "")\(outcome.crash ? "CRASH" : "")\t\(outcome.accepted.map { $0 ? "1" : "0" }.joined())\t\(jobs[index].tests.map { $0.valid ? "1" : "0" }.joined())\t\(applicable[index].map { $0 ? "1" : "0" }.joined())\t\(outcome.error ?? "")")
+                }
+            }
+            try lines.joined(separator: "\n").write(toFile: detail, atomically: true, encoding: .utf8)
+        }
         let report = Report(
             jobs: jobs, applicable: applicable, results: results, options: options, vocabularyCount: vocabulary.count,
             validatorNote: validatorNote

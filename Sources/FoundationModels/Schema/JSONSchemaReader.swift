@@ -1110,7 +1110,10 @@ struct JSONSchemaReader {
                 additional = try node(for: [extra], at: extra.path)
             }
         } else {
-            additional = .any
+            // No additionalProperties: JSON Schema allows other keys, but the
+            // engine writes only the declared ones (a model given the choice
+            // invents keys). Every value it writes is still valid.
+            additional = nil
         }
         var propertyNames: StringNode?
         if facts.objectClauses.contains(where: { $0.propertyNames != nil }), additional != nil || !patternProperties.isEmpty {

@@ -49,6 +49,15 @@ package struct TokenMask: Sendable, Hashable {
         }
     }
 
+    /// Adds every token of `other` (of the same size).
+    package mutating func formUnion(_ other: TokenMask) {
+        words.withUnsafeMutableBufferPointer { target in
+            other.words.withUnsafeBufferPointer { source in
+                for index in 0..<min(target.count, source.count) { target[index] |= source[index] }
+            }
+        }
+    }
+
     /// The number of tokens in the set.
     package var population: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 
