@@ -32,6 +32,10 @@ struct Benchmark {
             try await MaskBench.run(Array(arguments.dropFirst())) { log($0) }
             return
         }
+        if arguments.first == "maskbench-explain" {
+            try MaskBench.explain(Array(arguments.dropFirst()), modelPath: ProcessInfo.processInfo.environment["FOUNDATION_MODELS_MODEL"] ?? "")
+            return
+        }
         if arguments.first == "maskbench-worker" {
             try MaskBench.worker(modelPath: arguments.dropFirst().first ?? "")
             return

@@ -113,15 +113,18 @@ enum MaskBench {
             let outcomes = try runEngine(
                 "validate", command: [python, options.harness, "validate", vocabularyFile.path], jobs: jobs, timeout: options.timeout, log: log
             )
+            // An instance the validator could not judge (it failed or timed
+            // out on the schema) is not applicable either.
             var dropped = 0
+            var unjudged = 0
             for (index, job) in jobs.enumerated() {
                 let verdicts = outcomes[index].accepted
-                for (test, instance) in job.tests.enumerated() where test < verdicts.count {
-                    applicable[index][test] = verdicts[test] == instance.valid
-                    if !applicable[index][test] { dropped += 1 }
+                for (test, instance) in job.tests.enumerated() {
+                    applicable[index][test] = test < verdicts.count && verdicts[test] == instance.valid
+                    if test >= verdicts.count { unjudged += 1 } else if !applicable[index][test] { dropped += 1 }
                 }
             }
-            validatorNote = "Python jsonschema 4.23.0: \(dropped) instances whose rewritten form no longer has its published label are not applicable"
+            validatorNote = "Python jsonschema 4.23.0 (no format assertions, as the published labels): \(dropped) instances whose rewritten form does not have its published label, and \(unjudged) it could not judge (remote references, errors, time limit), are not applicable"
         }
         for index in jobs.indices {
             jobs[index].tests = jobs[index].tests.enumerated().map { $0.element }
@@ -334,6 +337,46 @@ enum MaskBench {
             }
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()
+        }
+    }
+
+    /// `fm-bench maskbench-explain FILE...`: for each instance, its label,
+    /// its rewritten form and where this engine refuses it.
+    static func explain(_ files: [String], modelPath: String) throws {
+        let model = try LlamaModel(path: modelPath, options: .init(vocabularyOnly: true))
+        let vocabulary = ConstraintCache.makeVocabulary(model.vocabulary)
+        for file in files {
+            let content = try GeneratedContent(json: String(contentsOfFile: file, encoding: .utf8))
+            guard case .structure(let fields, _) = content.kind, let schemaContent = fields["schema"] else { continue }
+            print("== \(file)")
+            let constraint: TokenConstraint
+            do {
+                let schema = try GenerationSchema(jsonSchema: schemaContent)
+                constraint = try TokenConstraint(root: schema.root, definitions: schema.definitions, vocabulary: vocabulary)
+            } catch {
+                print("   compile error: \(error)")
+                continue
+            }
+            let rewriter = InstanceRewriter(document: schemaContent)
+            guard case .array(let tests)? = fields["tests"]?.kind else { continue }
+            for test in tests {
+                guard case .structure(let entry, _) = test.kind, case .bool(let valid)? = entry["valid"]?.kind, let data = entry["data"] else { continue }
+                let text = rewriter.text(data)
+                var decoder = constraint.makeDecoder()
+                var refusedAt: Int?
+                for token in vocabulary.tokenize(Array(text.utf8)) ?? [] {
+                    if !decoder.accept(token) {
+                        refusedAt = decoder.output.count
+                        break
+                    }
+                }
+                let verdict = refusedAt == nil ? (decoder.canEnd ? "accepted" : "incomplete") : "refused at byte \(refusedAt!)"
+                let bytes = Array(text.utf8)
+                let shown = refusedAt.map {
+                    String(decoding: bytes[max(0, $0 - 60)..<$0], as: UTF8.self) + " ⟂ " + String(decoding: bytes[$0..<min(bytes.count, $0 + 30)], as: UTF8.self)
+                } ?? String(text.prefix(200))
+                print("   \(valid ? "valid  " : "invalid") \(verdict): \(shown)")
+            }
         }
     }
 

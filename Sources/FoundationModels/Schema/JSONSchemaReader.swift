@@ -572,19 +572,30 @@ struct JSONSchemaReader {
             for (index, element) in try Self.array(value, at: path + "/oneOf").enumerated() {
                 branches.append(try conjoin(alternatives, try self.facts(of: Sub(element, "\(path)/oneOf/\(index)")), at: path))
             }
+            // Each branch as written must exclude every other branch's
+            // schema. Where it does not, a branch may drop the keys another
+            // branch requires (it then never matches that one); else refused.
+            var generated = branches
             for i in branches.indices {
-                for j in branches.indices where j > i {
-                    for a in branches[i] {
-                        for b in branches[j] {
-                            if try disjoint(a, b, depth: 0) { continue }
+                for j in branches.indices where j != i {
+                    for x in generated[i].indices {
+                        for other in branches[j] {
+                            if try excludes(generated[i][x], other, depth: 0) { continue }
+                            let names = other.required.filter { !generated[i][x].required.contains($0) }
+                            var narrowed = generated[i][x]
+                            narrowed.forbiddenProperties += names
+                            if !names.isEmpty, try excludes(narrowed, other, depth: 0) {
+                                generated[i][x] = narrowed
+                                continue
+                            }
                             throw Self.corrupted(
-                                "oneOf at \(path): branches \(i) and \(j) may both match the same value, so oneOf cannot be enforced (write anyOf if either may match)"
+                                "oneOf at \(path): branches \(min(i, j)) and \(max(i, j)) may both match the same value, so oneOf cannot be enforced (write anyOf if either may match)"
                             )
                         }
                     }
                 }
             }
-            alternatives = branches.flatMap { $0 }
+            alternatives = generated.flatMap { $0 }
         }
         if let condition = p["if"] {
             let then = p["then"].map { Sub($0, path + "/then") }
@@ -640,10 +651,10 @@ struct JSONSchemaReader {
     private mutating func merge(_ a: Facts, _ b: Facts, at path: String) throws -> Facts? {
         // A reference with other constraints is read in place.
         if let reference = a.reference, !b.isTrivial || b.reference != nil {
-            return try expandReference(reference, a, with: b, at: path)
+            return try expandReference(reference, a, with: b, otherFirst: false, at: path)
         }
         if let reference = b.reference, !a.isTrivial {
-            return try expandReference(reference, b, with: a, at: path)
+            return try expandReference(reference, b, with: a, otherFirst: true, at: path)
         }
         if a.reference != nil { return a }
         if b.reference != nil { return b }
@@ -708,7 +719,12 @@ struct JSONSchemaReader {
         return result
     }
 
-    private mutating func expandReference(_ reference: (pointer: String, path: String), _ holder: Facts, with other: Facts, at path: String) throws -> Facts? {
+    /// Reads the schema `reference` names in place of it and intersects it
+    /// with the rest of `holder` and with `other` — `other`'s properties
+    /// first when it came first, so the written order follows the document.
+    private mutating func expandReference(
+        _ reference: (pointer: String, path: String), _ holder: Facts, with other: Facts, otherFirst: Bool = false, at path: String
+    ) throws -> Facts? {
         guard !expanding.contains(reference.pointer), expanding.count < 32 else {
             throw Self.corrupted("unsupported $ref at \(reference.path): a recursive reference combined with other keywords cannot be enforced")
         }
@@ -718,7 +734,7 @@ struct JSONSchemaReader {
         var rest = holder
         rest.reference = nil
         let expanded = try conjoin(try facts(of: Sub(target, reference.pointer)), [rest], at: path)
-        let merged = try conjoin(expanded, [other], at: path)
+        let merged = otherFirst ? try conjoin([other], expanded, at: path) : try conjoin(expanded, [other], at: path)
         guard merged.count <= 1 else {
             throw Self.corrupted("unsupported $ref at \(reference.path): the referenced schema is a union combined with other keywords")
         }
@@ -730,6 +746,31 @@ struct JSONSchemaReader {
     /// Whether no value satisfies both `a` and `b` — proven from types,
     /// values, ranges, and a required property whose values cannot agree or
     /// that one side forbids. False when it cannot be proven.
+    /// Whether no value the engine writes for `a` satisfies `b` (what
+    /// `oneOf` needs, both ways): ``disjoint(_:_:depth:)``, or an object
+    /// property `b` requires that `a` never writes (`a` writes only its
+    /// declared properties unless it allows others explicitly).
+    private mutating func excludes(_ a: Facts, _ b: Facts, depth: Int) throws -> Bool {
+        if try disjoint(a, b, depth: depth) { return true }
+        guard a.reference == nil, b.reference == nil, a.values == nil else { return false }
+        // Only objects can be in common, and a never writes one of b's required keys.
+        let kinds = Kind.allCases.filter { a.allows($0) && b.allows($0) && valueKinds(b).contains($0) }
+        guard kinds == [.object] else { return false }
+        for name in b.required where !(try writes(name, a)) { return true }
+        return false
+    }
+
+    /// Whether the engine may write property `name` for `facts`.
+    private func writes(_ name: String, _ facts: Facts) throws -> Bool {
+        if facts.forbiddenProperties.contains(name) { return false }
+        if facts.required.contains(name) { return true }
+        let subs = try propertySubs(name, in: facts)
+        if subs.contains(where: \.isFalse) { return false }
+        let declared = facts.objectClauses.contains { clause in clause.properties.contains { $0.name == name } }
+        let open = facts.objectClauses.contains { clause in !clause.patternProperties.isEmpty || (clause.additional.map { !$0.isFalse } ?? false) }
+        return declared || open
+    }
+
     private mutating func disjoint(_ a: Facts, _ b: Facts, depth: Int) throws -> Bool {
         guard depth < 8 else { return false }
         var a = a
@@ -763,6 +804,12 @@ struct JSONSchemaReader {
                 return false
             case .object:
                 if try objectsDisjoint(a, b, depth: depth) || (try objectsDisjoint(b, a, depth: depth)) { continue }
+                return false
+            case .string:
+                if let left = Self.stringAutomaton(a), let right = Self.stringAutomaton(b),
+                   (try? ByteDFA.intersection([left, right], subject: "oneOf").isEmpty) == true {
+                    continue
+                }
                 return false
             default:
                 return false
@@ -987,6 +1034,25 @@ struct JSONSchemaReader {
         return nodes.count == 1 ? nodes[0] : .anyOf(nodes)
     }
 
+    /// The strings `facts` allows, as an automaton (nil: any string, or too
+    /// large to build).
+    private static func stringAutomaton(_ facts: Facts) -> ByteDFA? {
+        var parts: [ByteDFA] = []
+        for pattern in facts.patterns {
+            guard let automaton = try? ByteDFA.jsonString(matching: pattern, search: true) else { return nil }
+            parts.append(automaton)
+        }
+        if let format = facts.format, let pattern = StringFormat.pattern(for: format), let automaton = try? ByteDFA.jsonString(matching: pattern) {
+            parts.append(automaton)
+        }
+        if facts.minLength != nil || facts.maxLength != nil,
+           let automaton = try? ByteDFA.jsonString(length: min(facts.minLength ?? 0, 1000), facts.maxLength.flatMap { $0 > 1000 ? nil : $0 }) {
+            parts.append(automaton)
+        }
+        guard !parts.isEmpty else { return nil }
+        return try? ByteDFA.intersection(parts, subject: "a string")
+    }
+
     /// `X` when `pattern` is `^(?:X)$` with `X` a whole pattern of its own.
     private static func wholeStringPattern(_ pattern: String) -> String? {
         guard pattern.hasPrefix("^(?:"), pattern.hasSuffix(")$") else { return nil }
@@ -1084,6 +1150,14 @@ struct JSONSchemaReader {
                 continue
             }
             subs = subs.filter { !$0.isTrue }
+            let value = try node(for: subs, at: propertyPath)
+            if case .anyOf(let choices) = value, choices.isEmpty {
+                // No value satisfies the property's schema: it can only be absent.
+                if isRequired {
+                    throw Self.corrupted("the required property \"\(name)\" at \(path) admits no value")
+                }
+                continue
+            }
             var declared: Sub?
             for clause in facts.objectClauses {
                 if let entry = clause.properties.first(where: { $0.name == name }) {
@@ -1092,7 +1166,7 @@ struct JSONSchemaReader {
                 }
             }
             properties.append(PropertyNode(
-                name: name, description: Self.description(of: declared), node: try node(for: subs, at: propertyPath), isOptional: !isRequired
+                name: name, description: Self.description(of: declared), node: value, isOptional: !isRequired
             ))
         }
         // Extra keys.

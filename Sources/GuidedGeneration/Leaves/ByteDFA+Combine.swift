@@ -53,7 +53,7 @@ extension ByteDFA {
     }
 
     /// Strings every one of `automata` accepts.
-    static func intersection(_ automata: [ByteDFA], subject: String) throws(GuidedGenerationError) -> ByteDFA {
+    package static func intersection(_ automata: [ByteDFA], subject: String) throws(GuidedGenerationError) -> ByteDFA {
         guard automata.count > 1 else { return automata[0] }
         return try combine(automata, subject: subject) { $0.allSatisfy { $0 } }
     }
@@ -84,7 +84,7 @@ extension ByteDFA {
     }
 
     /// Whether the automaton accepts nothing at all.
-    var isEmpty: Bool { start < 0 }
+    package var isEmpty: Bool { start < 0 }
 
     /// Any JSON string in canonical encoding (``JSONStringEncoding``): the
     /// spelling the model writes for a string with any constraint.
@@ -96,7 +96,7 @@ extension ByteDFA {
 
     /// A JSON string (canonical encoding) of `minimum` to `maximum`
     /// Unicode scalars.
-    static func jsonString(length minimum: Int, _ maximum: Int?) throws(GuidedGenerationError) -> ByteDFA {
+    package static func jsonString(length minimum: Int, _ maximum: Int?) throws(GuidedGenerationError) -> ByteDFA {
         try jsonString(
             node: .repetition(.scalars(ScalarSet.all), min: minimum, max: maximum),
             subject: "a string of \(minimum) to \(maximum.map(String.init) ?? "any number of") characters"
