@@ -1191,7 +1191,10 @@ struct JSONSchemaReader {
         }
         var propertyNames: StringNode?
         if facts.objectClauses.contains(where: { $0.propertyNames != nil }), additional != nil || !patternProperties.isEmpty {
-            let node = try lower(nameFacts, at: path + "/propertyNames")
+            // Names are strings: only the string part of the schema applies.
+            var names = Facts()
+            names.types = [.string]
+            let node = try lower(try conjoin(nameFacts, [names], at: path), at: path + "/propertyNames")
             switch node {
             case .string(let names): propertyNames = names
             case .any: break
