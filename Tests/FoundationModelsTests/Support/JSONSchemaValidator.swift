@@ -199,6 +199,7 @@ extension JSONSchemaValidator {
         var not: Node?
         var multipleOf: Double?
         var format: String?
+        var uniqueItems = false
     }
 
     final class Node: Sendable {
@@ -301,6 +302,9 @@ extension JSONSchemaValidator {
                 case "format":
                     guard case .string(let name) = value else { throw invalid("expected a string") }
                     k.format = name
+                case "uniqueItems":
+                    guard case .bool(let flag) = value else { throw invalid("expected a boolean") }
+                    k.uniqueItems = flag
                 case "definitions":
                     guard case .object(let defs) = value else { throw invalid("expected an object") }
                     for name in defs.keys {
@@ -521,6 +525,11 @@ extension JSONSchemaValidator {
         case .array(let elements):
             if let m = k.minItems, elements.count < m { fail("minItems", "array has \(elements.count) items, fewer than the minimum \(m)") }
             if let m = k.maxItems, elements.count > m { fail("maxItems", "array has \(elements.count) items, more than the maximum \(m)") }
+            if k.uniqueItems {
+                for (index, element) in elements.enumerated() where elements[..<index].contains(element) {
+                    fail("uniqueItems", "item \(index) repeats an earlier item")
+                }
+            }
             let prefix = k.prefixItems ?? []
             for (index, element) in elements.enumerated() {
                 if index < prefix.count {
