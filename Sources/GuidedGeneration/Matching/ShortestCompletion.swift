@@ -45,7 +45,9 @@ struct ShortestCompletion: Sendable {
                 case .leaf(let leaf): value = leafLength[Int(leaf)]
                 case .object(let shape): value = 1 + rest[Int(shape)][0]
                 case .array(let item, let minimum, _):
-                    value = minimum == 0 ? 2 : 2 + Int(minimum) * length[Int(item)] + Int(minimum) - 1
+                    // (An item not finished yet has an "infinite" length: no overflow.)
+                    let (items, overflow) = Int(minimum).multipliedReportingOverflow(by: length[Int(item)])
+                    value = minimum == 0 ? 2 : overflow ? infinity : min(infinity, 2 + items + Int(minimum) - 1)
                 case .anyOf(let choices): value = choices.map { length[Int($0)] }.min() ?? infinity
                 case .anyValue: value = 1
                 case .sequence(let parts): value = min(infinity, parts.reduce(0) { $0 + length[Int($1)] })
