@@ -33,6 +33,10 @@ struct JSONSchemaReader {
     /// Pointers being expanded in place (a `$ref` with siblings), to refuse
     /// a reference that would expand into itself.
     private var expanding: [String] = []
+    /// Subschemas being lowered inside each other, to refuse a recursion
+    /// that is expanded in place (a `$ref` with siblings) instead of looping.
+    private var nesting = 0
+    private static let maximumNesting = 40
 
     private init(document: GeneratedContent) {
         self.document = document
@@ -232,6 +236,11 @@ struct JSONSchemaReader {
 
     /// The node of the values every one of `subs` accepts.
     mutating func node(for subs: [Sub], at path: String) throws -> SchemaNode {
+        guard nesting < Self.maximumNesting else {
+            throw Self.corrupted("unsupported schema at \(path): nested more than \(Self.maximumNesting) levels deep (a recursive $ref combined with other keywords cannot be expanded)")
+        }
+        nesting += 1
+        defer { nesting -= 1 }
         let subs = subs.filter { !$0.isTrue }
         if subs.isEmpty { return .any }
         // A plain reference stays a reference (recursion stays finite).
