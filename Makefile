@@ -17,7 +17,7 @@ FM_ENV := . "$(FM_CACHE)/env.sh" &&
 # seeded runs each, and the quality of typed answers.
 QUALITY := GuidedAcceptanceTests|ToolAcceptanceTests|QualityTests
 
-.PHONY: setup setup-bench build demo test bench clean
+.PHONY: setup setup-bench build demo test bench maskbench clean
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
 setup:
@@ -54,6 +54,17 @@ test: setup
 bench: setup-bench
 	$(FM_ENV) $(SWIFT) build -c release --product fm-bench
 	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm-bench" BENCHMARKS.md
+
+# MaskBench (JSON Schema coverage and mask time against llguidance and
+# XGrammar, see Sources/fm-bench/MaskBench.swift): its own section of
+# BENCHMARKS.md. The data is unpacked to a temporary folder, never into the
+# repository. Takes a while: not part of `make bench`.
+MASKBENCH_ARCHIVE ?= ../shared/data/maskbench.tar.xz
+maskbench: setup
+	$(FM_ENV) $(SWIFT) build -c release --product fm-bench
+	python="$$(scripts/maskbench_env.sh)" && data="$$(mktemp -d)" && trap 'rm -rf "$$data"' EXIT && \
+	tar -xJf "$(MASKBENCH_ARCHIVE)" -C "$$data" && \
+	$(FM_ENV) MASKBENCH_PYTHON="$$python" "$$($(SWIFT) build -c release --show-bin-path)/fm-bench" maskbench "$$data" --output BENCHMARKS.md $(MASKBENCH_ARGS)
 
 clean:
 	rm -rf .build
