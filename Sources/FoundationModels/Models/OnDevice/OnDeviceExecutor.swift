@@ -50,7 +50,9 @@ struct OnDeviceExecutor: Sendable {
             promptTokens: prompt,
             sampling: request.generationOptions.samplerMode,
             maximumTokens: min(requested ?? .max, loaded.contextSize - prompt.count),
-            constraint: constraint
+            constraint: constraint,
+            stopsLoops: engine.configuration.stopsLoops,
+            pacing: engine.configuration.stringPacing
         )
 
         // With tools, the turn is either a block of calls or the answer:
