@@ -24,7 +24,7 @@ struct ReportTests {
         let grammar = CorpusRun(corpus: .receipts, mode: .grammar, fields: ReceiptTask.fields, informational: ["arithmeticCheckPassed"],
                                 answers: [], seconds: 0, note: "LLAMA_SERVER is not set")
         return EvalRun(label: label, model: model, machine: "test machine", date: "2026-11-23T12:00:00Z", command: "fm eval receipts",
-                       timeLimitSeconds: 60, llamaServer: nil, results: [guided, grammar], seconds: 75)
+                       timeLimitSeconds: 60, settings: ["STRING_PACING": "0"], llamaServer: nil, results: [guided, grammar], seconds: 75)
     }
 
     @Test func tablesCountTheAnswers() {
@@ -32,6 +32,7 @@ struct ReportTests {
         #expect(markdown.contains("| receipts | qwen | 50 % (2/4) | – |"), "summary row")
         #expect(markdown.contains("| qwen | guided (ours) | **50 % (2/4)** | 50 % (2/4) | 50 % (2/4) | 50 % (2/4) | 100 % (4/4) | 50 % (2/4) | 75 % (3/4) | 0 | 0 | 1 | 17.25 s | 60.00 s | 300 | 40 |"))
         #expect(markdown.contains("arithmeticCheckPassed (info)"))
+        #expect(markdown.contains("| 4096 | 2 | `STRING_PACING=0` | guided, grammar |"))
         #expect(markdown.contains("| decimal-comma | 2 | 0/2 |") && markdown.contains("| gallons | 2 | 2/2 |"))
         #expect(!markdown.contains("| prepay |"), "a feature of one item gets no row")
         #expect(markdown.contains("- qwen, llama.cpp JSON-schema grammar: LLAMA_SERVER is not set"))
@@ -44,6 +45,14 @@ struct ReportTests {
         let decoded = try EvalRun.decode(try run.encoded())
         #expect(try decoded.encoded() == run.encoded())
         #expect(decoded.results[0].answers[3].status == .timedOut)
+    }
+
+    @Test func settingsAreTheEnginesSwitches() {
+        let settings = EvalRun.settings(from: [
+            "FOUNDATION_MODELS_MODEL": "/m.gguf", "FOUNDATION_MODELS_SMALL_MODEL": "/s.gguf", "FOUNDATION_MODELS_REPETITION": "0",
+            "FOUNDATION_MODELS_THREADS": "2", "PATH": "/bin",
+        ])
+        #expect(settings == ["REPETITION": "0", "THREADS": "2"])
     }
 
     @Test func percentilesAreNearestRank() {

@@ -24,8 +24,9 @@ package struct ReceiptItem: Codable, Sendable, Identifiable, Equatable {
 /// reproducible (`fm eval generate`).
 ///
 /// Each receipt comes from a place — the US (gallons, dollars), the UK
-/// (litres, pounds) or a euro country (litres, euros, local labels, and on
-/// most a decimal comma) — and a brand that sells fuel there. It has a
+/// (litres, pounds) or a euro country (litres, euros, English labels and
+/// some local ones, now and then a decimal comma) — and a brand that sells
+/// fuel there. It has a
 /// volume, a price per unit and their total (rounded to the cent, or a round
 /// prepaid amount with the volume it bought), printed under the place's
 /// labels (TOTAL, AMOUNT DUE, SALE, SUMME, TOTALE, TE BETALEN, …) among
@@ -33,7 +34,7 @@ package struct ReceiptItem: Codable, Sendable, Identifiable, Equatable {
 /// numbers, date and time, card digits, authorization codes, octane
 /// ratings, tax and net amounts, cash tendered and change, loyalty points.
 /// Some receipts put the total first, the price before the volume, volume
-/// and price on one row, an operator's name above the brand; OCR noise
+/// and price on one row, (rarely) an operator's name above the brand; OCR noise
 /// garbles labels (stray marks, broken spacing, letters read as digits),
 /// never the digits of the values themselves.
 package enum ReceiptCorpus {
@@ -97,40 +98,40 @@ package enum ReceiptCorpus {
 
     static let euro: [Place] = [
         Place(region: .euro, brands: ["Aral", "Jet", "Shell", "Esso", "TotalEnergies"],
-              addresses: ["Hauptstr. {n}, 10115 Berlin", "Bahnhofstr. {n}, 80335 München"], phone: "Tel. 030 ######", commaChance: 0.8, dateSeparator: ".",
+              addresses: ["Hauptstr. {n}, 10115 Berlin", "Bahnhofstr. {n}, 80335 München"], phone: "Tel. 030 ######", commaChance: 0.25, dateSeparator: ".",
               products: ["SUPER E10", "SUPER 95", "DIESEL", "SUPER PLUS 98"],
-              volumeRows: ["Menge {v} l", "LITER {v}", "{v} L", "VOLUME {v} L"], priceRows: ["Preis/l {p} EUR", "EUR/L {p}", "PRICE/L {p} EUR", "@ {p} €/L"],
-              totalLabels: ["SUMME", "TOTAL", "BETRAG", "ZU ZAHLEN"], tax: ("MwSt 19%", 19), netLabels: ["Netto", "NET"],
+              volumeRows: ["Menge {v} l", "VOLUME {v} L", "{v} L", "QTY {v} L"], priceRows: ["Preis/l {p} EUR", "EUR/L {p}", "PRICE/L {p} EUR", "@ {p} €/L"],
+              totalLabels: ["SUMME", "TOTAL", "AMOUNT DUE", "TOTAL EUR"], tax: ("MwSt 19%", 19), netLabels: ["Netto", "NET"],
               receiptLabels: ["Beleg-Nr. ", "BON ", "TRANS "], pumpLabels: ["Säule ", "PUMP "], footers: ["Vielen Dank", "Gute Fahrt!"]),
         Place(region: .euro, brands: ["OMV", "Jet", "Shell", "BP"],
-              addresses: ["Ringstr. {n}, 1010 Wien", "Landstr. {n}, 4020 Linz"], phone: "Tel. 01 #######", commaChance: 0.8, dateSeparator: ".",
+              addresses: ["Ringstr. {n}, 1010 Wien", "Landstr. {n}, 4020 Linz"], phone: "Tel. 01 #######", commaChance: 0.25, dateSeparator: ".",
               products: ["SUPER 95", "DIESEL", "MAXXMOTION 100"],
-              volumeRows: ["Menge {v} l", "LITER {v}", "{v} L"], priceRows: ["Preis/l {p} EUR", "EUR/L {p}", "@ {p} €/L"],
-              totalLabels: ["SUMME", "GESAMT", "TOTAL"], tax: ("USt 20%", 20), netLabels: ["Netto"],
+              volumeRows: ["Menge {v} l", "VOLUME {v} L", "{v} L"], priceRows: ["Preis/l {p} EUR", "EUR/L {p}", "@ {p} €/L", "PRICE/L {p}"],
+              totalLabels: ["SUMME", "TOTAL", "SALE", "AMOUNT DUE"], tax: ("USt 20%", 20), netLabels: ["Netto"],
               receiptLabels: ["Beleg-Nr. ", "RECHNUNG ", "TRANS "], pumpLabels: ["Zapfsäule ", "PUMPE "], footers: ["Danke für Ihren Besuch", "Gute Fahrt!"]),
         Place(region: .euro, brands: ["TotalEnergies", "Esso", "Shell"],
-              addresses: ["{n} Rue de la Gare, 69002 Lyon", "{n} Avenue Jean Jaurès, 31000 Toulouse"], phone: "Tél. 04 ## ## ## ##", commaChance: 0.8, dateSeparator: "/",
+              addresses: ["{n} Rue de la Gare, 69002 Lyon", "{n} Avenue Jean Jaurès, 31000 Toulouse"], phone: "Tél. 04 ## ## ## ##", commaChance: 0.25, dateSeparator: "/",
               products: ["SP95-E10", "GAZOLE", "SP98"],
-              volumeRows: ["VOLUME {v} L", "QTE {v} L", "{v} L"], priceRows: ["PRIX/L {p}", "PRIX UNIT. {p} €", "@ {p} €/L"],
-              totalLabels: ["TOTAL A PAYER", "TOTAL", "MONTANT"], tax: ("TVA 20%", 20), netLabels: ["HT", "TOTAL HT"],
+              volumeRows: ["VOLUME {v} L", "QTE {v} L", "{v} L"], priceRows: ["PRIX/L {p}", "PRICE/L {p} EUR", "@ {p} €/L"],
+              totalLabels: ["TOTAL A PAYER", "TOTAL", "AMOUNT DUE", "TOTAL EUR"], tax: ("TVA 20%", 20), netLabels: ["HT", "TOTAL HT"],
               receiptLabels: ["TICKET ", "N° ", "TRANS "], pumpLabels: ["POMPE ", "PISTOLET "], footers: ["MERCI DE VOTRE VISITE", "A BIENTOT"]),
         Place(region: .euro, brands: ["Eni", "Q8", "Esso", "Shell"],
-              addresses: ["Via Roma {n}, 20121 Milano", "Corso Italia {n}, 50123 Firenze"], phone: "Tel. 02 #######", commaChance: 0.8, dateSeparator: "/",
+              addresses: ["Via Roma {n}, 20121 Milano", "Corso Italia {n}, 50123 Firenze"], phone: "Tel. 02 #######", commaChance: 0.25, dateSeparator: "/",
               products: ["BENZINA", "GASOLIO", "SUPER 95"],
-              volumeRows: ["LITRI {v}", "QTA {v} L", "{v} L"], priceRows: ["PREZZO/L {p}", "EUR/L {p}", "@ {p} €/L"],
-              totalLabels: ["TOTALE", "TOTALE EURO", "IMPORTO"], tax: ("IVA 22%", 22), netLabels: ["IMPONIBILE"],
+              volumeRows: ["LITRI {v}", "VOLUME {v} L", "{v} L"], priceRows: ["PREZZO/L {p}", "EUR/L {p}", "@ {p} €/L"],
+              totalLabels: ["TOTALE", "TOTAL", "SALE", "AMOUNT DUE"], tax: ("IVA 22%", 22), netLabels: ["IMPONIBILE"],
               receiptLabels: ["SCONTRINO N. ", "DOC ", "TRANS "], pumpLabels: ["EROGATORE ", "PUMP "], footers: ["GRAZIE E ARRIVEDERCI"]),
         Place(region: .euro, brands: ["Repsol", "Cepsa", "Shell", "BP"],
-              addresses: ["Calle Mayor {n}, 28013 Madrid", "Avenida Diagonal {n}, 08019 Barcelona"], phone: "Tel. 91 ### ## ##", commaChance: 0.8, dateSeparator: "/",
+              addresses: ["Calle Mayor {n}, 28013 Madrid", "Avenida Diagonal {n}, 08019 Barcelona"], phone: "Tel. 91 ### ## ##", commaChance: 0.25, dateSeparator: "/",
               products: ["SIN PLOMO 95", "DIESEL", "GASOLEO A"],
-              volumeRows: ["LITROS {v}", "CANTIDAD {v} L", "{v} L"], priceRows: ["PRECIO/L {p}", "EUR/L {p}", "@ {p} €/L"],
-              totalLabels: ["TOTAL", "IMPORTE", "TOTAL A PAGAR"], tax: ("IVA 21%", 21), netLabels: ["BASE"],
+              volumeRows: ["LITROS {v}", "VOLUME {v} L", "{v} L"], priceRows: ["PRECIO/L {p}", "EUR/L {p}", "PRICE/L {p} EUR"],
+              totalLabels: ["TOTAL", "IMPORTE", "AMOUNT DUE", "SALE"], tax: ("IVA 21%", 21), netLabels: ["BASE"],
               receiptLabels: ["TICKET ", "FACTURA ", "TRANS "], pumpLabels: ["SURTIDOR ", "PUMP "], footers: ["GRACIAS POR SU VISITA"]),
         Place(region: .euro, brands: ["Shell", "TotalEnergies", "Esso", "Q8"],
-              addresses: ["Kade {n}, 3011 Rotterdam", "Stationsweg {n}, 3511 Utrecht"], phone: "Tel. 010 #######", commaChance: 0.5, dateSeparator: "-",
+              addresses: ["Kade {n}, 3011 Rotterdam", "Stationsweg {n}, 3511 Utrecht"], phone: "Tel. 010 #######", commaChance: 0.2, dateSeparator: "-",
               products: ["EURO 95 E10", "DIESEL", "SUPER PLUS 98"],
               volumeRows: ["LITERS {v}", "VOLUME {v} L", "{v} L"], priceRows: ["PRIJS/L {p}", "EUR/L {p}", "PRICE/L {p} EUR"],
-              totalLabels: ["TOTAAL", "TE BETALEN", "TOTAL"], tax: ("BTW 21%", 21), netLabels: ["EXCL. BTW", "NET"],
+              totalLabels: ["TOTAAL", "TOTAL", "AMOUNT DUE", "SALE"], tax: ("BTW 21%", 21), netLabels: ["EXCL. BTW", "NET"],
               receiptLabels: ["BON ", "BONNR ", "TRANS "], pumpLabels: ["POMP ", "PUMP "], footers: ["BEDANKT EN TOT ZIENS", "GOEDE REIS"]),
     ]
 
@@ -210,7 +211,7 @@ package enum ReceiptCorpus {
         let site = String(random.int(in: 100...9_999))
         let header = random.pick(headers[brand] ?? [brand.uppercased()]).replacingOccurrences(of: "#", with: "#" + site)
         var headerRows = [header]
-        if random.chance(0.2) {
+        if random.chance(0.1) {
             headerRows.insert(random.pick(operators(place.region)), at: 0)
             features.append("operator-name")
         }

@@ -52,11 +52,12 @@ package struct EvalReport {
             let total = runs.reduce(0) { $0 + $1.seconds }
             lines.append("- Time of the runs: \(Self.minutes(total)) (model loads and server starts included)")
         }
-        lines += ["", "| run | model file | size | GGUF name | context | threads | modes | time | command |", "| --- | --- | --- | --- | ---: | ---: | --- | ---: | --- |"]
+        lines += ["", "| run | model file | size | GGUF name | context | threads | settings | modes | time | command |", "| --- | --- | --- | --- | ---: | ---: | --- | --- | ---: | --- |"]
         for run in runs {
             let modes = Self.modes(of: run).map(\.rawValue).joined(separator: ", ")
             let size = String(format: "%.0f MB", Double(run.model.bytes) / 1e6)
-            lines.append("| \(run.label) | `\(run.model.fileName)` | \(size) | \(run.model.name) | \(run.model.contextSize) | \(run.model.threads) | \(modes) | \(Self.minutes(run.seconds)) | `\(run.command)` |")
+            let settings = run.settings.isEmpty ? "defaults" : run.settings.sorted { $0.key < $1.key }.map { "`\($0.key)=\($0.value)`" }.joined(separator: " ")
+            lines.append("| \(run.label) | `\(run.model.fileName)` | \(size) | \(run.model.name) | \(run.model.contextSize) | \(run.model.threads) | \(settings) | \(modes) | \(Self.minutes(run.seconds)) | `\(run.command)` |")
         }
         let servers = runs.compactMap { run in run.llamaServer.map { "\(run.label): `\($0)`" } }
         if !servers.isEmpty {

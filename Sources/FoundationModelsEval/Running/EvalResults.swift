@@ -95,6 +95,10 @@ package struct EvalRun: Codable, Sendable {
     package var date: String
     package var command: String
     package var timeLimitSeconds: Double
+    /// The engine's switches the run was made with (`FOUNDATION_MODELS_*`
+    /// variables other than model paths, e.g. `STRING_PACING=0`): what
+    /// tells variants of one model apart.
+    package var settings: [String: String]
     package var llamaServer: String?
     package var results: [CorpusRun]
     package var seconds: Double
@@ -107,6 +111,19 @@ package struct EvalRun: Codable, Sendable {
 
     package static func decode(_ data: Data) throws -> EvalRun {
         try JSONDecoder().decode(EvalRun.self, from: data)
+    }
+}
+
+extension EvalRun {
+    /// The `FOUNDATION_MODELS_*` variables of `environment` that change how
+    /// the engine generates (model paths left out), prefix dropped.
+    package static func settings(from environment: [String: String]) -> [String: String] {
+        let prefix = "FOUNDATION_MODELS_"
+        var settings: [String: String] = [:]
+        for (key, value) in environment where key.hasPrefix(prefix) && !key.hasSuffix("MODEL") {
+            settings[String(key.dropFirst(prefix.count))] = value
+        }
+        return settings
     }
 }
 

@@ -13,7 +13,7 @@ package struct EvalRunner {
     /// What the report calls this run.
     package var label: String
     package var modes: [EvalMode] = EvalMode.allCases
-    package var timeLimit: Double = 60
+    package var timeLimit: Double = 30
     /// `llama-server`, for ``EvalMode/grammar``.
     package var serverBinary: String?
     /// Answer only the first `limit` items of each corpus.
@@ -71,6 +71,7 @@ package struct EvalRunner {
             date: ISO8601DateFormatter().string(from: Date()),
             command: command,
             timeLimitSeconds: timeLimit,
+            settings: EvalRun.settings(from: ProcessInfo.processInfo.environment),
             llamaServer: server?.command,
             results: results,
             seconds: Self.seconds(clock.now - start)

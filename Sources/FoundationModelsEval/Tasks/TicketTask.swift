@@ -19,9 +19,14 @@ package enum TicketTask: EvalTask {
     package static let corpus = Corpus.tickets
 
     package static let instructions = """
-        You triage support tickets for a software company. Urgency: 1 = a question or an idea, 2 = a minor problem \
-        with a workaround, 3 = something broken for one customer, 4 = many customers affected or a deadline at risk, \
-        5 = an outage, lost data or a security incident.
+        You triage support tickets for a software company.
+        Urgency: 1 = a question or an idea; 2 = a minor problem with a workaround; 3 = something broken for one \
+        customer; 4 = many customers affected, or a deadline at risk; 5 = an outage, lost data or a security incident.
+        Tags: billing (payments, refunds, invoices); login (signing in, passwords, two-factor codes); account (account \
+        settings); outage (the service is down); performance (slow but working); bug (something broken); \
+        feature-request (an idea for something new); data-loss (data deleted or missing); security (breaches, leaked \
+        keys, unknown sign-ins); mobile (the iPhone or Android app); integration (Slack, Zapier, API connections); \
+        documentation (where to find how to do something).
         """
 
     package static func prompt(for item: TicketItem) -> String {
