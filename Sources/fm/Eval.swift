@@ -42,7 +42,7 @@ extension FM.Eval {
         var label: String?
 
         @Option(name: .customLong("time-limit"), help: "Seconds an answer may take before it counts as timed out.")
-        var timeLimit: Double = 30
+        var timeLimit: Double = 20
 
         @Option(help: "The folder of the corpus files (default: eval/corpora).")
         var corpora: String?

@@ -173,13 +173,9 @@ package final class LlamaServer {
     /// A TCP port nothing listens on now: bind port 0 and read what the
     /// kernel chose.
     private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw LlamaServerError("socket() failed") }
+        let (descriptor, loopback) = try LocalHTTP.loopbackSocket(port: 0)
+        var address = loopback
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

@@ -25,14 +25,22 @@ package enum LocalHTTP {
         }
     }
 
-    private static func blockingRequest(port: Int, method: String, path: String, body: Data, deadline: Date?) throws -> (Int, Data) {
+    /// A new TCP socket and the address of `port` on 127.0.0.1 (0: any
+    /// free port, for `bind`). The caller closes the socket.
+    static func loopbackSocket(port: Int) throws -> (Int32, sockaddr_in) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw LlamaServerError("socket() failed") }
-        defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
+        return (descriptor, address)
+    }
+
+    private static func blockingRequest(port: Int, method: String, path: String, body: Data, deadline: Date?) throws -> (Int, Data) {
+        let (descriptor, loopback) = try loopbackSocket(port: port)
+        var address = loopback
+        defer { close(descriptor) }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

@@ -13,7 +13,7 @@ package struct EvalRunner {
     /// What the report calls this run.
     package var label: String
     package var modes: [EvalMode] = EvalMode.allCases
-    package var timeLimit: Double = 30
+    package var timeLimit: Double = 20
     /// `llama-server`, for ``EvalMode/grammar``.
     package var serverBinary: String?
     /// Answer only the first `limit` items of each corpus.
