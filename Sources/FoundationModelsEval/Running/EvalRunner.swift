@@ -221,7 +221,7 @@ package struct EvalRunner {
             }
         } catch let error as LlamaServerError where error.isTimeout {
             produced.status = .timedOut
-            produced.problem = "no answer within \(timeLimit) s"
+            produced.problem = TimeLimitExceeded(seconds: timeLimit).description
             produced.seconds = timeLimit
         } catch {
             produced.status = .failed
