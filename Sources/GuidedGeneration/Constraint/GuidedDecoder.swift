@@ -78,8 +78,9 @@ package struct GuidedDecoder {
     }
 
     /// Adds to `mask` the exit tokens of `masks` (tokens that close the
-    /// leaf and go on) whose rest the stack below `alternative` accepts.
-    mutating func insertValidExits(of masks: LeafMasks, after alternative: Alternative, into mask: inout TokenMask) {
+    /// leaf and go on) whose rest the stack below `alternative` accepts,
+    /// among those `include` keeps.
+    mutating func insertValidExits(of masks: LeafMasks, after alternative: Alternative, into mask: inout TokenMask, where include: (LeafMasks.Exit) -> Bool = { _ in true }) {
         guard !masks.exits.isEmpty else { return }
         let parent = matcher.complete(alternative.top)
         let tokens = vocabulary.tokens
@@ -90,7 +91,7 @@ package struct GuidedDecoder {
             matcher.step(parent, UInt8(byte), into: &scratch)
             guard !scratch.isEmpty else { continue }
             let afterFirst = scratch
-            for exit in masks.exits[range] {
+            for exit in masks.exits[range] where include(exit) {
                 let bytes = tokens[Int(exit.token)]
                 if accepts(from: afterFirst, bytes[(Int(exit.offset) + 1)...]) { mask.insert(exit.token) }
             }

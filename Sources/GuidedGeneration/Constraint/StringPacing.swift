@@ -122,18 +122,29 @@ extension GuidedDecoder {
     }
 
     /// Sets `mask` to the tokens that close the open string in this step
-    /// (and, for exits, go on validly). Returns false, leaving `mask`
-    /// unspecified, when there are none (mid-escape) or no string is open.
+    /// (and, for exits, go on validly), writing nothing before the closing
+    /// quote but sentence-ending punctuation (`"`, `."`, `!"`, `)."`, `",`
+    /// — never `',"` or `abc"`). Returns false, leaving `mask` unspecified,
+    /// when there are none (mid-escape) or no string is open.
     package mutating func closingTokens(into mask: inout TokenMask) -> Bool {
         guard openString != nil, isInFreeString(state) else { return false }
         defer { matcher.truncate(to: committed) }
         if mask.count != vocabulary.count { mask = TokenMask(count: vocabulary.count) }
         let alternative = state[0]
         let masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
+        let tokens = vocabulary.tokens
         mask.removeAll()
-        for token in masks.closers { mask.insert(token) }
-        insertValidExits(of: masks, after: alternative, into: &mask)
+        for token in masks.closers where Self.isClosingText(tokens[Int(token)].dropLast()) { mask.insert(token) }
+        insertValidExits(of: masks, after: alternative, into: &mask) { exit in
+            Self.isClosingText(tokens[Int(exit.token)][..<(Int(exit.offset) - 1)])
+        }
         return !mask.isEmpty
+    }
+
+    /// What may come before a string's closing quote when the decoder ends
+    /// it: nothing, or sentence-ending punctuation.
+    static func isClosingText(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.allSatisfy { [UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: ")")].contains($0) }
     }
 
     /// The property an open string belongs to: its word limit, and whether

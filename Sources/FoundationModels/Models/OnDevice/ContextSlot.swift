@@ -217,6 +217,9 @@ final class ContextSlot: @unchecked Sendable {
             outcome.generatedTokens += next.count
             var bytes: [UInt8] = []
             for token in next { bytes += vocabulary.tokens[Int(token)] }
+            // Prose (a turn with tools answering in text) may end anywhere:
+            // where it loops, it ends.
+            if job.stopsLoops, decoder.canEnd, RepetitionStop.endsInLoop(decoder.output[...]) { finishing = true }
             unreported += next.count
             if let delta = text.append(bytes) {
                 onText(delta, unreported)
