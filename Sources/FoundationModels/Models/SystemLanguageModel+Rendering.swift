@@ -20,10 +20,10 @@ extension SystemLanguageModel {
     /// session gives this model, whatever the rendering becomes. Loads the
     /// model if it is not loaded yet.
     package func renderedInput(for transcript: Transcript) async throws -> RenderedInput {
-        let loaded = try await OnDeviceEngine.shared(for: configuration).loaded()
+        let rendering = try await OnDeviceEngine.shared(for: configuration).loaded().rendering
         return RenderedInput(
-            messages: ChatRendering.messages(for: transcript).map { RenderedInput.Message(role: $0.role, content: $0.content) },
-            text: try ChatRendering.prompt(for: transcript, model: loaded.model)
+            messages: rendering.messages(for: transcript).map { RenderedInput.Message(role: $0.role, content: $0.content) },
+            text: try rendering.prompt(for: transcript)
         )
     }
 }
