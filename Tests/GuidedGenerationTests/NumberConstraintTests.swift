@@ -99,7 +99,7 @@ private func accepts(_ constraint: NumberConstraint, _ text: String) -> Bool {
 }
 
 /// SplitMix64, so a property input (a seed) drives whole random walks.
-private struct SplitMix: RandomNumberGenerator {
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -27,8 +27,8 @@ package final class TokenConstraint: Sendable {
     }
 
     /// Compiles `root` (with `definitions`) for `vocabulary`.
-    package convenience init(root: SchemaNode, definitions: [SchemaDefinition], vocabulary: TokenVocabulary) throws(GuidedGenerationError) {
-        self.init(grammar: try GrammarCompiler.compile(root: root, definitions: definitions), vocabulary: vocabulary)
+    package convenience init(root: SchemaNode, definitions: [SchemaDefinition], vocabulary: TokenVocabulary, layout: JSONLayout = .compact) throws(GuidedGenerationError) {
+        self.init(grammar: try GrammarCompiler.compile(root: root, definitions: definitions, layout: layout), vocabulary: vocabulary)
     }
 
     /// A decoder for one generation, at the start of the value.

@@ -5,6 +5,26 @@
 /// object's possible next keys as byte tries, and every string, number,
 /// boolean and null as a small automaton. Compiled once per schema (see
 /// ``GrammarCompiler``) and shared, read-only, by every generation.
+/// How generated JSON is laid out between its values: every byte of it is
+/// forced, so the layout decides what the model reads back in its own
+/// output.
+///
+/// Exists because small models answer better in the layout they were trained
+/// to write: on the receipts eval (Qwen2.5-Coder-0.5B, greedy, same prompt)
+/// `{"a": 1, "b": 2}` got all four fields right on 12 of 24 receipts where
+/// `{"a":1,"b":2}` got 7 (docs/GUIDED_GENERATION.md).
+package enum JSONLayout: Sendable, Hashable {
+    /// `{"a":1,"b":[1,2]}`: no whitespace at all.
+    case compact
+    /// `{"a": 1, "b": [1, 2]}`: one space after each `:` and `,`, on one line.
+    case spaced
+
+    /// What follows a value in an object or array when another comes.
+    var comma: [UInt8] { self == .spaced ? Array(", ".utf8) : Array(",".utf8) }
+    /// What separates a key from its value.
+    var colon: [UInt8] { self == .spaced ? Array(": ".utf8) : Array(":".utf8) }
+}
+
 package struct Grammar: Sendable {
     /// One value position.
     enum Node: Sendable, Hashable {
@@ -87,6 +107,8 @@ package struct Grammar: Sendable {
     var leaves: [Leaf]
     /// The node of the whole value.
     var root: Int32
+    /// How the JSON between values is written.
+    var layout: JSONLayout = .compact
     /// Leaves worth precomputing at compile time: the schema's patterns and
     /// choices, whose states prune the vocabulary quickly. (Free text and
     /// free strings allow nearly every token: their masks are built on

@@ -16,8 +16,9 @@ package struct GrammarCompiler {
     /// - Throws: ``GuidedGenerationError/unsupportedGuide(_:)`` for a guide
     ///   that cannot be enforced, ``GuidedGenerationError/unsatisfiable(_:)``
     ///   for a schema no value satisfies.
-    package static func compile(root: SchemaNode, definitions: [SchemaDefinition]) throws(GuidedGenerationError) -> Grammar {
+    package static func compile(root: SchemaNode, definitions: [SchemaDefinition], layout: JSONLayout = .compact) throws(GuidedGenerationError) -> Grammar {
         var compiler = GrammarCompiler(definitions: definitions)
+        compiler.grammar.layout = layout
         let rootNode = try compiler.node(for: root, at: "#")
         compiler.grammar.root = rootNode
         try compiler.pruneUnproductive()
@@ -383,7 +384,7 @@ package struct GrammarCompiler {
                     var trie = KeyTrie()
                     var index = position
                     while index < properties.count {
-                        let key = (emitted ? [UInt8(ascii: ",")] : []) + JSONStringEncoding.quoted(properties[index].name) + [UInt8(ascii: ":")]
+                        let key = (emitted ? grammar.layout.comma : []) + JSONStringEncoding.quoted(properties[index].name) + grammar.layout.colon
                         trie.insert(key, outcome: .property(Int32(index)))
                         guard properties[index].isOptional else { break }
                         index += 1

@@ -81,7 +81,8 @@ extension GrammarCompiler {
         tools: [ToolSchema],
         requiresToolCall: Bool,
         format: ToolCallFormat = .toolCallTags,
-        maximumCallsPerTurn: Int = 8
+        maximumCallsPerTurn: Int = 8,
+        layout: JSONLayout = .compact
     ) throws(GuidedGenerationError) -> Grammar {
         guard !tools.isEmpty else {
             throw .unsatisfiable("a turn that must call a tool needs at least one tool")
@@ -102,6 +103,7 @@ extension GrammarCompiler {
             arguments.append(tool.arguments.renamingReferences(renames))
         }
         var compiler = GrammarCompiler(definitions: definitions)
+        compiler.grammar.layout = layout
         let block: Int32
         switch format.style {
         case .jsonArray:

@@ -26,6 +26,9 @@ struct Frame: Hashable, Sendable {
         /// Object shape `node` among its extra keys: `a` is ``ExtraPhase``,
         /// `b` the extra (key language) being written.
         case extra
+        /// The space after a `,` or `:` in the spaced layout
+        /// (``JSONLayout/spaced``), on top of the frame it leads to.
+        case space
     }
 
     var kind: Kind

@@ -63,7 +63,7 @@ struct Matcher {
                 // Extra keys may start here: after a comma, or as the first key.
                 if frame.a & 1 == 1 {
                     if byte == UInt8(ascii: ",") {
-                        out.append(Alternative(top: push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
+                        out.append(separated(push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
                     }
                 } else if byte == UInt8(ascii: "\"") {
                     startExtraKey(shape: frame.node, parent: record.parent, byte, into: &out)
@@ -105,7 +105,7 @@ struct Matcher {
                 }
             case .afterElement:
                 if byte == UInt8(ascii: ","), grammar.element(of: frame.node, at: count) != nil {
-                    out.append(Alternative(top: push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.afterComma.rawValue), parent: record.parent)))
+                    out.append(separated(push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.afterComma.rawValue), parent: record.parent)))
                 } else if byte == UInt8(ascii: "]"), count >= minimum {
                     out.append(complete(record.parent))
                 }
@@ -126,14 +126,14 @@ struct Matcher {
                 }
             case .afterKey:
                 if byte == UInt8(ascii: ":") {
-                    out.append(Alternative(top: push(Frame(.extra, node: frame.node, a: ExtraPhase.afterColon.rawValue, b: frame.b), parent: record.parent)))
+                    out.append(separated(push(Frame(.extra, node: frame.node, a: ExtraPhase.afterColon.rawValue, b: frame.b), parent: record.parent)))
                 }
             case .afterColon:
                 let waiting = push(Frame(.extra, node: frame.node, a: ExtraPhase.inValue.rawValue, b: frame.b), parent: record.parent)
                 startValue(extras[Int(frame.b)].value, parent: waiting, byte, into: &out)
             case .afterValue:
                 if byte == UInt8(ascii: ",") {
-                    out.append(Alternative(top: push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
+                    out.append(separated(push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
                 } else if byte == UInt8(ascii: "}") {
                     out.append(complete(record.parent))
                 }
@@ -152,14 +152,14 @@ struct Matcher {
                 }
             case .afterKey:
                 if byte == UInt8(ascii: ":") {
-                    out.append(Alternative(top: push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterColon.rawValue), parent: record.parent)))
+                    out.append(separated(push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterColon.rawValue), parent: record.parent)))
                 }
             case .afterColon:
                 let waiting = push(Frame(.anyObject, node: 0, a: FreeObjectPhase.inValue.rawValue), parent: record.parent)
                 startAnyValue(parent: waiting, byte, into: &out)
             case .afterValue:
                 if byte == UInt8(ascii: ",") {
-                    out.append(Alternative(top: push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterComma.rawValue), parent: record.parent)))
+                    out.append(separated(push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterComma.rawValue), parent: record.parent)))
                 } else if byte == UInt8(ascii: "}") {
                     out.append(complete(record.parent))
                 }
@@ -178,14 +178,28 @@ struct Matcher {
                 }
             case .afterValue:
                 if byte == UInt8(ascii: ",") {
-                    out.append(Alternative(top: push(Frame(.anyArray, node: 0, a: FreeArrayPhase.afterComma.rawValue), parent: record.parent)))
+                    out.append(separated(push(Frame(.anyArray, node: 0, a: FreeArrayPhase.afterComma.rawValue), parent: record.parent)))
                 } else if byte == UInt8(ascii: "]") {
                     out.append(complete(record.parent))
                 }
             case .inValue:
                 return
             }
+
+        case .space:
+            if byte == UInt8(ascii: " ") {
+                out.append(Alternative(top: record.parent))
+            }
         }
+    }
+
+    /// The alternative after a `,` or `:` that led to the frame at `top`:
+    /// that frame itself, or (in the spaced layout) the space that comes
+    /// first, on top of it.
+    @inline(__always)
+    private mutating func separated(_ top: Int32) -> Alternative {
+        guard grammar.layout == .spaced else { return Alternative(top: top) }
+        return Alternative(top: push(Frame(.space, node: 0), parent: top))
     }
 
     /// Starts a value of `node` whose first byte is `byte`, above `parent`.
@@ -274,7 +288,7 @@ struct Matcher {
             }
             frame.a += 1
             frame.b = 1
-        case .value, .object:
+        case .value, .object, .space:
             break
         }
         return Alternative(top: push(frame, parent: record.parent))

@@ -20,6 +20,7 @@ struct ShortestCompletion: Sendable {
 
     init(grammar: Grammar) {
         let infinity = Int.max / 4
+        let comma = grammar.layout.comma.count
         var length = [Int](repeating: infinity, count: grammar.nodes.count)
         var rest = grammar.objects.map { [Int](repeating: infinity, count: $0.keyTries.count) }
         let leafLength = grammar.leaves.indices.map { leaf in
@@ -47,13 +48,13 @@ struct ShortestCompletion: Sendable {
                 case .array(let item, let minimum, _):
                     // (An item not finished yet has an "infinite" length: no overflow.)
                     let (items, overflow) = Int(minimum).multipliedReportingOverflow(by: length[Int(item)])
-                    value = minimum == 0 ? 2 : overflow ? infinity : min(infinity, 2 + items + Int(minimum) - 1)
+                    value = minimum == 0 ? 2 : overflow ? infinity : min(infinity, 2 + items + (Int(minimum) - 1) * comma)
                 case .anyOf(let choices): value = choices.map { length[Int($0)] }.min() ?? infinity
                 case .anyValue: value = 1
                 case .sequence(let parts): value = min(infinity, parts.reduce(0) { $0 + length[Int($1)] })
                 case .tuple(let id):
                     let shape = grammar.tuples[Int(id)]
-                    var total = 2 + max(Int(shape.minimum) - 1, 0)
+                    var total = 2 + max(Int(shape.minimum) - 1, 0) * comma
                     for index in 0..<shape.minimum {
                         total = min(infinity, total + (grammar.element(of: Int32(node), at: index).map { length[Int($0)] } ?? infinity))
                     }
@@ -185,7 +186,7 @@ struct ShortestCompletion: Sendable {
                 if minimum > 0 {
                     let element = text(of: item)
                     for index in 0..<Int(minimum) {
-                        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                        if index > 0 { bytes += grammar.layout.comma }
                         bytes += element
                     }
                 }
@@ -200,7 +201,7 @@ struct ShortestCompletion: Sendable {
             case .tuple:
                 var bytes: [UInt8] = [UInt8(ascii: "[")]
                 for index in 0..<grammar.minimumCount(of: node) {
-                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    if index > 0 { bytes += grammar.layout.comma }
                     if let element = grammar.element(of: node, at: index) { bytes += text(of: element) }
                 }
                 result = bytes + [UInt8(ascii: "]")]
@@ -235,6 +236,15 @@ extension Matcher {
     }
 
     private mutating func completion(of alternative: Alternative, table: ShortestCompletion) -> [UInt8]? {
+        let comma = grammar.layout.comma
+        let colon = grammar.layout.colon
+        if alternative.leaf < 0, alternative.top >= 0 {
+            let record = arena[Int(alternative.top)]
+            if record.frame.kind == .space {
+                // The space, then whatever the frame it leads to needs.
+                return completion(of: Alternative(top: record.parent), table: table).map { [UInt8(ascii: " ")] + $0 }
+            }
+        }
         var bytes: [UInt8] = []
         var waiting = alternative.top
         if alternative.leaf >= 0 {
@@ -272,7 +282,7 @@ extension Matcher {
                 case .afterElement:
                     while count < minimum {
                         guard let item = grammar.element(of: frame.node, at: Int32(count)) else { return nil }
-                        bytes += [UInt8(ascii: ",")] + table.nodeText[Int(item)]
+                        bytes += comma + table.nodeText[Int(item)]
                         count += 1
                     }
                     bytes.append(UInt8(ascii: "]"))
@@ -286,13 +296,13 @@ extension Matcher {
                     var best: [UInt8]?
                     for extra in extras {
                         guard let key = ShortestCompletion.leafCompletion(grammar, extra.key, grammar.leafInitial(extra.key)) else { continue }
-                        let candidate = key + [UInt8(ascii: ":")] + table.nodeText[Int(extra.value)] + [UInt8(ascii: "}")]
+                        let candidate = key + colon + table.nodeText[Int(extra.value)] + [UInt8(ascii: "}")]
                         if best.map({ candidate.count < $0.count }) ?? true { best = candidate }
                     }
                     guard let best else { return nil }
                     bytes += best
                 case .afterKey:
-                    bytes += [UInt8(ascii: ":")] + table.nodeText[Int(extras[Int(frame.b)].value)] + [UInt8(ascii: "}")]
+                    bytes += colon + table.nodeText[Int(extras[Int(frame.b)].value)] + [UInt8(ascii: "}")]
                 case .afterColon:
                     bytes += table.nodeText[Int(extras[Int(frame.b)].value)] + [UInt8(ascii: "}")]
                 case .afterValue:
@@ -303,8 +313,8 @@ extension Matcher {
             case .anyObject:
                 switch FreeObjectPhase(rawValue: frame.a) ?? .inValue {
                 case .opened, .afterValue: bytes += Array("}".utf8)
-                case .afterComma: bytes += Array("\"\":0}".utf8)
-                case .afterKey: bytes += Array(":0}".utf8)
+                case .afterComma: bytes += Array("\"\"".utf8) + colon + Array("0}".utf8)
+                case .afterKey: bytes += colon + Array("0}".utf8)
                 case .afterColon: bytes += Array("0}".utf8)
                 case .inValue, .inKey: return nil
                 }
@@ -317,7 +327,7 @@ extension Matcher {
             case .sequence:
                 guard frame.b == 1, case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { return nil }
                 for part in parts[Int(frame.a)...] { bytes += table.nodeText[Int(part)] }
-            case .objectValue:
+            case .objectValue, .space:
                 return nil
             }
             if waiting == alternative.top { waiting = record.parent }
@@ -333,23 +343,23 @@ extension Matcher {
                 var count = Int(frame.a) + 1
                 while count < Int(grammar.minimumCount(of: frame.node)) {
                     guard let item = grammar.element(of: frame.node, at: Int32(count)) else { return nil }
-                    bytes += [UInt8(ascii: ",")] + table.nodeText[Int(item)]
+                    bytes += comma + table.nodeText[Int(item)]
                     count += 1
                 }
                 bytes.append(UInt8(ascii: "]"))
             case .extra:
                 if frame.a == ExtraPhase.inKey.rawValue {
-                    bytes += [UInt8(ascii: ":")] + table.nodeText[Int(grammar.objects[Int(frame.node)].extras[Int(frame.b)].value)]
+                    bytes += colon + table.nodeText[Int(grammar.objects[Int(frame.node)].extras[Int(frame.b)].value)]
                 }
                 bytes.append(UInt8(ascii: "}"))
             case .anyObject:
-                bytes += Array((frame.a == FreeObjectPhase.inKey.rawValue ? ":0}" : "}").utf8)
+                bytes += frame.a == FreeObjectPhase.inKey.rawValue ? colon + Array("0}".utf8) : Array("}".utf8)
             case .anyArray:
                 bytes.append(UInt8(ascii: "]"))
             case .sequence:
                 guard case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { return nil }
                 for part in parts[(Int(frame.a) + 1)...] { bytes += table.nodeText[Int(part)] }
-            case .value, .object:
+            case .value, .object, .space:
                 return nil
             }
             waiting = record.parent

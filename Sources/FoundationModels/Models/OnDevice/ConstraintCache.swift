@@ -1,3 +1,4 @@
+import Foundation
 import GuidedGeneration
 import LlamaKit
 import Synchronization
@@ -15,6 +16,12 @@ package final class ConstraintCache: Sendable {
     /// Schemas kept; beyond this the cache starts over (a server generating
     /// with endless distinct dynamic schemas must not grow without bound).
     private static let capacity = 256
+    /// Answers and tool calls are written `{"key": value, "next": [1, 2]}`:
+    /// the layout instruction-tuned models write JSON in, which the default
+    /// model answers markedly better in than compact JSON (``JSONLayout``).
+    /// `FOUNDATION_MODELS_JSON_LAYOUT=compact` overrides it for measurements.
+    package static let layout: JSONLayout =
+        ProcessInfo.processInfo.environment["FOUNDATION_MODELS_JSON_LAYOUT"] == "compact" ? .compact : .spaced
 
     /// What a compiled constraint depends on: the answer's schema, and for
     /// a turn with tools, the tools' argument schemas, whether a call is
@@ -46,7 +53,7 @@ package final class ConstraintCache: Sendable {
     /// - Throws: `GuidedGenerationError` for a schema that cannot be enforced.
     package func constraint(for schema: GenerationSchema) throws(GuidedGenerationError) -> TokenConstraint {
         try cached(Key(root: schema.root, definitions: schema.definitions)) { () throws(GuidedGenerationError) in
-            try GrammarCompiler.compile(root: schema.root, definitions: schema.definitions)
+            try GrammarCompiler.compile(root: schema.root, definitions: schema.definitions, layout: Self.layout)
         }
     }
 
@@ -70,7 +77,8 @@ package final class ConstraintCache: Sendable {
                 answerDefinitions: answer?.definitions ?? [],
                 tools: toolSchemas,
                 requiresToolCall: requiresToolCall,
-                format: format
+                format: format,
+                layout: Self.layout
             )
         }
     }
