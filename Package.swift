@@ -81,6 +81,14 @@ let package = Package(
             name: "AppCompatibilityTests",
             dependencies: ["FoundationModels"]
         ),
+        // The module's interface against Apple's 27 declarations
+        // (apple27-declarations.tsv); compiles the module's sources itself,
+        // so it depends on the target only to have its dependencies built.
+        .testTarget(
+            name: "APICheckTests",
+            dependencies: ["FoundationModels"],
+            exclude: ["apple27-declarations.tsv", "deviations.tsv"]
+        ),
         // The constraint engine alone: no model, no llama.cpp.
         .testTarget(
             name: "GuidedGenerationTests",
