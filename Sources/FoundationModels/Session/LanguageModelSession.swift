@@ -80,21 +80,26 @@ public final class LanguageModelSession: Observable, Sendable {
         return Transcript(entries: [.instructions(entry)])
     }
 
-    // MARK: Initializers (Apple's shapes; `model` defaults to the system model)
+    // MARK: Initializers
+    //
+    // Two families, as in Apple's SDK: the 26 family takes the system model
+    // (and defaults to it), so `LanguageModelSession(model: .default)` and
+    // `LanguageModelSession(instructions:)` resolve there; the 27 family
+    // takes any `LanguageModel` and has no default.
 
-    /// Creates a session with instructions given as a string.
+    /// Creates a session on the system model with instructions given as a string.
     @_disfavoredOverload
     public convenience init(
-        model: some LanguageModel = SystemLanguageModel.default,
+        model: SystemLanguageModel = .default,
         tools: [any Tool] = [],
         instructions: String? = nil
     ) {
         self.init(model: model, tools: tools, instructions: instructions.map { text in Instructions { text } })
     }
 
-    /// Creates a session with optional instructions.
+    /// Creates a session on the system model with optional instructions.
     public convenience init(
-        model: some LanguageModel = SystemLanguageModel.default,
+        model: SystemLanguageModel = .default,
         tools: [any Tool] = [],
         instructions: Instructions? = nil
     ) {
@@ -105,18 +110,59 @@ public final class LanguageModelSession: Observable, Sendable {
         )
     }
 
-    /// Creates a session with instructions built by a result builder.
+    /// Creates a session on the system model with instructions built by a result builder.
     public convenience init(
-        model: some LanguageModel = SystemLanguageModel.default,
+        model: SystemLanguageModel = .default,
         tools: [any Tool] = [],
         @InstructionsBuilder instructions: () throws -> Instructions
     ) rethrows {
         self.init(model: model, tools: tools, instructions: try instructions())
     }
 
-    /// Resumes a conversation from a transcript.
+    /// Resumes a conversation on the system model from a transcript.
     public convenience init(
-        model: some LanguageModel = SystemLanguageModel.default,
+        model: SystemLanguageModel = .default,
+        tools: [any Tool] = [],
+        transcript: Transcript
+    ) {
+        self.init(backend: ModelBackend(model), tools: tools, transcript: transcript)
+    }
+
+    /// Creates a session on `model` with instructions given as a string.
+    @_disfavoredOverload
+    public convenience init(
+        model: some LanguageModel,
+        tools: [any Tool] = [],
+        instructions: String? = nil
+    ) {
+        self.init(model: model, tools: tools, instructions: instructions.map { text in Instructions { text } })
+    }
+
+    /// Creates a session on `model` with optional instructions.
+    public convenience init(
+        model: some LanguageModel,
+        tools: [any Tool] = [],
+        instructions: Instructions? = nil
+    ) {
+        self.init(
+            backend: ModelBackend(model),
+            tools: tools,
+            transcript: Self.initialTranscript(instructions: instructions, tools: tools)
+        )
+    }
+
+    /// Creates a session on `model` with instructions built by a result builder.
+    public convenience init<Failure: Error>(
+        model: some LanguageModel,
+        tools: [any Tool] = [],
+        @InstructionsBuilder instructions: () throws(Failure) -> Instructions
+    ) throws(Failure) {
+        self.init(model: model, tools: tools, instructions: try instructions())
+    }
+
+    /// Resumes a conversation on `model` from a transcript.
+    public convenience init(
+        model: some LanguageModel,
         tools: [any Tool] = [],
         transcript: Transcript
     ) {

@@ -70,7 +70,7 @@ extension LanguageModelSession {
                 try await next(isolation: nil)
             }
 
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Snapshot? {
+            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(any Error) -> Snapshot? {
                 if finished { return nil }
                 if events == nil {
                     events = run.events().makeAsyncIterator()
@@ -80,12 +80,12 @@ extension LanguageModelSession {
                     case .snapshot(let raw):
                         // Content that does not decode yet (an enum value
                         // half-written) is skipped; the next delta completes it.
-                        if let partial = try? Content.PartiallyGenerated(raw) {
+                        if let partial: Content.PartiallyGenerated = try? .init(raw) {
                             return Snapshot(content: partial, rawContent: raw)
                         }
                     case .completed(let result):
                         finished = true
-                        if let partial = try? Content.PartiallyGenerated(result.rawContent) {
+                        if let partial: Content.PartiallyGenerated = try? .init(result.rawContent) {
                             return Snapshot(content: partial, rawContent: result.rawContent)
                         }
                         return nil

@@ -8,6 +8,7 @@ import Foundation
 /// where an old one left off.
 public struct Transcript: Sendable, Equatable, RandomAccessCollection, MutableCollection, RangeReplaceableCollection {
     public typealias Index = Int
+    public typealias Indices = Range<Int>
     public typealias Element = Entry
 
     /// The entries, in order.
