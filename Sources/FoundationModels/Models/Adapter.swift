@@ -41,7 +41,7 @@ extension SystemLanguageModel {
         public static func removeObsoleteAdapters() throws {}
 
         /// Why an adapter could not be loaded.
-        public enum AssetError: Error, LocalizedError {
+        public enum AssetError: Swift.Error, LocalizedError {
             /// What went wrong, for developers.
             public struct Context: Sendable {
                 public let debugDescription: String

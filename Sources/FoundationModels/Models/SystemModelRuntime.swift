@@ -67,7 +67,7 @@ enum SystemModelRuntime {
     /// Throws `assetsUnavailable`, explaining why, unless the model is available.
     static func checkAvailable(_ configuration: OnDeviceConfiguration) throws {
         if case .unavailable(let reason) = availability(configuration) {
-            throw LanguageModelSession.GenerationError.assetsUnavailable(.init(
+            throw SystemLanguageModel.Error.assetsUnavailable(.init(
                 debugDescription: "The on-device model is unavailable (\(reason)): \(explanation(reason, configuration))"
             ))
         }

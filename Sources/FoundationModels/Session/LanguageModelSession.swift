@@ -21,6 +21,8 @@ public final class LanguageModelSession: Observable, Sendable {
     }
 
     let backend: ModelBackend
+    /// Which error types callers see (see ErrorSurfacing.swift).
+    let errorFamily: ErrorFamily
     let tools: [any Tool]
     /// The tools' definitions (with their argument schemas), built once per
     /// session rather than on every request.
@@ -58,8 +60,9 @@ public final class LanguageModelSession: Observable, Sendable {
 
     static let defaultMaximumToolRounds = 8
 
-    init(backend: ModelBackend, tools: [any Tool], transcript: Transcript) {
+    init(backend: ModelBackend, tools: [any Tool], transcript: Transcript, errorFamily: ErrorFamily) {
         self.backend = backend
+        self.errorFamily = errorFamily
         self.tools = tools
         self.toolDefinitions = tools.map { Transcript.ToolDefinition(tool: $0) }
         self.state = Mutex(State(transcript: transcript))
@@ -106,7 +109,8 @@ public final class LanguageModelSession: Observable, Sendable {
         self.init(
             backend: ModelBackend(model),
             tools: tools,
-            transcript: Self.initialTranscript(instructions: instructions, tools: tools)
+            transcript: Self.initialTranscript(instructions: instructions, tools: tools),
+            errorFamily: .generationError
         )
     }
 
@@ -125,7 +129,7 @@ public final class LanguageModelSession: Observable, Sendable {
         tools: [any Tool] = [],
         transcript: Transcript
     ) {
-        self.init(backend: ModelBackend(model), tools: tools, transcript: transcript)
+        self.init(backend: ModelBackend(model), tools: tools, transcript: transcript, errorFamily: .generationError)
     }
 
     /// Creates a session on `model` with instructions given as a string.
@@ -147,12 +151,13 @@ public final class LanguageModelSession: Observable, Sendable {
         self.init(
             backend: ModelBackend(model),
             tools: tools,
-            transcript: Self.initialTranscript(instructions: instructions, tools: tools)
+            transcript: Self.initialTranscript(instructions: instructions, tools: tools),
+            errorFamily: .current
         )
     }
 
     /// Creates a session on `model` with instructions built by a result builder.
-    public convenience init<Failure: Error>(
+    public convenience init<Failure: Swift.Error>(
         model: some LanguageModel,
         tools: [any Tool] = [],
         @InstructionsBuilder instructions: () throws(Failure) -> Instructions
@@ -166,7 +171,7 @@ public final class LanguageModelSession: Observable, Sendable {
         tools: [any Tool] = [],
         transcript: Transcript
     ) {
-        self.init(backend: ModelBackend(model), tools: tools, transcript: transcript)
+        self.init(backend: ModelBackend(model), tools: tools, transcript: transcript, errorFamily: .current)
     }
 
     // MARK: Prewarming
@@ -188,7 +193,7 @@ public final class LanguageModelSession: Observable, Sendable {
     // MARK: State transitions
 
     /// Marks the session busy, or throws `concurrentRequests` if it already is.
-    func beginResponding() throws(GenerationError) {
+    func beginResponding() throws(LanguageModelSession.Error) {
         let started = registrar.withMutation(of: self, keyPath: \.isResponding) {
             state.withLock { state -> Bool in
                 if state.isResponding { return false }
@@ -197,9 +202,7 @@ public final class LanguageModelSession: Observable, Sendable {
             }
         }
         guard started else {
-            throw .concurrentRequests(.init(
-                debugDescription: "The session is already responding to a request; wait for it to finish (see isResponding) or use another session."
-            ))
+            throw .concurrentRequests
         }
     }
 

@@ -45,7 +45,7 @@ package struct ModelBackend: Sendable {
         do {
             respond = try makeRespond()
         } catch {
-            throw LanguageModelSession.GenerationError.assetsUnavailable(
+            throw SystemLanguageModel.Error.assetsUnavailable(
                 .init(debugDescription: "The model's executor could not be created: \(error)")
             )
         }

@@ -31,25 +31,6 @@ extension LanguageModelSession {
         _ spec: RequestSpec,
         onSnapshot: (@Sendable (GeneratedContent) -> Void)? = nil
     ) async throws -> RequestResult {
-        try beginResponding()
-        defer { endResponding() }
-        do {
-            return try await performWhileResponding(spec, onSnapshot: onSnapshot)
-        } catch {
-            throw Self.surfaced(error)
-        }
-    }
-
-    private func performWhileResponding(
-        _ spec: RequestSpec,
-        onSnapshot: (@Sendable (GeneratedContent) -> Void)?
-    ) async throws -> RequestResult {
-        if let schema = spec.schema, !schema.unsupportedGuides.isEmpty {
-            throw GenerationError.unsupportedGuide(.init(
-                debugDescription: "\(schema.name) has guides that cannot be enforced: \(schema.unsupportedGuides.joined(separator: "; "))."
-            ))
-        }
-        let history = state.withLock { $0.transcript }
         var prompt = Transcript.Prompt(
             segments: spec.prompt.segments,
             options: spec.options,
@@ -57,6 +38,31 @@ extension LanguageModelSession {
         )
         prompt.contextOptions = ContextOptions(includeSchemaInPrompt: spec.includeSchemaInPrompt)
         let promptEntry = Transcript.Entry.prompt(prompt)
+        do {
+            try beginResponding()
+        } catch {
+            throw surfaced(error, entries: [promptEntry])
+        }
+        defer { endResponding() }
+        do {
+            return try await performWhileResponding(spec, promptEntry: promptEntry, onSnapshot: onSnapshot)
+        } catch {
+            throw surfaced(error, entries: [promptEntry])
+        }
+    }
+
+    private func performWhileResponding(
+        _ spec: RequestSpec,
+        promptEntry: Transcript.Entry,
+        onSnapshot: (@Sendable (GeneratedContent) -> Void)?
+    ) async throws -> RequestResult {
+        if let schema = spec.schema, !schema.unsupportedGuides.isEmpty {
+            throw LanguageModelError.unsupportedGenerationGuide(.init(
+                schemaName: schema.name,
+                debugDescription: "\(schema.name) has guides that cannot be enforced: \(schema.unsupportedGuides.joined(separator: "; "))."
+            ))
+        }
+        let history = state.withLock { $0.transcript }
         var added: [Transcript.Entry] = [promptEntry]
         var usage = Usage()
         var toolRounds = 0
@@ -72,16 +78,18 @@ extension LanguageModelSession {
             if !turn.toolCalls.isEmpty {
                 toolRounds += 1
                 guard toolRounds <= maximumToolRounds else {
-                    throw GenerationError.decodingFailure(.init(
+                    throw GeneratedContent.ParsingError(
+                        rawContent: turn.toolCalls.map { "\($0.name)(\($0.arguments))" }.joined(separator: "; "),
                         debugDescription: "The model kept calling tools for \(maximumToolRounds) rounds without answering (maximumToolRounds is \(maximumToolRounds))."
-                    ))
+                    )
                 }
                 let calls = try resolveToolCalls(turn.toolCalls, enabled: request.enabledToolDefinitions)
                 let signature = calls.map { "\($0.toolName)(\($0.arguments.jsonString))" }.joined(separator: ";")
                 guard previousCalls.insert(signature).inserted else {
-                    throw GenerationError.decodingFailure(.init(
+                    throw GeneratedContent.ParsingError(
+                        rawContent: signature,
                         debugDescription: "The model repeated the same tool call \(signature) instead of answering."
-                    ))
+                    )
                 }
                 added.append(.toolCalls(Transcript.ToolCalls(calls)))
                 let outputs = try await invokeTools(calls)
@@ -93,9 +101,11 @@ extension LanguageModelSession {
             do {
                 try spec.validate(rawContent)
             } catch {
-                throw GenerationError.decodingFailure(.init(
+                throw GeneratedContent.ParsingError(
+                    rawContent: rawContent.jsonString,
+                    underlyingError: error,
                     debugDescription: "The model's response does not decode into the requested type: \(error)"
-                ))
+                )
             }
             let segment: Transcript.Segment = spec.schema == nil
                 ? .text(Transcript.TextSegment(content: turn.text))
@@ -196,12 +206,17 @@ extension LanguageModelSession {
         do {
             content = try GeneratedContent(json: turn.text)
         } catch {
-            throw GenerationError.decodingFailure(.init(debugDescription: "The model's response is not valid JSON: \(error)"))
+            throw GeneratedContent.ParsingError(
+                rawContent: turn.text,
+                underlyingError: error,
+                debugDescription: "The model's response is not valid JSON: \(error)"
+            )
         }
         guard content.isComplete else {
-            throw GenerationError.decodingFailure(.init(
+            throw GeneratedContent.ParsingError(
+                rawContent: turn.text,
                 debugDescription: "The model's response ended before the value was complete: \(turn.text)"
-            ))
+            )
         }
         return content
     }

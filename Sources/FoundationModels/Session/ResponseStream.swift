@@ -18,7 +18,7 @@ extension LanguageModelSession {
         }
 
         public typealias Element = Snapshot
-        public typealias Failure = any Error
+        public typealias Failure = any Swift.Error
 
         let run: StreamRun
 
@@ -59,7 +59,7 @@ extension LanguageModelSession {
         /// generated type in the caller's isolation.
         public struct AsyncIterator: AsyncIteratorProtocol {
             let run: StreamRun
-            private var events: AsyncThrowingStream<StreamRun.Event, any Error>.Iterator?
+            private var events: AsyncThrowingStream<StreamRun.Event, any Swift.Error>.Iterator?
             private var finished = false
 
             init(run: StreamRun) {
@@ -70,7 +70,7 @@ extension LanguageModelSession {
                 try await next(isolation: nil)
             }
 
-            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(any Error) -> Snapshot? {
+            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(any Swift.Error) -> Snapshot? {
                 if finished { return nil }
                 if events == nil {
                     events = run.events().makeAsyncIterator()
@@ -120,7 +120,7 @@ final class StreamRun: Sendable {
     var result: RequestResult? { state.withLock { $0.result } }
 
     /// Starts the generation (or, when it already ran, replays its end).
-    func events() -> AsyncThrowingStream<Event, any Error> {
+    func events() -> AsyncThrowingStream<Event, any Swift.Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Event.self)
         let alreadyStarted = state.withLock { state -> Bool in
             defer { state.started = true }

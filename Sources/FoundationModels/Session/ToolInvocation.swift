@@ -9,22 +9,26 @@ extension LanguageModelSession {
     ) throws -> [Transcript.ToolCall] {
         try calls.map { call in
             guard enabled.contains(where: { $0.name == call.name }) else {
-                throw GenerationError.decodingFailure(.init(
+                throw GeneratedContent.ParsingError(
+                    rawContent: call.arguments,
                     debugDescription: "The model called \"\(call.name)\", which is not one of the session's enabled tools (\(enabled.map(\.name).joined(separator: ", ")))."
-                ))
+                )
             }
             let arguments: GeneratedContent
             do {
                 arguments = try GeneratedContent(json: call.arguments.isEmpty ? "{}" : call.arguments)
             } catch {
-                throw GenerationError.decodingFailure(.init(
+                throw GeneratedContent.ParsingError(
+                    rawContent: call.arguments,
+                    underlyingError: error,
                     debugDescription: "The arguments of the call to \"\(call.name)\" are not valid JSON: \(error)"
-                ))
+                )
             }
             guard arguments.isComplete else {
-                throw GenerationError.decodingFailure(.init(
+                throw GeneratedContent.ParsingError(
+                    rawContent: call.arguments,
                     debugDescription: "The arguments of the call to \"\(call.name)\" are incomplete: \(call.arguments)"
-                ))
+                )
             }
             return Transcript.ToolCall(id: call.id, toolName: call.name, arguments: arguments)
         }

@@ -70,7 +70,7 @@ package final class OnDeviceEngine: Sendable {
             return try await task.value
         } catch {
             loading.withLock { if $0 == task { $0 = nil } }
-            throw LanguageModelSession.GenerationError.assetsUnavailable(.init(
+            throw SystemLanguageModel.Error.assetsUnavailable(.init(
                 debugDescription: "The on-device model at \(configuration.modelPath) could not be loaded: \(error)"
             ))
         }
