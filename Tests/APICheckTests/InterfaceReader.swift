@@ -414,6 +414,8 @@ enum Syntax {
         result = result.replacingOccurrences(of: "@_opaqueReturnTypeOf\\([^)]*\\)\\s*__", with: "<opaque>", options: .regularExpression)
         result = result.replacingOccurrences(of: "(?<![A-Za-z0-9_])sending ", with: "", options: .regularExpression)
         result = result.replacingOccurrences(of: "Decodable & Encodable", with: "Codable")
+        // How a conformance is checked is not part of the API.
+        result = result.replacingOccurrences(of: "@unchecked ", with: "")
         return result
     }
 
@@ -422,8 +424,10 @@ enum Syntax {
     /// `= #externalMacro(…)` removed.
     static func normalizeCallable(_ text: String, keyword: String) -> String {
         var text = normalizeTypes(text)
-        if keyword == "macro", let range = text.range(of: " = #externalMacro") {
-            text = String(text[..<range.lowerBound])
+        if keyword == "macro", let range = text.range(of: " = #externalMacro("),
+           let close = matchingClose(in: Substring(text), from: text.index(before: range.upperBound)) {
+            // The definition goes; a where clause after it stays.
+            text = String(text[..<range.lowerBound]) + String(text[text.index(after: close)...])
         }
         // Name (and generic clause) up to the parameter clause.
         guard let open = firstParameterClauseOpen(in: text), let close = matchingClose(in: Substring(text), from: open) else {

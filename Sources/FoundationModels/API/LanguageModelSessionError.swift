@@ -5,7 +5,7 @@ extension LanguageModelSession {
     ///
     /// Replaces ``GenerationError/concurrentRequests(_:)`` for sessions
     /// created with a 27 initializer (see ErrorSurfacing.swift).
-    public enum Error: Swift.Error, LocalizedError, CustomDebugStringConvertible, Hashable {
+    public enum Error: Swift.Error, LocalizedError, CustomDebugStringConvertible, Equatable, Hashable {
         /// A request arrived while the session was still responding to another.
         case concurrentRequests
         /// The session's transcript was replaced while a request was in

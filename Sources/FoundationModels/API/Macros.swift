@@ -40,6 +40,39 @@ public macro Generable(
     representNilExplicitlyInGeneratedContent: Bool
 ) = #externalMacro(module: "FoundationModelsMacros", type: "GenerableMacro")
 
+/// Conforms a structure or enumeration to ``Generable`` under a schema name
+/// of your choosing (the name a model sees, instead of the type's).
+///
+/// - Parameters:
+///   - name: The schema's name.
+///   - description: A description of the type for the model.
+///   - representNilExplicitlyInGeneratedContent: Whether a `nil` optional
+///     property is written as an explicit `null`.
+@attached(
+    extension,
+    conformances: Generable,
+    names: named(init(_:)), named(generatedContent)
+)
+@attached(member, names: arbitrary)
+public macro Generable(
+    name: String,
+    description: String? = nil,
+    representNilExplicitlyInGeneratedContent: Bool = false
+) = #externalMacro(module: "FoundationModelsMacros", type: "GenerableMacro")
+
+/// Declares a session property: a stored value of ``SessionPropertyValues``
+/// with a default, read and written with `@SessionProperty`.
+///
+/// ```swift
+/// extension SessionPropertyValues {
+///     @SessionPropertyEntry var tone: String = "friendly"
+/// }
+/// ```
+@attached(accessor)
+@attached(peer, names: prefixed(__Key_))
+public macro SessionPropertyEntry() =
+    #externalMacro(module: "FoundationModelsMacros", type: "SessionPropertyEntryMacro")
+
 /// Describes a property of a `@Generable` type and constrains the values the
 /// model may generate for it.
 ///

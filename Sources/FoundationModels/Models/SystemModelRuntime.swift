@@ -88,7 +88,7 @@ extension SystemLanguageModel: LanguageModel {
 
         let executor: OnDeviceExecutor
 
-        public init(configuration: Configuration) throws {
+        public init(configuration: Configuration) {
             self.executor = OnDeviceExecutor(configuration: configuration.engine)
         }
 

@@ -1,19 +1,5 @@
 import Foundation
 
-/// What a caller asked of the session, with the result type erased so the
-/// engine is not generic: the content is validated by a closure that decodes
-/// it into the caller's type.
-struct RequestSpec: Sendable {
-    var prompt: Prompt
-    /// The schema to enforce, or `nil` for free text.
-    var schema: GenerationSchema?
-    var responseFormat: Transcript.ResponseFormat?
-    var includeSchemaInPrompt: Bool
-    var options: GenerationOptions
-    /// Throws when the final content does not decode into the caller's type.
-    var validate: @Sendable (GeneratedContent) throws -> Void
-}
-
 /// What a completed request produced, before decoding into the caller's type.
 struct RequestResult: Sendable {
     var rawContent: GeneratedContent
@@ -21,59 +7,104 @@ struct RequestResult: Sendable {
     var usage: LanguageModelSession.Usage
 }
 
+/// A request in progress, as a streaming caller sees it after each delta.
+struct RequestProgress: Sendable {
+    /// The content so far: a partial string, or the partial JSON parsed so far.
+    var content: GeneratedContent
+    /// The request's entries so far: its prompt, finished tool rounds, and
+    /// the current turn's reasoning and response.
+    var entries: [Transcript.Entry]
+    /// The tokens read and written so far.
+    var usage: LanguageModelSession.Usage
+}
+
 extension LanguageModelSession {
     /// Runs one request to completion: the executor, the tool rounds, and the
     /// commit of the new entries. On any error or cancellation the transcript
-    /// is left as it was.
+    /// is left as it was (unless the policy preserves what was added).
     ///
-    /// `onSnapshot` receives the accumulated content after every text delta.
+    /// `onSnapshot` receives the request's progress after every text delta.
     func perform(
         _ spec: RequestSpec,
-        onSnapshot: (@Sendable (GeneratedContent) -> Void)? = nil
+        onSnapshot: (@Sendable (RequestProgress) -> Void)? = nil
     ) async throws -> RequestResult {
-        var prompt = Transcript.Prompt(
-            segments: spec.prompt.segments,
-            options: spec.options,
-            responseFormat: spec.responseFormat
-        )
-        prompt.contextOptions = ContextOptions(includeSchemaInPrompt: spec.includeSchemaInPrompt)
-        let promptEntry = Transcript.Entry.prompt(prompt)
+        let setup: RequestSetup
         do {
-            try beginResponding()
+            setup = try beginResponding()
         } catch {
-            throw surfaced(error, entries: [promptEntry])
+            throw surfaced(error, entries: [])
         }
         defer { endResponding() }
+        var run = RequestRun(spec: spec, setup: setup)
         do {
-            return try await performWhileResponding(spec, promptEntry: promptEntry, onSnapshot: onSnapshot)
+            // Hooks and tools read and write this session's properties.
+            return try await SessionPropertyValues.$current.withValue(properties) {
+                try await perform(&run, onSnapshot: onSnapshot)
+            }
         } catch {
-            throw surfaced(error, entries: [promptEntry])
+            if run.setup.errorPolicy == .preserveTranscript, !run.added.isEmpty {
+                _ = try? commit(run)
+            }
+            throw surfaced(error, entries: run.added)
         }
     }
 
-    private func performWhileResponding(
-        _ spec: RequestSpec,
-        promptEntry: Transcript.Entry,
-        onSnapshot: (@Sendable (GeneratedContent) -> Void)?
-    ) async throws -> RequestResult {
+    /// One request's state: what it runs with and what it has added so far.
+    struct RequestRun {
+        var spec: RequestSpec
+        var setup: RequestSetup
+        /// The entries this request has added: its prompt, tool rounds, reasoning, response.
+        var added: [Transcript.Entry] = []
+        var usage = Usage()
+        /// The transcript version the request started from (see `commit`).
+        var transcriptVersion = 0
+        var history: [Transcript.Entry] = []
+    }
+
+    private func perform(_ run: inout RequestRun, onSnapshot: (@Sendable (RequestProgress) -> Void)?) async throws -> RequestResult {
+        let spec = run.spec
         if let schema = spec.schema, !schema.unsupportedGuides.isEmpty {
             throw LanguageModelError.unsupportedGenerationGuide(.init(
                 schemaName: schema.name,
                 debugDescription: "\(schema.name) has guides that cannot be enforced: \(schema.unsupportedGuides.joined(separator: "; "))."
             ))
         }
-        let history = state.withLock { $0.transcript }
-        var added: [Transcript.Entry] = [promptEntry]
-        var usage = Usage()
+        (run.history, run.transcriptVersion) = state.withLock { ($0.transcript.entries, $0.transcriptVersion) }
+        let options = run.setup.adjusted(spec.options)
+        let contextOptions = run.setup.adjusted(spec.contextOptions)
+        let prompt = Transcript.Prompt(
+            id: UUID().uuidString,
+            metadata: spec.metadata,
+            segments: spec.prompt.segments,
+            options: options,
+            responseFormat: spec.responseFormat,
+            contextOptions: contextOptions
+        )
+        run.added = [.prompt(prompt)]
+        try await run.setup.hooks.prompt(prompt)
+
         var toolRounds = 0
         let maximumToolRounds = state.withLock { $0.maximumToolRounds }
         var previousCalls: Set<String> = []
+        let structured = spec.schema != nil
 
         while true {
             try Task.checkCancellation()
-            let request = makeRequest(spec, transcript: Transcript(entries: history.entries + added), toolRound: toolRounds)
-            let turn = try await runTurn(request, structured: spec.schema != nil, onSnapshot: onSnapshot)
-            usage.add(turn.usage)
+            let request = makeRequest(run, options: options, contextOptions: contextOptions, toolRound: toolRounds)
+            let done = run.added
+            let usageSoFar = run.usage
+            let turn = try await runTurn(request, setup: run.setup, structured: structured) { accumulator, content in
+                guard let onSnapshot else { return }
+                var usage = usageSoFar
+                usage.add(accumulator.usage)
+                let current = accumulator.reasoningEntries + [.response(accumulator.responseEntry(
+                    structured: structured ? content : nil,
+                    schemaName: spec.responseFormat?.name ?? ""
+                ))]
+                onSnapshot(RequestProgress(content: content, entries: done + current, usage: usage))
+            }
+            run.usage.add(turn.usage)
+            run.added += turn.reasoningEntries
 
             if !turn.toolCalls.isEmpty {
                 toolRounds += 1
@@ -83,7 +114,7 @@ extension LanguageModelSession {
                         debugDescription: "The model kept calling tools for \(maximumToolRounds) rounds without answering (maximumToolRounds is \(maximumToolRounds))."
                     )
                 }
-                let calls = try resolveToolCalls(turn.toolCalls, enabled: request.enabledToolDefinitions)
+                let calls = try resolveToolCalls(turn, enabled: request.enabledToolDefinitions)
                 let signature = calls.map { "\($0.toolName)(\($0.arguments.jsonString))" }.joined(separator: ";")
                 guard previousCalls.insert(signature).inserted else {
                     throw GeneratedContent.ParsingError(
@@ -91,13 +122,15 @@ extension LanguageModelSession {
                         debugDescription: "The model repeated the same tool call \(signature) instead of answering."
                     )
                 }
-                added.append(.toolCalls(Transcript.ToolCalls(calls)))
-                let outputs = try await invokeTools(calls)
-                added.append(contentsOf: outputs.map { .toolOutput($0) })
+                run.added.append(.toolCalls(calls))
+                for call in calls { try await run.setup.hooks.toolCall(call) }
+                let outputs = try await invokeTools(Array(calls), tools: run.setup.tools)
+                for (call, output) in zip(calls, outputs) { try await run.setup.hooks.toolOutput(call, output) }
+                run.added += outputs.map { .toolOutput($0) }
                 continue
             }
 
-            let rawContent = try finalContent(of: turn, structured: spec.schema != nil)
+            let rawContent = try finalContent(of: turn, structured: structured)
             do {
                 try spec.validate(rawContent)
             } catch {
@@ -107,13 +140,12 @@ extension LanguageModelSession {
                     debugDescription: "The model's response does not decode into the requested type: \(error)"
                 )
             }
-            let segment: Transcript.Segment = spec.schema == nil
-                ? .text(Transcript.TextSegment(content: turn.text))
-                : .structure(Transcript.StructuredSegment(source: spec.responseFormat?.name ?? "", content: rawContent))
-            added.append(.response(Transcript.Response(assetIDs: [], segments: [segment])))
+            let response = turn.responseEntry(structured: structured ? rawContent : nil, schemaName: spec.responseFormat?.name ?? "")
+            run.added.append(.response(response))
+            try await run.setup.hooks.response(response)
             try Task.checkCancellation()
-            let entries = commit(added, usage: usage)
-            return RequestResult(rawContent: rawContent, transcriptEntries: entries, usage: usage)
+            let entries = try commit(run)
+            return RequestResult(rawContent: rawContent, transcriptEntries: entries, usage: run.usage)
         }
     }
 
@@ -121,46 +153,51 @@ extension LanguageModelSession {
     /// round must call one or more tools and the round after their outputs
     /// answers: the model "must call one or more tools before it can
     /// respond", and a request always ends in a response, whatever the
-    /// model would like to call next. (Apple's 27 SDK can also keep calling
-    /// until a tool throws or a `DynamicProfile` changes the mode; there is
-    /// no `DynamicProfile` here, so that would only ever end at the round
-    /// limit.) For chains of dependent calls, use `.allowed`.
-    private func makeRequest(_ spec: RequestSpec, transcript: Transcript, toolRound: Int) -> LanguageModelExecutorGenerationRequest {
-        var options = spec.options
+    /// model would like to call next. For chains of dependent calls, use
+    /// `.allowed` (or a dynamic profile that changes the mode).
+    private func makeRequest(
+        _ run: RequestRun,
+        options: GenerationOptions,
+        contextOptions: ContextOptions,
+        toolRound: Int
+    ) -> LanguageModelExecutorGenerationRequest {
+        var options = options
         if toolRound > 0, options.toolCallingMode == .required {
             options.toolCallingMode = .disallowed
         }
-        let enabledTools = options.toolCallingMode == .disallowed ? [] : toolDefinitions
+        let enabledTools = options.toolCallingMode == .disallowed ? [] : run.setup.toolDefinitions
         return LanguageModelExecutorGenerationRequest(
             id: UUID(),
-            transcript: transcript,
+            transcript: run.setup.transcript(history: run.history, added: run.added),
             enabledTools: enabledTools,
-            schema: spec.schema,
+            schema: run.spec.schema,
             generationOptions: options,
-            contextOptions: ContextOptions(includeSchemaInPrompt: spec.includeSchemaInPrompt),
-            metadata: [:]
+            contextOptions: contextOptions,
+            metadata: run.spec.metadata
         )
     }
 
     /// Calls the executor once, folding its events as they arrive.
+    /// `onProgress` sees the accumulator and the content so far after every
+    /// text delta.
     private func runTurn(
         _ request: LanguageModelExecutorGenerationRequest,
+        setup: RequestSetup,
         structured: Bool,
-        onSnapshot: (@Sendable (GeneratedContent) -> Void)?
+        onProgress: @escaping (TurnAccumulator, GeneratedContent) -> Void
     ) async throws -> TurnAccumulator {
-        try checkCapabilities(for: request)
+        try checkCapabilities(for: request, backend: setup.backend)
         let channel = LanguageModelExecutorGenerationChannel()
-        let backend = self.backend
+        let backend = setup.backend
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { channel.finish() }
                 try await backend.respond(to: request, streamingInto: channel)
             }
             var accumulator = TurnAccumulator()
-            for await event in channel {
-                if accumulator.apply(event), let onSnapshot,
-                   let snapshot = Self.snapshot(of: accumulator.text, structured: structured) {
-                    onSnapshot(snapshot)
+            for try await event in channel {
+                if accumulator.apply(event), let content = Self.snapshot(of: accumulator.text, structured: structured) {
+                    onProgress(accumulator, content)
                 }
             }
             try await group.waitForAll()
@@ -169,9 +206,10 @@ extension LanguageModelSession {
         }
     }
 
-    /// Refuses, before calling the executor, a request that needs a
-    /// capability the model does not declare.
-    private func checkCapabilities(for request: LanguageModelExecutorGenerationRequest) throws {
+    /// Refuses, before calling the executor, a request the model cannot
+    /// serve: the model is unavailable, or the request needs a capability
+    /// the model does not declare.
+    private func checkCapabilities(for request: LanguageModelExecutorGenerationRequest, backend: ModelBackend) throws {
         try backend.preflight()
         if let schema = request.schema, !backend.capabilities.contains(.guidedGeneration) {
             throw LanguageModelError.unsupportedCapability(.init(

@@ -15,6 +15,12 @@ extension LanguageModelSession {
             public var content: Content.PartiallyGenerated
             /// The raw content so far (`isComplete` is `false` until the end).
             public var rawContent: GeneratedContent
+            /// The entries the request has produced so far: its prompt,
+            /// finished tool rounds, and the reasoning and response being
+            /// generated.
+            public var transcriptEntries: ArraySlice<Transcript.Entry>
+            /// The tokens read and written so far.
+            public var usage: Usage
         }
 
         public typealias Element = Snapshot
@@ -30,7 +36,7 @@ extension LanguageModelSession {
         package init(rawContent: GeneratedContent, transcriptEntries: ArraySlice<Transcript.Entry>) {
             let result = RequestResult(rawContent: rawContent, transcriptEntries: transcriptEntries, usage: .init())
             self.init(run: StreamRun { onSnapshot in
-                onSnapshot(rawContent)
+                onSnapshot(RequestProgress(content: rawContent, entries: Array(transcriptEntries), usage: .init()))
                 return result
             })
         }
@@ -77,16 +83,26 @@ extension LanguageModelSession {
                 }
                 while let event = try await events?.next(isolation: actor) {
                     switch event {
-                    case .snapshot(let raw):
+                    case .snapshot(let progress):
                         // Content that does not decode yet (an enum value
                         // half-written) is skipped; the next delta completes it.
-                        if let partial: Content.PartiallyGenerated = try? .init(raw) {
-                            return Snapshot(content: partial, rawContent: raw)
+                        if let partial: Content.PartiallyGenerated = try? .init(progress.content) {
+                            return Snapshot(
+                                content: partial,
+                                rawContent: progress.content,
+                                transcriptEntries: progress.entries[...],
+                                usage: progress.usage
+                            )
                         }
                     case .completed(let result):
                         finished = true
                         if let partial: Content.PartiallyGenerated = try? .init(result.rawContent) {
-                            return Snapshot(content: partial, rawContent: result.rawContent)
+                            return Snapshot(
+                                content: partial,
+                                rawContent: result.rawContent,
+                                transcriptEntries: result.transcriptEntries,
+                                usage: result.usage
+                            )
                         }
                         return nil
                     }
@@ -103,11 +119,11 @@ extension LanguageModelSession {
 /// return the response after the stream was iterated.
 final class StreamRun: Sendable {
     enum Event: Sendable {
-        case snapshot(GeneratedContent)
+        case snapshot(RequestProgress)
         case completed(RequestResult)
     }
 
-    typealias Body = @Sendable (_ onSnapshot: @escaping @Sendable (GeneratedContent) -> Void) async throws -> RequestResult
+    typealias Body = @Sendable (_ onSnapshot: @escaping @Sendable (RequestProgress) -> Void) async throws -> RequestResult
 
     private let body: Body
     private let state = Mutex<(started: Bool, result: RequestResult?)>((false, nil))

@@ -4,10 +4,10 @@ extension LanguageModelSession {
     /// call to a tool the request did not enable or with arguments that are
     /// not a complete JSON value.
     func resolveToolCalls(
-        _ calls: [TurnAccumulator.ToolCall],
+        _ turn: TurnAccumulator,
         enabled: [Transcript.ToolDefinition]
-    ) throws -> [Transcript.ToolCall] {
-        try calls.map { call in
+    ) throws -> Transcript.ToolCalls {
+        let arguments = try turn.toolCalls.map { call in
             guard enabled.contains(where: { $0.name == call.name }) else {
                 throw GeneratedContent.ParsingError(
                     rawContent: call.arguments,
@@ -30,16 +30,16 @@ extension LanguageModelSession {
                     debugDescription: "The arguments of the call to \"\(call.name)\" are incomplete: \(call.arguments)"
                 )
             }
-            return Transcript.ToolCall(id: call.id, toolName: call.name, arguments: arguments)
+            return arguments
         }
+        return turn.transcriptToolCalls(arguments: arguments)
     }
 
     /// Calls every tool concurrently, as child tasks of the request, so
     /// cancelling the request cancels them. Outputs keep the calls' order.
     /// The first tool that throws ends the request with a ``ToolCallError``.
-    func invokeTools(_ calls: [Transcript.ToolCall]) async throws -> [Transcript.ToolOutput] {
-        let tools = self.tools
-        return try await withThrowingTaskGroup(of: (Int, Transcript.ToolOutput).self) { group in
+    func invokeTools(_ calls: [Transcript.ToolCall], tools: [any Tool]) async throws -> [Transcript.ToolOutput] {
+        try await withThrowingTaskGroup(of: (Int, Transcript.ToolOutput).self) { group in
             for (index, call) in calls.enumerated() {
                 // `resolveToolCalls` admitted only enabled tools, all of which are in `tools`.
                 guard let tool = tools.first(where: { $0.name == call.toolName }) else { continue }

@@ -86,7 +86,7 @@ struct OnDeviceExecutor: Sendable {
         }
         await channel.send(.response(action: .updateUsage(
             input: .init(totalTokenCount: prompt.count, cachedTokenCount: outcome.cachedPromptTokens),
-            output: .init(totalTokenCount: outcome.generatedTokens)
+            output: .init(totalTokenCount: outcome.generatedTokens, reasoningTokenCount: 0)
         )))
     }
 
