@@ -27,10 +27,16 @@ enum InterfaceReader {
 
     /// Every declaration in `interface`, in order.
     static func declarations(in interface: String) -> [Declaration] {
+        let lines = interface.split(separator: "\n", omittingEmptySubsequences: true)
+            .map { String($0).trimmingCharacters(in: .whitespaces) }
+        // Two passes: the first learns each generic type's requirements, so
+        // members declared in its extensions carry them (as the reference
+        // prints them) wherever the type itself is declared.
+        var first = Reader()
+        for line in lines { first.consume(line) }
         var reader = Reader()
-        for rawLine in interface.split(separator: "\n", omittingEmptySubsequences: true) {
-            reader.consume(String(rawLine).trimmingCharacters(in: .whitespaces))
-        }
+        reader.typeRequirements = first.typeRequirements
+        for line in lines { reader.consume(line) }
         return reader.output
     }
 }
@@ -63,6 +69,8 @@ private struct Reader {
 
     var frames: [Frame] = []
     var output: [Declaration] = []
+    /// The requirements of each generic type, by path.
+    var typeRequirements: [String: [String]] = [:]
     /// Attributes seen on lines of their own, for the next declaration.
     var pendingAttributes: [String] = []
 
@@ -83,7 +91,7 @@ private struct Reader {
                 inProtocol = isProtocol
             case .extension(let extensionPath, let extensionRequirements):
                 path = extensionPath
-                requirements += extensionRequirements
+                requirements += (typeRequirements[extensionPath] ?? []) + extensionRequirements
                 inProtocol = false
             case .accessors, .skipped, .unavailable:
                 break
@@ -163,6 +171,7 @@ private struct Reader {
                 signature += " where " + Syntax.sortedRequirements(decl.requirements)
             }
             emit(context.path, signature)
+            if keyword != "protocol", !decl.requirements.isEmpty { typeRequirements[path] = decl.requirements }
             for conformance in decl.inherited {
                 emit(path, ": \(conformance)")
             }

@@ -46,7 +46,7 @@ extension Transcript {
         }
 
         /// Creates a tool call with metadata.
-        public init(id: String = UUID().uuidString, metadata: [String: any ConvertibleToGeneratedContent], toolName: String, arguments: GeneratedContent) {
+        public init(id: String, metadata: [String: any ConvertibleToGeneratedContent], toolName: String, arguments: GeneratedContent) {
             self.id = id
             self.toolName = toolName
             self.arguments = arguments
