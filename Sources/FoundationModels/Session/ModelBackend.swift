@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(UniformTypeIdentifiers)
+import UniformTypeIdentifiers
+#endif
 import Synchronization
 
 /// A model with its executor, with the model's concrete types erased so the
@@ -9,6 +12,8 @@ import Synchronization
 /// configuration talks to the same executor.
 package struct ModelBackend: Sendable {
     package let capabilities: LanguageModelCapabilities
+    /// Whether the model reads data attachments of a content type.
+    package let supportsDataAttachmentType: @Sendable (UTType) -> Bool
     /// Throws when the model cannot be used at all. Checked before
     /// capabilities: an app on a machine without the model must see
     /// `assetsUnavailable`, whatever it asked for.
@@ -18,6 +23,7 @@ package struct ModelBackend: Sendable {
 
     package init<Model: LanguageModel>(_ model: Model) {
         self.capabilities = model.capabilities
+        self.supportsDataAttachmentType = { model.supportsDataAttachmentType($0) }
         if let system = model as? SystemLanguageModel {
             self.preflight = { try SystemModelRuntime.checkAvailable(system.configuration) }
         } else {

@@ -223,6 +223,21 @@ extension LanguageModelSession {
                 debugDescription: "The session has tools but the model does not declare tool calling."
             ))
         }
+        let unreadable = request.transcript.entries.filter { entry in
+            entry.segments.contains { segment in
+                guard case .attachment(let attachment) = segment else { return false }
+                switch attachment.content {
+                case .image: return !backend.capabilities.contains(.vision)
+                case .data(let data): return !backend.supportsDataAttachmentType(data.contentType)
+                }
+            }
+        }
+        if !unreadable.isEmpty {
+            throw LanguageModelError.unsupportedTranscriptContent(.init(
+                unsupportedContent: unreadable,
+                debugDescription: "\(unreadable.count) transcript \(unreadable.count == 1 ? "entry holds" : "entries hold") attachments the model cannot read (images need the vision capability; data needs a content type the model supports)."
+            ))
+        }
     }
 
     /// The content of an in-progress response: a partial string, or the
