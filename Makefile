@@ -13,8 +13,9 @@ SWIFT ?= swift
 FM_CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/swift-foundation-models
 FM_ENV := . "$(FM_CACHE)/env.sh" &&
 
-# The acceptance suites: app code on the real model, many seeded runs each.
-ACCEPTANCE := GuidedAcceptanceTests|ToolAcceptanceTests
+# The suites that judge answers, on the default model: app code with many
+# seeded runs each, and the quality of typed answers.
+QUALITY := GuidedAcceptanceTests|ToolAcceptanceTests|QualityTests
 
 .PHONY: setup setup-bench build demo test bench clean
 
@@ -34,19 +35,21 @@ demo: setup
 	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/fm"
 
 # Four runs of the one test bundle:
-# - the API, session and on-device tests (the real default model);
-# - LlamaKit's tests on the real model, alone, so two processes' worth of
+# - the API, session and on-device mechanics (validity, streaming,
+#   cancellation, queueing, tools) on the small model, SmolLM2-135M, for speed;
+# - LlamaKit's tests on the small model, alone, so two processes' worth of
 #   llama.cpp threads never share the cores (timing assertions stay honest);
 # - the app-compatibility target, which exercises apps' "model not ready yet"
 #   path, with the model pointed at a file that does not exist;
-# - the acceptance suites (ACCEPTANCE): app types and tools on the real
-#   model, 50 seeded runs each.
+# - the suites that judge answers (QUALITY) on the default model,
+#   Qwen2.5-Coder-0.5B-Instruct: app types and tools with seeded runs, and
+#   the quality tests of typed answers.
 test: setup
 	$(FM_ENV) $(SWIFT) build --build-tests
-	$(FM_ENV) $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)'
 	$(FM_ENV) $(SWIFT) test --skip-build --filter LlamaKitTests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip '$(ACCEPTANCE)'
-	$(FM_ENV) $(SWIFT) test --skip-build --filter '$(ACCEPTANCE)'
+	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip '$(QUALITY)'
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_DEFAULT_MODEL" $(SWIFT) test --skip-build --filter '$(QUALITY)'
 
 bench: setup-bench
 	$(FM_ENV) $(SWIFT) build -c release --product fm-bench

@@ -52,6 +52,10 @@ private func llamaLogCallback(level: ggml_log_level, text: UnsafePointer<CChar>?
     var message = String(cString: text)
     while message.last == "\n" { message.removeLast() }
     if message.isEmpty { return }
+    if LlamaBackend.isRoutine(message) {
+        LlamaBackend.logger.debug("\(message)")
+        return
+    }
     switch level {
     case GGML_LOG_LEVEL_ERROR:
         LlamaBackend.logger.error("\(message)")
@@ -59,5 +63,23 @@ private func llamaLogCallback(level: ggml_log_level, text: UnsafePointer<CChar>?
         LlamaBackend.logger.warning("\(message)")
     default:
         LlamaBackend.logger.trace("\(message)")
+    }
+}
+
+extension LlamaBackend {
+    /// Whether a warning or error llama.cpp logs is part of normal
+    /// operation, so it goes to debug level instead of in front of users:
+    /// - a cancelled decode: llama.cpp reports the abort we asked for as a
+    ///   failure (`compute status: 2` is `GGML_STATUS_ABORTED`, and
+    ///   `llama_decode` then returns 2); `LlamaContext` throws
+    ///   `LlamaError.aborted` for it;
+    /// - a token llama.cpp re-types while loading a vocabulary
+    ///   ("control-looking token … its type will be overridden"), printed
+    ///   on every load of common models (Qwen2.5 among them) and already
+    ///   handled by llama.cpp.
+    static func isRoutine(_ message: String) -> Bool {
+        message.hasSuffix("failed to compute graph, compute status: 2")
+            || message.hasSuffix("failed to decode, ret = 2")
+            || message.contains("control-looking token")
     }
 }

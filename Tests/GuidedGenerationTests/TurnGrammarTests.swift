@@ -89,3 +89,75 @@ struct TurnGrammarTests {
         #expect(String(decoding: decoder.output, as: UTF8.self) == "<tool_callx")
     }
 }
+
+@Suite("Tool calls in the Hermes (Qwen2.5) format")
+struct HermesTurnGrammarTests {
+    static func turn(requiresToolCall: Bool = false) throws -> TokenConstraint {
+        let grammar = try GrammarCompiler.compileTurn(
+            answer: nil, answerDefinitions: [], tools: [TurnGrammarTests.flight, TurnGrammarTests.lookup],
+            requiresToolCall: requiresToolCall, format: .hermes, maximumCallsPerTurn: 3
+        )
+        return TokenConstraint(grammar: grammar, vocabulary: ToyVocabulary.make)
+    }
+
+    /// Feeds `text` byte by byte (the toy vocabulary has no line-break token).
+    static func accepts(_ turn: TokenConstraint, _ text: String) -> Bool {
+        var decoder = turn.makeDecoder()
+        for byte in text.utf8 where !decoder.accept(bytes: [byte]) { return false }
+        return decoder.canEnd
+    }
+
+    static let flightCall = "<tool_call>\n{\"name\": \"flightStatus\", \"arguments\": {\"flightNumber\":\"LH123\"}}\n</tool_call>"
+    static let albumCall = "<tool_call>\n{\"name\": \"findAlbum\", \"arguments\": {\"artist\":\"Coltrane\",\"limit\":3}}\n</tool_call>"
+
+    @Test func oneBlockPerCallSeparatedByLineBreaks() throws {
+        let turn = try Self.turn()
+        #expect(Self.accepts(turn, Self.flightCall))
+        #expect(Self.accepts(turn, Self.flightCall + "\n" + Self.albumCall))
+        #expect(Self.accepts(turn, [Self.flightCall, Self.albumCall, Self.flightCall].joined(separator: "\n")))
+        #expect(!Self.accepts(turn, [Self.flightCall, Self.albumCall, Self.flightCall, Self.albumCall].joined(separator: "\n")), "at most 3 calls")
+        #expect(!Self.accepts(turn, Self.flightCall + "\n"), "a line break promises another call")
+        #expect(!Self.accepts(turn, Self.flightCall.replacingOccurrences(of: "flightStatus", with: "bookFlight")), "unknown tool")
+        #expect(!Self.accepts(turn, Self.flightCall.replacingOccurrences(of: "LH123", with: "lh123")), "pattern")
+        #expect(Self.accepts(turn, "The flight is on time."))
+    }
+
+    @Test func bareCallObjectsAreCallsAndProseCannotStartLikeOne() throws {
+        let turn = try Self.turn()
+        let bare = "{\"name\": \"flightStatus\", \"arguments\": {\"flightNumber\":\"LH123\"}}"
+        #expect(Self.accepts(turn, bare))
+        #expect(Self.accepts(turn, bare + "\n" + "{\"name\": \"findAlbum\", \"arguments\": {\"artist\":\"X\"}}"))
+        #expect(!Self.accepts(turn, "{\"name\": \"bookFlight\", \"arguments\": {}}"), "unknown tool")
+        #expect(Self.accepts(turn, "{name} is a placeholder"), "prose may start with a brace")
+        var decoder = turn.makeDecoder()
+        for byte in "{\"name\"".utf8 { _ = decoder.accept(bytes: [byte]) }
+        #expect(!decoder.canEnd, "past {\"name\" only a call can follow")
+    }
+
+    @Test func proseForATurnWithoutTools() throws {
+        let prose = TokenConstraint(grammar: GrammarCompiler.compileProse(format: .hermes), vocabulary: ToyVocabulary.make)
+        #expect(Self.accepts(prose, "Flight LH123 is on time."))
+        #expect(!Self.accepts(prose, Self.flightCall))
+        #expect(!Self.accepts(prose, "{\"name\": \"flightStatus\"}"))
+        #expect(Self.accepts(prose, "[1] is the first reference."))
+    }
+
+    @Test func requiredForcesTheMarkerAndTheSharedStartOfTheName() throws {
+        var decoder = try Self.turn(requiresToolCall: true).makeDecoder()
+        // A marked block or a bare call object: nothing is forced yet.
+        #expect(decoder.forcedBytes().isEmpty)
+        _ = decoder.accept(bytes: Array("<".utf8))
+        #expect(decoder.forcedBytes() == Array("tool_call>\n{\"name\": \"f".utf8))
+    }
+
+    @Test func theShortestCompletionIsOneCall() throws {
+        let turn = try Self.turn(requiresToolCall: true)
+        var decoder = turn.makeDecoder()
+        for byte in "<tool_call>\n{\"name\": \"fl".utf8 { _ = decoder.accept(bytes: [byte]) }
+        // The toy vocabulary cannot spell the line break; the length says
+        // the completion is one call: the rest of the name, the shortest
+        // flight number, the tail.
+        let length = decoder.completionLength()
+        #expect(length == "ightStatus\", \"arguments\": {\"flightNumber\":\"AA00\"}}\n</tool_call>".utf8.count)
+    }
+}

@@ -8,7 +8,20 @@ import GuidedGeneration
 /// descriptions, guides) that a small model reads more reliably than JSON
 /// Schema, and that costs far fewer tokens.
 extension GenerationSchema {
+    /// The description in the process's chosen style (``SchemaPromptStyle``).
     package var promptDescription: String {
+        promptDescription(style: .current)
+    }
+
+    package func promptDescription(style: SchemaPromptStyle) -> String {
+        switch style {
+        case .fieldLines: fieldLinesDescription
+        case .typeScript: SchemaTypeScriptWriter.describe(self)
+        case .jsonSchema: "Respond with JSON only, no other text, following this JSON Schema:\n" + jsonSchema.jsonString
+        }
+    }
+
+    private var fieldLinesDescription: String {
         var lines = ["Respond with JSON only, no other text, following this \(isNamedType ? "type, \(name)" : "shape"):"]
         lines += SchemaPromptWriter.describe(root, description: typeDescription, named: isNamedType ? name : nil)
         for definition in definitions where definition.name != name || !isNamedType {
@@ -52,15 +65,7 @@ enum SchemaPromptWriter {
         case .null:
             return "null"
         case .array(let array):
-            let count: String
-            switch (array.minimumCount, array.maximumCount) {
-            case let (minimum?, maximum?) where minimum == maximum: count = "exactly \(minimum) "
-            case let (minimum?, maximum?): count = "\(minimum) to \(maximum) "
-            case let (minimum?, nil): count = "at least \(minimum) "
-            case let (nil, maximum?): count = "at most \(maximum) "
-            case (nil, nil): count = ""
-            }
-            return "a list of \(count)items, each \(summary(of: array.items))"
+            return "a list of \(count(array))items, each \(summary(of: array.items))"
         case .anyOf(let choices):
             return "one of: " + choices.map(summary(of:)).joined(separator: " | ")
         case .reference(let name):
@@ -70,7 +75,19 @@ enum SchemaPromptWriter {
         }
     }
 
-    private static func range(_ bounds: NumberNode) -> String {
+    /// An array's element count in words ("3 to 5 ", "exactly 2 ", ""),
+    /// with a trailing space when not empty.
+    static func count(_ array: ArrayNode) -> String {
+        switch (array.minimumCount, array.maximumCount) {
+        case let (minimum?, maximum?) where minimum == maximum: "exactly \(minimum) "
+        case let (minimum?, maximum?): "\(minimum) to \(maximum) "
+        case let (minimum?, nil): "at least \(minimum) "
+        case let (nil, maximum?): "at most \(maximum) "
+        case (nil, nil): ""
+        }
+    }
+
+    static func range(_ bounds: NumberNode) -> String {
         switch (bounds.minimum, bounds.maximum) {
         case let (minimum?, maximum?): " from \(format(minimum)) to \(format(maximum))"
         case let (minimum?, nil): " of at least \(format(minimum))"

@@ -87,10 +87,13 @@ extension LanguageModelSession {
         let maximumToolRounds = state.withLock { $0.maximumToolRounds }
         var previousCalls: Set<String> = []
         let structured = spec.schema != nil
+        // Set once the model repeats a call it already made: the next round
+        // answers from the outputs it has, with no tools.
+        var mustAnswer = false
 
         while true {
             try Task.checkCancellation()
-            let request = makeRequest(run, options: options, contextOptions: contextOptions, toolRound: toolRounds)
+            let request = makeRequest(run, options: options, contextOptions: contextOptions, toolRound: toolRounds, mustAnswer: mustAnswer)
             let done = run.added
             let usageSoFar = run.usage
             let turn = try await runTurn(request, setup: run.setup, structured: structured) { accumulator, content in
@@ -117,10 +120,10 @@ extension LanguageModelSession {
                 let calls = try resolveToolCalls(turn, enabled: request.enabledToolDefinitions)
                 let signature = calls.map { "\($0.toolName)(\($0.arguments.jsonString))" }.joined(separator: ";")
                 guard previousCalls.insert(signature).inserted else {
-                    throw GeneratedContent.ParsingError(
-                        rawContent: signature,
-                        debugDescription: "The model repeated the same tool call \(signature) instead of answering."
-                    )
+                    // The outputs of this very call are already in the
+                    // transcript: calling again cannot tell the model more.
+                    mustAnswer = true
+                    continue
                 }
                 run.added.append(.toolCalls(calls))
                 for call in calls { try await run.setup.hooks.toolCall(call) }
@@ -155,14 +158,22 @@ extension LanguageModelSession {
     /// respond", and a request always ends in a response, whatever the
     /// model would like to call next. For chains of dependent calls, use
     /// `.allowed` (or a dynamic profile that changes the mode).
+    ///
+    /// A model that repeats a call it already made in this request (same
+    /// tool, same arguments) is not given the same output again: the call is
+    /// dropped and the next round (`mustAnswer`) answers with tools
+    /// disallowed, from the outputs it has. Small models often call again
+    /// after reading an output; this turns that into an answer instead of an
+    /// error.
     private func makeRequest(
         _ run: RequestRun,
         options: GenerationOptions,
         contextOptions: ContextOptions,
-        toolRound: Int
+        toolRound: Int,
+        mustAnswer: Bool
     ) -> LanguageModelExecutorGenerationRequest {
         var options = options
-        if toolRound > 0, options.toolCallingMode == .required {
+        if mustAnswer || (toolRound > 0 && options.toolCallingMode == .required) {
             options.toolCallingMode = .disallowed
         }
         let enabledTools = options.toolCallingMode == .disallowed ? [] : run.setup.toolDefinitions

@@ -9,15 +9,23 @@
 /// tokens.
 package struct GuidedDecoder {
     package let constraint: TokenConstraint
-    private var matcher: Matcher
-    private var state: [Alternative]
+    // Internal rather than private: the pacing of free strings
+    // (StringPacing.swift) reads the state and explores from it.
+    var matcher: Matcher
+    var state: [Alternative]
     /// Arena records up to here belong to ``state``; later ones are scratch.
-    private var committed: Int
+    var committed: Int
     private var scratch: [Alternative] = []
     /// The bytes accepted so far.
     package private(set) var output: [UInt8] = []
     /// True once an end-of-generation token was accepted.
     package private(set) var ended = false
+    /// Tokens accepted so far (forced ones included).
+    package private(set) var acceptedTokens = 0
+    /// Where the free string being generated started: the offset of its
+    /// first content byte in ``output`` and the number of the token that
+    /// opened it (see ``pace(room:pacing:)``). Nil outside free strings.
+    var openString: (byte: Int, token: Int)?
 
     init(constraint: TokenConstraint) {
         self.constraint = constraint
@@ -27,7 +35,7 @@ package struct GuidedDecoder {
         self.matcher = matcher
     }
 
-    private var vocabulary: TokenVocabulary { constraint.vocabulary }
+    var vocabulary: TokenVocabulary { constraint.vocabulary }
 
     /// Nothing more may be generated: the value is complete.
     package var isComplete: Bool { ended || matcher.isDone(state) }
@@ -66,6 +74,13 @@ package struct GuidedDecoder {
     private mutating func allowedInLeaf(_ alternative: Alternative, into mask: inout TokenMask) {
         let masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
         mask.assign(masks.always)
+        insertValidExits(of: masks, after: alternative, into: &mask)
+    }
+
+    /// Adds to `mask` the exit tokens of `masks` (tokens that close the
+    /// leaf and go on) whose rest the stack below `alternative` accepts,
+    /// among those `include` keeps.
+    mutating func insertValidExits(of masks: LeafMasks, after alternative: Alternative, into mask: inout TokenMask, where include: (LeafMasks.Exit) -> Bool = { _ in true }) {
         guard !masks.exits.isEmpty else { return }
         let parent = matcher.complete(alternative.top)
         let tokens = vocabulary.tokens
@@ -76,7 +91,7 @@ package struct GuidedDecoder {
             matcher.step(parent, UInt8(byte), into: &scratch)
             guard !scratch.isEmpty else { continue }
             let afterFirst = scratch
-            for exit in masks.exits[range] {
+            for exit in masks.exits[range] where include(exit) {
                 let bytes = tokens[Int(exit.token)]
                 if accepts(from: afterFirst, bytes[(Int(exit.offset) + 1)...]) { mask.insert(exit.token) }
             }
@@ -206,7 +221,7 @@ package struct GuidedDecoder {
     /// then use. Returns false, changing nothing, otherwise (or if the
     /// grammar does not allow it).
     package mutating func accept(_ token: Int32, completableWithin budget: Int) -> Bool {
-        let saved = (state, committed, output, ended)
+        let saved = (state, committed, output, ended, openString, acceptedTokens)
         guard accept(token) else { return false }
         if ended { return true }
         let needed = matcher.shortestCompletion(of: state, table: constraint.completions)
@@ -217,7 +232,7 @@ package struct GuidedDecoder {
             if needed.count <= budget { return true }
             if let tokens = tokens(spelling: needed), tokens.count <= budget { return true }
         }
-        (state, committed, output, ended) = saved
+        (state, committed, output, ended, openString, acceptedTokens) = saved
         matcher.truncate(to: committed)
         return false
     }
@@ -267,22 +282,36 @@ package struct GuidedDecoder {
         return accept(bytes: vocabulary.tokens[Int(token)])
     }
 
+    /// Whether `state` is inside a free string (no pattern, no choices).
+    func isInFreeString(_ state: [Alternative]) -> Bool {
+        state.count == 1 && state[0].leaf == SharedLeaf.anyString.rawValue
+    }
+
     /// Appends `bytes` to the output. Returns false, changing nothing, if
     /// the grammar does not allow them here.
     @discardableResult
     package mutating func accept(bytes: [UInt8]) -> Bool {
         guard !bytes.isEmpty, !ended else { return false }
         var current = state
-        for byte in bytes {
+        var opened = openString
+        for (index, byte) in bytes.enumerated() {
+            let wasInString = isInFreeString(current)
             current = matcher.advance(current, byte)
             if current.isEmpty {
                 matcher.truncate(to: committed)
                 return false
             }
+            if !isInFreeString(current) {
+                opened = nil
+            } else if !wasInString {
+                opened = (byte: output.count + index + 1, token: acceptedTokens)
+            }
         }
         state = current
         committed = matcher.arena.count
         output += bytes
+        openString = opened
+        acceptedTokens += 1
         return true
     }
 }

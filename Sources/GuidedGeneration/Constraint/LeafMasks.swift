@@ -17,6 +17,10 @@ struct LeafMasks: Sendable {
     /// remainder starts with byte `b` are `exits[exitStart[b] ..< exitStart[b + 1]]`.
     var exits: [Exit]
     var exitStart: [Int32]
+    /// The tokens of ``always`` that end exactly at the leaf's closing byte
+    /// (`"`, `."`, `!"` for a string): with the valid exits, the tokens
+    /// that finish the leaf in one step (see ``GuidedDecoder/closingTokens(into:)``).
+    var closers: [Int32]
 
     struct Exit: Sendable {
         var token: Int32
@@ -29,6 +33,7 @@ struct LeafMasks: Sendable {
         let trie = vocabulary.trie
         var always = TokenMask(count: vocabulary.count)
         var exits: [Exit] = []
+        var closers: [Int32] = []
         var stack: [(node: Int32, state: LeafState, depth: Int32)] = [(TokenTrie.root, state, 0)]
         while let (node, current, depth) = stack.popLast() {
             for index in trie.children(of: node) {
@@ -36,6 +41,7 @@ struct LeafMasks: Sendable {
                 let child = trie.childNode(at: index)
                 trie.forEachToken(endingAt: child) { always.insert($0) }
                 if grammar.leafIsFinal(leaf, next) {
+                    trie.forEachToken(endingAt: child) { closers.append($0) }
                     // The leaf closes here; everything longer goes on past it.
                     for grandchild in trie.children(of: child) {
                         trie.forEachToken(inSubtree: trie.childNode(at: grandchild)) { token in
@@ -58,5 +64,6 @@ struct LeafMasks: Sendable {
         self.always = always
         self.exits = exits
         self.exitStart = exitStart
+        self.closers = closers
     }
 }

@@ -31,6 +31,10 @@ package struct Grammar: Sendable {
             var name: String
             var value: Int32
             var isOptional: Bool
+            /// The most words its free strings should take, as its
+            /// description states it ("at most 25 words"): a pacing hint,
+            /// not a constraint (see ``StringPacing``).
+            var wordLimit: Int? = nil
         }
         var properties: [Property]
         /// `keyTries[position * 2 + (emittedAny ? 1 : 0)]`: the trie of

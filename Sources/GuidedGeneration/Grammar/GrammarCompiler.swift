@@ -69,7 +69,7 @@ package struct GrammarCompiler {
                     value = add(.anyOf([value, add(.leaf(SharedLeaf.null.rawValue))]))
                     isOptional = false
                 }
-                properties.append(.init(name: property.name, value: value, isOptional: isOptional))
+                properties.append(.init(name: property.name, value: value, isOptional: isOptional, wordLimit: LengthHint.wordLimit(in: property.description)))
             }
             grammar.objects.append(.init(properties: properties, keyTries: []))
             return add(.object(Int32(grammar.objects.count - 1)))

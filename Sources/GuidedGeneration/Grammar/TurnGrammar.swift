@@ -11,19 +11,58 @@ package struct ToolSchema: Sendable, Hashable {
     }
 }
 
-/// How tool calls are written: the opening marker, a compact JSON array of
-/// `{"name":…,"arguments":…}` objects, the closing marker.
+/// How tool calls are written.
 package struct ToolCallFormat: Sendable, Hashable {
+    package enum Style: Sendable, Hashable {
+        /// One block: the opening marker, a compact JSON array of
+        /// `{"name":…,"arguments":…}` objects, the closing marker.
+        case jsonArray
+        /// One block per call — the opening marker, a line break,
+        /// `{"name": "…", "arguments": …}`, a line break, the closing
+        /// marker — blocks separated by a line break: the format Qwen2.5's
+        /// and other Hermes-style chat templates train their models on.
+        case hermes
+    }
+
     package var open: String
     package var close: String
+    package var style: Style
 
-    /// The format small open models are trained on (SmolLM2, Hermes-style
-    /// templates).
-    package static let toolCallTags = ToolCallFormat(open: "<tool_call>", close: "</tool_call>")
+    /// A block of calls as a compact JSON array in `<tool_call>` tags: for
+    /// models whose chat template has no tool format of its own (SmolLM2).
+    package static let toolCallTags = ToolCallFormat(open: "<tool_call>", close: "</tool_call>", style: .jsonArray)
+    /// Qwen2.5's own format (its template's `<tool_call>` blocks).
+    package static let hermes = ToolCallFormat(open: "<tool_call>", close: "</tool_call>", style: .hermes)
 
-    package init(open: String, close: String) {
+    package init(open: String, close: String, style: Style = .jsonArray) {
         self.open = open
         self.close = close
+        self.style = style
+    }
+
+    /// The text of one call in the ``Style/hermes`` style, up to where its
+    /// arguments start.
+    package func hermesHead(name: String) -> String {
+        open + "\n" + Self.bareHead(name: name)
+    }
+
+    /// The text of one call in the ``Style/hermes`` style after its arguments.
+    package var hermesTail: String { "}\n" + close }
+
+    /// A call object without the markers, up to its arguments:
+    /// `{"name": "…", "arguments": `. Models trained on the Hermes format
+    /// often write calls this way; the turn grammar takes them as calls.
+    package static func bareHead(name: String) -> String {
+        "{\"name\": " + String(decoding: JSONStringEncoding.quoted(name), as: UTF8.self) + ", \"arguments\": "
+    }
+
+    /// How the text of a turn that calls tools can start: prose starting
+    /// with one of these would read as a call, so prose may not.
+    package var callPrefixes: [String] {
+        switch style {
+        case .jsonArray: [open]
+        case .hermes: [open, "{\"name\""]
+        }
     }
 }
 
@@ -50,7 +89,7 @@ extension GrammarCompiler {
         // Each tool's definitions get the tool's name as a prefix, so two
         // tools' `Arguments` (or an answer type of the same name) never clash.
         var definitions = answerDefinitions
-        var calls: [SchemaNode] = []
+        var arguments: [SchemaNode] = []
         for tool in tools {
             let renames = Dictionary(tool.definitions.map { ($0.name, "\(tool.name).\($0.name)") }, uniquingKeysWith: { first, _ in first })
             for definition in tool.definitions {
@@ -60,19 +99,28 @@ extension GrammarCompiler {
                     node: definition.node.renamingReferences(renames)
                 ))
             }
-            calls.append(.object(ObjectNode(properties: [
-                PropertyNode(name: "name", node: .string(StringNode(constant: tool.name))),
-                PropertyNode(name: "arguments", node: tool.arguments.renamingReferences(renames)),
-            ])))
+            arguments.append(tool.arguments.renamingReferences(renames))
         }
         var compiler = GrammarCompiler(definitions: definitions)
-        let array = try compiler.node(
-            for: .array(ArrayNode(items: .anyOf(calls), minimumCount: 1, maximumCount: maximumCallsPerTurn)),
-            at: "#/toolCalls"
-        )
-        let open = compiler.addLeaf(.string(ByteDFA.literals([Array(format.open.utf8)])))
-        let close = compiler.addLeaf(.string(ByteDFA.literals([Array(format.close.utf8)])))
-        let block = compiler.add(.sequence([open, array, close]))
+        let block: Int32
+        switch format.style {
+        case .jsonArray:
+            let calls = zip(tools, arguments).map { tool, arguments in
+                SchemaNode.object(ObjectNode(properties: [
+                    PropertyNode(name: "name", node: .string(StringNode(constant: tool.name))),
+                    PropertyNode(name: "arguments", node: arguments),
+                ]))
+            }
+            let array = try compiler.node(
+                for: .array(ArrayNode(items: .anyOf(calls), minimumCount: 1, maximumCount: maximumCallsPerTurn)),
+                at: "#/toolCalls"
+            )
+            let open = compiler.addLeaf(.string(ByteDFA.literals([Array(format.open.utf8)])))
+            let close = compiler.addLeaf(.string(ByteDFA.literals([Array(format.close.utf8)])))
+            block = compiler.add(.sequence([open, array, close]))
+        case .hermes:
+            block = try compiler.hermesCalls(tools: tools, arguments: arguments, format: format, maximum: maximumCallsPerTurn)
+        }
         if requiresToolCall {
             compiler.grammar.root = block
         } else {
@@ -80,11 +128,55 @@ extension GrammarCompiler {
             if let answer {
                 reply = try compiler.node(for: answer, at: "#")
             } else {
-                reply = compiler.addLeaf(.string(ByteDFA.text(notStartingWith: Array(format.open.utf8))))
+                reply = compiler.addLeaf(.string(ByteDFA.text(notStartingWithAnyOf: format.callPrefixes.map { Array($0.utf8) })))
             }
             compiler.grammar.root = compiler.add(.anyOf([block, reply]))
         }
         try compiler.pruneUnproductive()
+        compiler.buildKeyTries()
+        return compiler.grammar
+    }
+}
+
+extension GrammarCompiler {
+    /// One to `maximum` calls in the ``ToolCallFormat/Style/hermes`` style
+    /// — each in its own marked block, or (as these models often write
+    /// them) as bare call objects, one per line: for each tool, its head
+    /// (marker, name) as one literal, its arguments, then either the tail
+    /// (the last call) or the tail, a line break and the next call. The
+    /// head and arguments nodes are shared by every position; only the
+    /// choice after each call is repeated.
+    mutating func hermesCalls(tools: [ToolSchema], arguments: [SchemaNode], format: ToolCallFormat, maximum: Int) throws(GuidedGenerationError) -> Int32 {
+        var values: [Int32] = []
+        for (tool, schema) in zip(tools, arguments) {
+            values.append(try node(for: schema, at: "#/toolCalls/\(tool.name)/arguments"))
+        }
+        func literal(_ text: String) -> Int32 { addLeaf(.string(ByteDFA.literals([Array(text.utf8)]))) }
+        func chain(heads: [Int32], tail: String) -> Int32 {
+            let last = literal(tail)
+            let more = literal(tail + "\n")
+            var calls: Int32 = -1
+            for position in 0..<max(1, maximum) {
+                let after = position == 0 ? last : add(.anyOf([last, add(.sequence([more, calls]))]))
+                calls = add(.anyOf(tools.indices.map { add(.sequence([heads[$0], values[$0], after])) }))
+            }
+            return calls
+        }
+        let marked = chain(heads: tools.map { literal(format.hermesHead(name: $0.name)) }, tail: format.hermesTail)
+        let bare = chain(heads: tools.map { literal(ToolCallFormat.bareHead(name: $0.name)) }, tail: "}")
+        return add(.anyOf([marked, bare]))
+    }
+
+    /// The grammar of an answer in prose that cannot be read as a call:
+    /// for a turn of a conversation with tools when none may be called
+    /// (after the outputs of a required call, or with tool calling
+    /// disallowed), where a small model tends to write another call.
+    /// (Forbidding more — any JSON, code fences — was measured on the
+    /// default model: it then wrote the call in parentheses or as "none";
+    /// no better answers.)
+    package static func compileProse(format: ToolCallFormat) -> Grammar {
+        var compiler = GrammarCompiler(definitions: [])
+        compiler.grammar.root = compiler.addLeaf(.string(ByteDFA.text(notStartingWithAnyOf: format.callPrefixes.map { Array($0.utf8) })))
         compiler.buildKeyTries()
         return compiler.grammar
     }

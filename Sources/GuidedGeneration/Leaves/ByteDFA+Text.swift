@@ -20,26 +20,38 @@ extension ByteDFA {
     /// dies exactly when the marker is complete. Every state but those
     /// inside a multi-byte character accepts; none is final.
     package static func text(notStartingWith prefix: [UInt8]) -> ByteDFA {
-        precondition(!prefix.isEmpty && prefix.allSatisfy { $0 < 0x80 }, "the prefix is a non-empty ASCII marker")
+        text(notStartingWithAnyOf: [prefix])
+    }
+
+    /// Any text that starts with none of `prefixes` (non-empty, ASCII): the
+    /// automaton dies exactly when one of them is complete.
+    package static func text(notStartingWithAnyOf prefixes: [[UInt8]]) -> ByteDFA {
+        precondition(!prefixes.isEmpty && prefixes.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 < 0x80 } }, "the prefixes are non-empty ASCII markers")
         do {
             var nfa = ByteNFA(stateLimit: maximumNFAStateCount, subject: "text")
             nfa.accept = try nfa.addState()
             let body = try nfa.addState()
             try nfa.addRawScalars(ScalarSet.all, from: body, to: body)
             nfa.addEpsilon(body, nfa.accept)
-            // One state per prefix byte matched so far.
-            var matched: [Int32] = []
-            for _ in prefix { matched.append(try nfa.addState()) }
-            for (index, state) in matched.enumerated() {
+            // One state per trie node of the prefixes: the text so far is a
+            // proper prefix of a marker. A node that completes a marker has
+            // no state: the text dies there.
+            let root = try nfa.addState()
+            var pending: [(state: Int32, depth: Int, candidates: [[UInt8]])] = [(root, 0, prefixes)]
+            while let (state, depth, candidates) = pending.popLast() {
                 nfa.addEpsilon(state, nfa.accept)
-                let byte = prefix[index]
-                let others = ScalarSet.all.subtracting(ScalarSet([UInt32(byte)...UInt32(byte)]))
+                var children: [UInt8: [[UInt8]]] = [:]
+                for candidate in candidates { children[candidate[depth], default: []].append(candidate) }
+                var others = ScalarSet.all
+                for byte in children.keys { others = others.subtracting(ScalarSet([UInt32(byte)...UInt32(byte)])) }
                 try nfa.addRawScalars(others, from: state, to: body)
-                if index + 1 < prefix.count {
-                    nfa.addEdge(state, byte...byte, matched[index + 1])
+                for (byte, group) in children where !group.contains(where: { $0.count == depth + 1 }) {
+                    let child = try nfa.addState()
+                    nfa.addEdge(state, byte...byte, child)
+                    pending.append((child, depth + 1, group))
                 }
             }
-            return try build(nfa, from: matched[0])
+            return try build(nfa, from: root)
         } catch {
             preconditionFailure("the automaton for text cannot be built: \(error)")
         }

@@ -137,7 +137,7 @@ extension OnDeviceTests {
             try OnDevice.requireModel()
             let loaded = try await OnDeviceEngine.shared(for: .current).loaded()
             let session = LanguageModelSession(tools: [FlightStatusTool(), SlowTool()], instructions: "You help travellers.")
-            let rendered = try ChatRendering.prompt(for: session.transcript, model: loaded.model)
+            let rendered = try loaded.rendering.prompt(for: session.transcript)
             #expect(rendered.contains("- flightStatus: Looks up the live status of a flight"))
             #expect(rendered.contains("\"flightNumber\": a string matching /[A-Z]{2}[0-9]{1,4}/"))
             #expect(rendered.contains("- slowLookup:"))

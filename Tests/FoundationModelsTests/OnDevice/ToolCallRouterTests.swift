@@ -58,3 +58,48 @@ struct ToolCallRouterTests {
         }
     }
 }
+
+/// The Hermes (Qwen2.5) format: one `<tool_call>` block per call.
+@Suite("Tool-call router, Hermes format")
+struct HermesToolCallRouterTests {
+    @Test func blocksParseIntoCallsAndRenderBackToTheSameText() throws {
+        let calls: [ToolCallRouter.Call] = [
+            .init(name: "findAlbum", arguments: #"{"artist":"Miles","limit":2}"#),
+            .init(name: "price", arguments: "{}"),
+        ]
+        let text = ToolCallRouter.block(calls, format: .hermes)
+        #expect(text == "<tool_call>\n{\"name\": \"findAlbum\", \"arguments\": {\"artist\":\"Miles\",\"limit\":2}}\n</tool_call>\n<tool_call>\n{\"name\": \"price\", \"arguments\": {}}\n</tool_call>")
+        var router = ToolCallRouter(format: .hermes)
+        var streamed: [String] = []
+        for character in text {
+            if let released = router.route(String(character), tokenCount: 1) { streamed.append(released.text) }
+        }
+        #expect(streamed.isEmpty)
+        #expect(try router.finish() == .toolCalls(calls, tokenCount: text.count))
+    }
+
+    @Test func textAfterTheLastBlockIsAnError() throws {
+        var router = ToolCallRouter(format: .hermes)
+        _ = router.route("<tool_call>\n{\"name\": \"a\", \"arguments\": {}}\n</tool_call>\n<tool_call>\n{\"name\"", tokenCount: 1)
+        #expect(throws: ToolCallRouterError.self) { try router.finish() }
+    }
+}
+
+extension HermesToolCallRouterTests {
+    @Test func bareCallObjectsAreCalls() throws {
+        var router = ToolCallRouter(format: .hermes)
+        let text = "{\"name\": \"findAlbum\", \"arguments\": {\"artist\":\"Miles\"}}\n{\"name\": \"price\", \"arguments\": {}}"
+        #expect(router.route("{\"na", tokenCount: 1) == nil, "could still be a call")
+        #expect(router.route(String(text.dropFirst(4)), tokenCount: 1) == nil)
+        #expect(try router.finish() == .toolCalls([
+            .init(name: "findAlbum", arguments: #"{"artist":"Miles"}"#),
+            .init(name: "price", arguments: "{}"),
+        ], tokenCount: 2))
+    }
+
+    @Test func proseStartingWithABraceStreams() throws {
+        var router = ToolCallRouter(format: .hermes)
+        #expect(router.route("{", tokenCount: 1) == nil)
+        #expect(router.route("x} is", tokenCount: 1)?.text == "{x} is")
+    }
+}

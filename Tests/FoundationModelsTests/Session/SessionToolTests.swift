@@ -84,15 +84,18 @@ struct SessionToolTests {
         #expect(model.script.requests.first?.enabledToolDefinitions.isEmpty == true)
     }
 
-    @Test func aRepeatedIdenticalCallEndsWithAClearError() async throws {
+    @Test func aRepeatedIdenticalCallIsNotRunAgainAndTheNextRoundAnswers() async throws {
         let call: [Script.Step] = [.toolCall(id: "c", name: "Lookup", arguments: "{\"artist\":\"A\"}")]
-        let session = LanguageModelSession(model: ScriptedModel([call, call, call]), tools: [Lookup()])
-        await #expect {
-            try await session.respond(to: "go")
-        } throws: { error in
-            (error as? GeneratedContent.ParsingError)?.debugDescription.contains("repeated") == true
-        }
-        #expect(session.transcript.count == 1)
+        let model = ScriptedModel([call, call, [.text("The answer.")]])
+        let session = LanguageModelSession(model: model, tools: [Lookup()])
+        let response = try await session.respond(to: "go")
+        #expect(response.content == "The answer.")
+        // One call and its output; the repeat left no trace.
+        #expect(session.transcript.count == 5, "instructions, prompt, call, output, answer")
+        let requests = model.script.requests
+        #expect(requests.count == 3)
+        #expect(requests.last?.enabledToolDefinitions.isEmpty == true, "the round after the repeat answers without tools")
+        #expect(requests.last?.generationOptions.toolCallingMode == .disallowed)
     }
 
     /// Two tools that each wait until the other has started: they finish

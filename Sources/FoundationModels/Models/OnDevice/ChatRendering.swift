@@ -7,44 +7,100 @@ import LlamaKit
 ///
 /// Instructions are the system turn, prompts user turns, responses assistant
 /// turns; tool calls are written as the block the model generates them in
-/// (see ``ToolCallRouter``) and outputs as tool turns. Rendering is
-/// deterministic, so the tokens of an earlier request are a prefix of the
-/// next one's and its KV cache can be reused.
-enum ChatRendering {
-    static func messages(for transcript: Transcript) -> [LlamaChatMessage] {
-        transcript.compactMap(message(for:))
+/// (see ``ToolCallRouter``) and outputs as the template expects them.
+/// Rendering is deterministic, so the tokens of an earlier request are a
+/// prefix of the next one's and its KV cache can be reused.
+///
+/// Tools follow the model's own format where its template has one
+/// (``ToolCallFormat/hermes``, Qwen2.5 and Hermes-style templates: the
+/// tools as JSON function signatures in `<tools>`, calls in `<tool_call>`
+/// blocks, outputs in `<tool_response>` inside a user turn). llama.cpp's C
+/// API renders templates without tools, so that part is written here, in
+/// the template's own words. Other models get the tools described line by
+/// line and calls as a compact JSON array (``ToolCallFormat/toolCallTags``).
+struct ChatRendering: Sendable {
+    let model: LlamaModel
+    let toolFormat: ToolCallFormat
+
+    /// The tool format for `model`: its template's own where it has the
+    /// Hermes-style `<tools>`/`<tool_call>` format, else the JSON-array
+    /// block. `FOUNDATION_MODELS_TOOL_FORMAT` (`hermes`, `array`) overrides
+    /// it, for measurements.
+    static func toolFormat(for model: LlamaModel, environment: [String: String] = ProcessInfo.processInfo.environment) -> ToolCallFormat {
+        switch environment["FOUNDATION_MODELS_TOOL_FORMAT"] {
+        case "hermes": return .hermes
+        case "array": return .toolCallTags
+        default: break
+        }
+        guard let template = model.chatTemplate else { return .toolCallTags }
+        return template.contains("<tools>") && template.contains("<tool_call>") && template.contains("<tool_response>")
+            ? .hermes : .toolCallTags
     }
 
-    static func message(for entry: Transcript.Entry) -> LlamaChatMessage? {
+    func messages(for transcript: Transcript) -> [LlamaChatMessage] {
+        var messages: [LlamaChatMessage] = []
+        for entry in transcript {
+            guard let message = message(for: entry) else { continue }
+            // Hermes-style templates put consecutive outputs in one user turn.
+            if toolFormat.style == .hermes, case .toolOutput = entry,
+               let last = messages.last, last.role == "user", last.content.hasPrefix("<tool_response>") {
+                messages[messages.count - 1].content += "\n" + message.content
+            } else {
+                messages.append(message)
+            }
+        }
+        return messages
+    }
+
+    func message(for entry: Transcript.Entry) -> LlamaChatMessage? {
         switch entry {
         case .instructions(let instructions):
             return .system(systemText(instructions))
         case .prompt(let prompt):
-            return .user(userText(prompt))
+            return .user(Self.userText(prompt))
         case .response(let response):
             return .assistant(response.segments.renderedText)
         case .toolCalls(let calls):
-            return .assistant(ToolCallRouter.block(calls.map { ToolCallRouter.Call(name: $0.toolName, arguments: $0.arguments.jsonString) }))
+            return .assistant(ToolCallRouter.block(calls.map { ToolCallRouter.Call(name: $0.toolName, arguments: $0.arguments.jsonString) }, format: toolFormat))
         case .toolOutput(let output):
-            return LlamaChatMessage(role: "tool", content: output.segments.renderedText)
+            switch toolFormat.style {
+            case .jsonArray: return LlamaChatMessage(role: "tool", content: output.segments.renderedText)
+            case .hermes: return .user("<tool_response>\n" + output.segments.renderedText + "\n</tool_response>")
+            }
         case .reasoning:
             return nil
         }
     }
 
-    /// The instructions, followed by the session's tools (name, description,
-    /// arguments) and how to call them: a block in the very format the turn
-    /// grammar enforces, so the model is told what it will be held to.
-    /// (SmolLM2's chat template, like most small models', has no tool
-    /// format of its own, so tools travel in the system turn.)
-    static func systemText(_ instructions: Transcript.Instructions) -> String {
+    /// The instructions, followed by the session's tools and how to call
+    /// them, in the very format the turn grammar enforces, so the model is
+    /// told what it will be held to. Tools whose `includesSchemaInInstructions`
+    /// is false are enforced but not described.
+    func systemText(_ instructions: Transcript.Instructions) -> String {
         let text = instructions.segments.renderedText
         guard !instructions.toolDefinitions.isEmpty else { return text }
-        let format = ToolCallFormat.toolCallTags
-        let tools = instructions.toolDefinitions.map(\.promptDescription)
-        let usage = "To call tools, reply with only \(format.open)[{\"name\":\"<tool name>\",\"arguments\":{…}}]\(format.close). "
-            + "Each tool's output comes back to you; then answer."
-        return (text.isEmpty ? "" : text + "\n\n") + "Tools:\n" + tools.joined(separator: "\n") + "\n" + usage
+        switch toolFormat.style {
+        case .jsonArray:
+            let tools = instructions.toolDefinitions.map(\.promptDescription)
+            let usage = "To call tools, reply with only \(toolFormat.open)[{\"name\":\"<tool name>\",\"arguments\":{…}}]\(toolFormat.close). "
+                + "Each tool's output comes back to you; then answer."
+            return (text.isEmpty ? "" : text + "\n\n") + "Tools:\n" + tools.joined(separator: "\n") + "\n" + usage
+        case .hermes:
+            let signatures = instructions.toolDefinitions.map { tool -> String in
+                let function = GeneratedContent(properties: [
+                    "name": tool.name,
+                    "description": tool.description,
+                    "parameters": tool.parameters.jsonSchema,
+                ])
+                return GeneratedContent(properties: ["type": "function", "function": function]).jsonString
+            }
+            return (text.isEmpty ? "" : text + "\n\n")
+                + "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+                + "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
+                + signatures.joined(separator: "\n")
+                + "\n</tools>\n\nFor each function call, return a json object with function name and arguments within "
+                + "\(toolFormat.open)\(toolFormat.close) XML tags:\n\(toolFormat.open)\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n\(toolFormat.close)"
+        }
     }
 
     /// The prompt's text, followed by the description of its response
@@ -58,14 +114,14 @@ enum ChatRendering {
     }
 
     /// The model input for generating the next assistant turn.
-    static func prompt(for transcript: Transcript, model: LlamaModel) throws -> String {
+    func prompt(for transcript: Transcript) throws -> String {
         try model.applyChatTemplate(messages(for: transcript), addAssistantPrefix: true)
     }
 
     /// The model input up to the end of the last entry's text, without the
     /// template's closing of that turn: what `prewarm(promptPrefix:)`
     /// evaluates, so a prompt that starts with the prefix reuses it.
-    static func openPrefix(for transcript: Transcript, model: LlamaModel) throws -> String {
+    func openPrefix(for transcript: Transcript) throws -> String {
         let messages = messages(for: transcript)
         let rendered = try model.applyChatTemplate(messages, addAssistantPrefix: false)
         guard let last = messages.last, !last.content.isEmpty,

@@ -17,13 +17,15 @@ package final class ConstraintCache: Sendable {
     private static let capacity = 256
 
     /// What a compiled constraint depends on: the answer's schema, and for
-    /// a turn with tools, the tools' argument schemas and whether a call is
-    /// required.
+    /// a turn with tools, the tools' argument schemas, whether a call is
+    /// required and the format calls are written in.
     private struct Key: Hashable {
         var root: SchemaNode?
         var definitions: [SchemaDefinition]
         var tools: [ToolSchema] = []
         var requiresToolCall = false
+        var format = ToolCallFormat.toolCallTags
+        var prose = false
     }
 
     init(vocabulary: LlamaVocabulary) {
@@ -57,18 +59,28 @@ package final class ConstraintCache: Sendable {
     package func turnConstraint(
         answer: GenerationSchema?,
         tools: [Transcript.ToolDefinition],
-        requiresToolCall: Bool
+        requiresToolCall: Bool,
+        format: ToolCallFormat
     ) throws(GuidedGenerationError) -> TokenConstraint {
         let toolSchemas = tools.map { ToolSchema(name: $0.name, arguments: $0.parameters.root, definitions: $0.parameters.definitions) }
-        let key = Key(root: answer?.root, definitions: answer?.definitions ?? [], tools: toolSchemas, requiresToolCall: requiresToolCall)
+        let key = Key(root: answer?.root, definitions: answer?.definitions ?? [], tools: toolSchemas, requiresToolCall: requiresToolCall, format: format)
         return try cached(key) { () throws(GuidedGenerationError) in
             try GrammarCompiler.compileTurn(
                 answer: answer?.root,
                 answerDefinitions: answer?.definitions ?? [],
                 tools: toolSchemas,
-                requiresToolCall: requiresToolCall
+                requiresToolCall: requiresToolCall,
+                format: format
             )
         }
+    }
+
+    /// The constraint for a prose answer that cannot be read as a tool
+    /// call (``GrammarCompiler/compileProse(format:)``).
+    package func proseConstraint(format: ToolCallFormat) -> TokenConstraint {
+        let key = Key(root: nil, definitions: [], requiresToolCall: false, format: format, prose: true)
+        return (try? cached(key) { () throws(GuidedGenerationError) in GrammarCompiler.compileProse(format: format) })
+            ?? TokenConstraint(grammar: GrammarCompiler.compileProse(format: format), vocabulary: vocabulary)
     }
 
     private func cached(_ key: Key, compile: () throws(GuidedGenerationError) -> Grammar) throws(GuidedGenerationError) -> TokenConstraint {

@@ -42,6 +42,11 @@ final class ContextSlot: @unchecked Sendable {
         /// The schema the output must follow, compiled for this model; nil
         /// for free text.
         var constraint: TokenConstraint? = nil
+        /// Whether free text ends where it falls into a loop (``RepetitionStop``).
+        var stopsLoops = true
+        /// How free strings of a typed answer are paced (``StringPacing``);
+        /// nil leaves them to the budget alone.
+        var pacing: StringPacing? = .standard
     }
 
     /// How a job ended.
@@ -64,6 +69,8 @@ final class ContextSlot: @unchecked Sendable {
         /// Guided generation finished the value in the fewest tokens because
         /// the budget had no room for more.
         var closedEarly = false
+        /// Free text ended because it had fallen into a loop.
+        var stoppedLoop = false
     }
 
     /// Receives each piece of new text and the number of tokens it carries,
@@ -108,15 +115,24 @@ final class ContextSlot: @unchecked Sendable {
         let sampler = try LlamaSampler(mode: job.sampling)
         var text = UTF8Accumulator()
         var unreported = 0
+        var output: [UInt8] = []
         while outcome.generatedTokens < job.maximumTokens {
             if abortFlag.isAbortRequested { throw LlamaError.aborted }
             let token = try gate.withTurn { try sampler.sample(from: context) }
             if vocabulary.isEndOfGeneration(token) { break }
             outcome.generatedTokens += 1
             unreported += 1
-            if let delta = text.append(try vocabulary.piece(token)) {
+            let piece = try vocabulary.piece(token)
+            if let delta = text.append(piece) {
                 onText(delta, unreported)
                 unreported = 0
+            }
+            if job.stopsLoops {
+                output += piece
+                if RepetitionStop.endsInLoop(output[...]) {
+                    outcome.stoppedLoop = true
+                    break
+                }
             }
             if outcome.generatedTokens == job.maximumTokens { break }
             if context.remainingCapacity == 0 {
@@ -135,12 +151,15 @@ final class ContextSlot: @unchecked Sendable {
     /// Generation that follows `constraint`: tokens the schema forces are
     /// appended without sampling and evaluated in one batch with the sampled
     /// token before them, the others are sampled from the allowed tokens
-    /// only, until the value is complete.
+    /// only, until the value is complete. Free strings are paced
+    /// (``StringPacing``): where one should end, the token is sampled again
+    /// from the tokens that close it.
     private func generateGuided(_ job: Job, constraint: TokenConstraint, _ onText: TextHandler, _ outcome: inout Outcome) throws {
         let sampler = try LlamaSampler(mode: job.sampling)
         let vocabulary = constraint.vocabulary
         var decoder = constraint.makeDecoder()
         var mask = TokenMask(count: vocabulary.count)
+        var closingMask = TokenMask(count: vocabulary.count)
         var text = UTF8Accumulator()
         var unreported = 0
         var finishing = false
@@ -153,8 +172,20 @@ final class ContextSlot: @unchecked Sendable {
             }
             var next = decoder.forcedTokens()
             if next.isEmpty {
-                decoder.allowedTokens(into: &mask)
-                let token = try gate.withTurn { try sampler.sample(from: context, allowed: mask.words) }
+                let pace = job.pacing.map { decoder.pace(room: room - 1, pacing: $0) } ?? .free
+                let canClose = pace != .free && decoder.closingTokens(into: &closingMask)
+                let closesNow = pace == .endNow && canClose
+                if !closesNow { decoder.allowedTokens(into: &mask) }
+                let token = try gate.withTurn { () throws -> LlamaToken in
+                    if closesNow { return try sampler.sample(from: context, allowed: closingMask.words) }
+                    let chosen = try sampler.sample(from: context, allowed: mask.words)
+                    if canClose, decoder.continuesPast(pace, with: chosen) {
+                        // Same logits, the closing tokens only: the model
+                        // picks how the string ends.
+                        return try sampler.sample(from: context, allowed: closingMask.words)
+                    }
+                    return chosen
+                }
                 if decoder.accept(token, completableWithin: room - 1) {
                     if decoder.ended { break }
                     // What the schema forces after this token rides in the
@@ -186,6 +217,9 @@ final class ContextSlot: @unchecked Sendable {
             outcome.generatedTokens += next.count
             var bytes: [UInt8] = []
             for token in next { bytes += vocabulary.tokens[Int(token)] }
+            // Prose (a turn with tools answering in text) may end anywhere:
+            // where it loops, it ends.
+            if job.stopsLoops, decoder.canEnd, RepetitionStop.endsInLoop(decoder.output[...]) { finishing = true }
             unreported += next.count
             if let delta = text.append(bytes) {
                 onText(delta, unreported)

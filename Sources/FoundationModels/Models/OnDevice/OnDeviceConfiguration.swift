@@ -1,4 +1,5 @@
 import Foundation
+import GuidedGeneration
 
 /// Where the on-device model lives and how it runs, read from the environment.
 ///
@@ -10,6 +11,8 @@ import Foundation
 /// | `FOUNDATION_MODELS_CONTEXTS` | KV caches kept (sessions served at once) | 2 |
 /// | `FOUNDATION_MODELS_MAX_QUEUE` | requests that may wait for a context | 16 |
 /// | `FOUNDATION_MODELS_DISABLED` | `1` switches the model off | unset |
+/// | `FOUNDATION_MODELS_REPETITION` | `off`: text that loops is not stopped (for measurements) | on |
+/// | `FOUNDATION_MODELS_STRING_PACING` | `off` stops pacing the strings of typed answers (for measurements) | on |
 package struct OnDeviceConfiguration: Hashable, Sendable {
     /// The installed default model's file name and checksum (see scripts/setup.sh).
     static let defaultModelFile = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
@@ -21,6 +24,12 @@ package struct OnDeviceConfiguration: Hashable, Sendable {
     package var contexts: Int
     package var maximumQueuedRequests: Int
     package var isDisabled: Bool
+    /// Whether free text and the strings of typed answers end where they
+    /// fall into a loop (``RepetitionStop``).
+    package var stopsLoops = true
+    /// How the free strings of typed answers are paced; nil: not at all
+    /// (the budget alone decides, for measurements).
+    package var stringPacing: StringPacing? = .standard
 
     /// The configuration the process environment describes, read once, when
     /// first needed: the environment is set before a process starts, and
@@ -34,7 +43,10 @@ package struct OnDeviceConfiguration: Hashable, Sendable {
             guard let text = environment[name], let parsed = Int(text), parsed >= minimum else { return value }
             return parsed
         }
-        return OnDeviceConfiguration(
+        func isOff(_ name: String) -> Bool {
+            ["0", "off", "false", "no"].contains(environment[name]?.lowercased() ?? "")
+        }
+        var configuration = OnDeviceConfiguration(
             modelPath: environment["FOUNDATION_MODELS_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultModelPath(environment),
             contextSize: integer("FOUNDATION_MODELS_CONTEXT_SIZE", default: 4096, minimum: 16),
             threads: integer("FOUNDATION_MODELS_THREADS", default: max(1, ProcessInfo.processInfo.activeProcessorCount)),
@@ -42,6 +54,12 @@ package struct OnDeviceConfiguration: Hashable, Sendable {
             maximumQueuedRequests: integer("FOUNDATION_MODELS_MAX_QUEUE", default: 16, minimum: 0),
             isDisabled: ["1", "true", "yes"].contains(environment["FOUNDATION_MODELS_DISABLED"]?.lowercased() ?? "")
         )
+        if isOff("FOUNDATION_MODELS_STRING_PACING") { configuration.stringPacing = nil }
+        if isOff("FOUNDATION_MODELS_REPETITION") {
+            configuration.stopsLoops = false
+            configuration.stringPacing?.stopsLoops = false
+        }
+        return configuration
     }()
 
     /// `${XDG_CACHE_HOME:-~/.cache}/swift-foundation-models/models/<sha256>/<file>`.

@@ -17,11 +17,15 @@ package final class OnDeviceEngine: Sendable {
         let pool: ContextPool
         /// Guided generation's vocabulary and compiled schemas.
         package let constraints: ConstraintCache
+        /// How transcripts are rendered for this model (its chat template,
+        /// its tool format).
+        let rendering: ChatRendering
 
         init(model: LlamaModel, configuration: OnDeviceConfiguration) {
             self.model = model
             self.vocabulary = model.vocabulary
             self.constraints = ConstraintCache(vocabulary: model.vocabulary)
+            self.rendering = ChatRendering(model: model, toolFormat: ChatRendering.toolFormat(for: model))
             let trained = model.trainingContextLength
             let contextSize = trained > 0 ? min(configuration.contextSize, trained) : configuration.contextSize
             self.contextSize = contextSize

@@ -22,7 +22,7 @@ struct OnDeviceExecutor: Sendable {
     ) async throws {
         let loaded = try await engine.loaded()
         let prompt = try ChatRendering.tokens(
-            of: ChatRendering.prompt(for: request.transcript, model: loaded.model),
+            of: loaded.rendering.prompt(for: request.transcript),
             vocabulary: loaded.vocabulary
         )
         let requested = request.generationOptions.maximumResponseTokens
@@ -42,7 +42,16 @@ struct OnDeviceExecutor: Sendable {
         let tools = request.enabledToolDefinitions
         let constraint: TokenConstraint?
         if tools.isEmpty {
-            constraint = try request.schema.map { try Self.constraint(for: $0, in: loaded) }
+            if let schema = request.schema {
+                constraint = try Self.constraint(for: schema, in: loaded)
+            } else if Self.declaresTools(request.transcript) {
+                // No tool may be called this turn (after a required call's
+                // outputs, or with calling disallowed): the answer is prose
+                // that cannot be read as a call.
+                constraint = loaded.constraints.proseConstraint(format: loaded.rendering.toolFormat)
+            } else {
+                constraint = nil
+            }
         } else {
             constraint = try Self.turnConstraint(for: request, in: loaded)
         }
@@ -50,13 +59,15 @@ struct OnDeviceExecutor: Sendable {
             promptTokens: prompt,
             sampling: request.generationOptions.samplerMode,
             maximumTokens: min(requested ?? .max, loaded.contextSize - prompt.count),
-            constraint: constraint
+            constraint: constraint,
+            stopsLoops: engine.configuration.stopsLoops,
+            pacing: engine.configuration.stringPacing
         )
 
         // With tools, the turn is either a block of calls or the answer:
         // the router holds back what may still open a block and streams the
         // rest as answer text.
-        let router = Mutex(ToolCallRouter())
+        let router = Mutex(ToolCallRouter(format: loaded.rendering.toolFormat))
         let outcome = try await engine.run(job, in: loaded) { text, tokenCount in
             if tools.isEmpty {
                 channel.yield(.response(action: .appendText(text, tokenCount: tokenCount)))
@@ -88,6 +99,18 @@ struct OnDeviceExecutor: Sendable {
             input: .init(totalTokenCount: prompt.count, cachedTokenCount: outcome.cachedPromptTokens),
             output: .init(totalTokenCount: outcome.generatedTokens, reasoningTokenCount: 0)
         )))
+    }
+
+    /// Whether the conversation has tools: declared in its instructions, or
+    /// called in an earlier turn.
+    static func declaresTools(_ transcript: Transcript) -> Bool {
+        transcript.contains { entry in
+            switch entry {
+            case .instructions(let instructions): !instructions.toolDefinitions.isEmpty
+            case .toolCalls: true
+            default: false
+            }
+        }
     }
 
     /// Sends what a turn with tools ended as: the calls of its block, or
@@ -125,7 +148,8 @@ struct OnDeviceExecutor: Sendable {
             return try loaded.constraints.turnConstraint(
                 answer: request.schema,
                 tools: request.enabledToolDefinitions,
-                requiresToolCall: request.generationOptions.toolCallingMode == .required
+                requiresToolCall: request.generationOptions.toolCallingMode == .required,
+                format: loaded.rendering.toolFormat
             )
         } catch .unsupportedGuide(let message) {
             let names = ([request.schema?.name].compactMap { $0 } + request.enabledToolDefinitions.map(\.name)).joined(separator: ", ")
@@ -165,10 +189,10 @@ struct OnDeviceExecutor: Sendable {
             guard let loaded = try? await engine.loaded() else { return }
             let text: String
             if case .prompt = transcript.last {
-                guard let prefix = try? ChatRendering.openPrefix(for: transcript, model: loaded.model) else { return }
+                guard let prefix = try? loaded.rendering.openPrefix(for: transcript) else { return }
                 text = prefix
             } else {
-                guard let rendered = try? loaded.model.applyChatTemplate(ChatRendering.messages(for: transcript), addAssistantPrefix: false) else { return }
+                guard let rendered = try? loaded.model.applyChatTemplate(loaded.rendering.messages(for: transcript), addAssistantPrefix: false) else { return }
                 text = rendered
             }
             guard let tokens = try? ChatRendering.tokens(of: text, vocabulary: loaded.vocabulary),
@@ -181,7 +205,7 @@ struct OnDeviceExecutor: Sendable {
     /// The number of tokens `entry` takes once rendered.
     func tokenCount(of entry: Transcript.Entry) async throws -> Int {
         let loaded = try await engine.loaded()
-        guard let message = ChatRendering.message(for: entry) else { return 0 }
+        guard let message = loaded.rendering.message(for: entry) else { return 0 }
         let rendered = try loaded.model.applyChatTemplate([message], addAssistantPrefix: false)
         return try loaded.vocabulary.tokenize(rendered, addSpecial: false, parseSpecial: true).count
     }

@@ -56,11 +56,12 @@ struct ToolCallRouter {
         case .undecided:
             held += text
             heldTokens += tokenCount
-            if held.utf8.starts(with: format.open.utf8) {
+            let prefixes = format.callPrefixes
+            if prefixes.contains(where: { held.utf8.starts(with: $0.utf8) }) {
                 phase = .toolCalls
                 return nil
             }
-            if format.open.utf8.starts(with: held.utf8) {
+            if prefixes.contains(where: { $0.utf8.starts(with: held.utf8) }) {
                 return nil
             }
             phase = .answer
@@ -80,34 +81,71 @@ struct ToolCallRouter {
         guard phase == .toolCalls else {
             return .answer(rest: held, tokenCount: heldTokens)
         }
-        guard held.hasSuffix(format.close) else {
-            throw .incompleteBlock(held)
-        }
-        let json = String(held.dropFirst(format.open.count).dropLast(format.close.count))
-        guard let content = try? GeneratedContent(json: json), content.isComplete,
-              case .array(let elements) = content.kind
-        else {
-            throw .incompleteBlock(held)
-        }
         var calls: [Call] = []
-        for element in elements {
-            guard case .structure(let properties, _) = element.kind,
-                  case .string(let name)? = properties["name"]?.kind,
-                  let arguments = properties["arguments"]
+        switch format.style {
+        case .jsonArray:
+            guard held.hasSuffix(format.close) else {
+                throw .incompleteBlock(held)
+            }
+            let json = String(held.dropFirst(format.open.count).dropLast(format.close.count))
+            guard let content = try? GeneratedContent(json: json), content.isComplete,
+                  case .array(let elements) = content.kind
             else {
                 throw .incompleteBlock(held)
             }
-            calls.append(Call(name: name, arguments: arguments.jsonString))
+            for element in elements {
+                calls.append(try Self.call(element, in: held))
+            }
+        case .hermes:
+            // `<open>\n{…}\n<close>` blocks, or bare `{…}` call objects (one
+            // per line), separated by line breaks.
+            var rest = Substring(held).drop(while: \.isNewline)
+            while !rest.isEmpty {
+                let json: Substring
+                if rest.hasPrefix(format.open) {
+                    guard let end = rest.range(of: format.close) else { throw .incompleteBlock(held) }
+                    json = rest[rest.index(rest.startIndex, offsetBy: format.open.count)..<end.lowerBound]
+                    rest = rest[end.upperBound...]
+                } else {
+                    let end = rest.firstIndex(of: "\n") ?? rest.endIndex
+                    json = rest[..<end]
+                    rest = rest[end...]
+                }
+                guard let content = try? GeneratedContent(json: String(json)), content.isComplete else {
+                    throw .incompleteBlock(held)
+                }
+                calls.append(try Self.call(content, in: held))
+                rest = rest.drop(while: \.isNewline)
+            }
+            guard !calls.isEmpty else { throw .incompleteBlock(held) }
         }
         return .toolCalls(calls, tokenCount: heldTokens)
     }
 
+    /// One call object: `{"name": …, "arguments": …}`.
+    private static func call(_ element: GeneratedContent, in block: String) throws(ToolCallRouterError) -> Call {
+        guard case .structure(let properties, _) = element.kind,
+              case .string(let name)? = properties["name"]?.kind,
+              let arguments = properties["arguments"]
+        else {
+            throw .incompleteBlock(block)
+        }
+        return Call(name: name, arguments: arguments.jsonString)
+    }
+
     /// The text of a call block as the model writes it: what a transcript's
     /// tool calls are rendered as, so a later turn shows the model exactly
-    /// what it generated.
+    /// what it generated (bare Hermes calls are shown in their marked
+    /// blocks: the history teaches the model the format it was asked for,
+    /// at the cost of recomputing that turn's cache).
     static func block(_ calls: [Call], format: ToolCallFormat = .toolCallTags) -> String {
-        let list = calls.map { "{\"name\":\(GeneratedContent($0.name).jsonString),\"arguments\":\($0.arguments)}" }
-        return format.open + "[" + list.joined(separator: ",") + "]" + format.close
+        switch format.style {
+        case .jsonArray:
+            let list = calls.map { "{\"name\":\(GeneratedContent($0.name).jsonString),\"arguments\":\($0.arguments)}" }
+            return format.open + "[" + list.joined(separator: ",") + "]" + format.close
+        case .hermes:
+            return calls.map { format.hermesHead(name: $0.name) + $0.arguments + format.hermesTail }.joined(separator: "\n")
+        }
     }
 }
 

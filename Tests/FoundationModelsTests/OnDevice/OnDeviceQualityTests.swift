@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import FoundationModels
+
+@Generable(description: "Notes for a traveller")
+struct TripNotes {
+    var headline: String
+    var packingAdvice: String
+    var localTip: String
+}
+
+@Generable(description: "Insights about a crate of records")
+struct CrateNotes {
+    @Guide(description: "Two sentences on how the records fit together")
+    var summary: String
+    @Guide(description: "A teaser for the crate, at most 12 words")
+    var snippet: String
+    @Guide(description: "Mood tags", .count(3))
+    var moods: [String]
+}
+
+extension OnDeviceTests {
+    /// Typed answers judged on what they say, on the default model (`make
+    /// test` runs this suite with it): fields are filled, strings end, the
+    /// numbers are the input's.
+    @Suite("Answer quality on the default model")
+    struct QualityTests {
+        static func words(_ text: String) -> Int {
+            text.split(whereSeparator: { $0 == " " || $0 == "\n" }).count
+        }
+
+        @Test func aSmallBudgetLeavesNoStringEmpty() async throws {
+            try OnDevice.requireModel()
+            let session = LanguageModelSession(instructions: "You give practical travel advice.")
+            let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 48)
+            let response = try await session.respond(to: "A week of hiking in Iceland in October.", generating: TripNotes.self, options: options)
+            let notes = response.content
+            for (name, value) in [("headline", notes.headline), ("packingAdvice", notes.packingAdvice), ("localTip", notes.localTip)] {
+                #expect(!value.trimmingCharacters(in: .whitespaces).isEmpty, "\(name) is empty in \(response.rawContent.jsonString)")
+            }
+            #expect(response.usage.output.totalTokenCount <= 48)
+        }
+
+        @Test func stringsEndWithoutABudgetAndKeepAStatedWordLimit() async throws {
+            try OnDevice.requireModel()
+            let session = LanguageModelSession(instructions: "You write short insights about record crates.")
+            let prompt = "Crate: Miles Davis - Kind of Blue (1959); John Coltrane - A Love Supreme (1965); Bill Evans - Sunday at the Village Vanguard (1961)."
+            let response = try await session.respond(to: prompt, generating: CrateNotes.self, options: GenerationOptions(sampling: .greedy))
+            let crate = response.content
+            #expect(Self.words(crate.snippet) <= 12, "snippet: \(crate.snippet)")
+            #expect(Self.words(crate.snippet) >= 2, "snippet: \(crate.snippet)")
+            #expect(!crate.summary.isEmpty)
+            #expect(crate.moods.allSatisfy { !$0.isEmpty })
+            // Paced strings: the summary ends at a sentence or word boundary
+            // within its limits, not after hundreds of tokens.
+            #expect(response.usage.output.totalTokenCount < 260, "\(response.usage.output.totalTokenCount) tokens: \(response.rawContent.jsonString)")
+        }
+
+        @Test func freeTextThatLoopsIsStopped() async throws {
+            try OnDevice.requireModel()
+            // Greedy decoding sends the default model round this loop.
+            let session = LanguageModelSession()
+            let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 400)
+            let response = try await session.respond(to: "Describe the sound of a soulful, soulful crate of records.", options: options)
+            let text = response.content
+            #expect(response.usage.output.totalTokenCount < 400, "ran to the limit: \(text)")
+            // No sentence-long passage three times (a loop is recognized at
+            // its second copy).
+            let bytes = Array(text.utf8)
+            var thrice: String?
+            for start in stride(from: 0, to: max(0, bytes.count - 80), by: 8) {
+                let passage = String(decoding: bytes[start..<(start + 80)], as: UTF8.self)
+                if text.components(separatedBy: passage).count > 3 { thrice = passage }
+            }
+            #expect(thrice == nil, "\(thrice ?? "") three times in: \(text)")
+        }
+
+        @Test func receiptNumbersComeFromTheReceipt() async throws {
+            try OnDevice.requireModel()
+            let receipts: [(text: String, total: Double, volume: Double, price: Double)] = [
+                ("SHELL STATION 1234 MAIN ST\nPUMP 04  12:31\nUNLEADED 95\nVOLUME 30.15 L\nPRICE/L 1.493\nTOTAL EUR 45.01\nVISA ****1234", 45.01, 30.15, 1.493),
+                ("ARAL\nReceipt no 88812\nDiesel  42.70 l  x 1.659 EUR/l\nAMOUNT DUE 70.84\nThank you", 70.84, 42.70, 1.659),
+                ("BP Express 0042\n07/11/2026 08:02\nFUEL SALE\n  Gallons 11.204\n  Price/Gal 3.459\nSALE $38.75\nAUTH 553102", 38.75, 11.204, 3.459),
+            ]
+            for receipt in receipts {
+                let session = LanguageModelSession(instructions: "You read fuel receipts. Copy numbers exactly as printed.")
+                let response = try await session.respond(to: receipt.text, generating: ReceiptValues.self, options: GenerationOptions(sampling: .greedy))
+                let values = response.content
+                #expect(abs(values.totalAmount - receipt.total) <= receipt.total * 0.01, "\(response.rawContent.jsonString) for\n\(receipt.text)")
+                #expect(abs(values.volume - receipt.volume) <= receipt.volume * 0.01, "\(response.rawContent.jsonString) for\n\(receipt.text)")
+                #expect(abs(values.pricePerUnit - receipt.price) <= receipt.price * 0.01, "\(response.rawContent.jsonString) for\n\(receipt.text)")
+            }
+        }
+    }
+}
+
+@Generable(description: "Values read from a fuel receipt")
+struct ReceiptValues {
+    @Guide(description: "Total amount paid")
+    var totalAmount: Double
+    @Guide(description: "Litres or gallons dispensed")
+    var volume: Double
+    @Guide(description: "Price per litre or gallon")
+    var pricePerUnit: Double
+}
