@@ -5,8 +5,9 @@ import Foundation
 /// whether the model may call tools.
 ///
 /// Every option is optional; `nil` means "let the model decide". Nothing is
-/// validated when you create options (as in Apple's framework); the session
-/// calls ``validate()`` before it starts a request.
+/// validated when you create options (as in Apple's framework); a session
+/// validates a request's options, with its profile's applied, before it
+/// calls the model (see `GenerationOptionsValidation.swift`).
 public struct GenerationOptions: Sendable, Equatable, Codable {
     /// The sampling strategy for picking each token.
     public var samplingMode: SamplingMode?

@@ -142,6 +142,13 @@ public final class PrivateCloudComputeLanguageModel: Sendable, Observable {
     }
 }
 
+extension PrivateCloudComputeLanguageModel: AvailabilityReporting {
+    package var unavailabilityError: (any Swift.Error)? {
+        guard case .unavailable = availability else { return nil }
+        return Error.serviceUnavailable(.init(debugDescription: Self.unavailableReason))
+    }
+}
+
 extension PrivateCloudComputeLanguageModel: LanguageModel {
     /// The executor for Private Cloud Compute.
     public struct Executor: LanguageModelExecutor {

@@ -71,6 +71,7 @@ extension LanguageModelSession {
         }
         (run.history, run.transcriptVersion) = state.withLock { ($0.transcript.entries, $0.transcriptVersion) }
         let options = run.setup.adjusted(spec.options)
+        try options.validate()
         let contextOptions = run.setup.adjusted(spec.contextOptions)
         let prompt = Transcript.Prompt(
             id: UUID().uuidString,

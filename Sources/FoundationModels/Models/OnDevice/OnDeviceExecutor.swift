@@ -27,9 +27,7 @@ struct OnDeviceExecutor: Sendable {
         )
         let requested = request.generationOptions.maximumResponseTokens
         if let requested, requested < 0 {
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(
-                debugDescription: "maximumResponseTokens is \(requested); it must be zero or more."
-            ))
+            throw InvalidGenerationOptions(option: "maximumResponseTokens", reason: "must not be negative, got \(requested).")
         }
         let reserved = max(1, requested ?? 1)
         guard prompt.count + reserved <= loaded.contextSize else {
@@ -81,9 +79,10 @@ struct OnDeviceExecutor: Sendable {
                 ? "the context filled up (\(loaded.contextSize) tokens)"
                 : "the response reached its limit of \(outcome.generatedTokens) tokens"
             let what = request.schema.map { "the \($0.name) value" } ?? "the tool call"
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+            throw GeneratedContent.ParsingError(
+                rawContent: "",
                 debugDescription: "\(limit) before \(what) was complete; raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
-            ))
+            )
         }
         if outcome.contextFull {
             throw LanguageModelError.contextSizeExceeded(.init(
