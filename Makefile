@@ -17,7 +17,7 @@ FM_ENV := . "$(FM_CACHE)/env.sh" &&
 # seeded runs each, and the quality of typed answers.
 QUALITY := GuidedAcceptanceTests|ToolAcceptanceTests|QualityTests
 
-.PHONY: setup setup-bench build demo test bench clean
+.PHONY: setup setup-bench build demo test bench maskbench eval clean
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
 setup:
@@ -34,9 +34,13 @@ demo: setup
 	$(FM_ENV) $(SWIFT) build -c release --product fm
 	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/fm"
 
-# Four runs of the one test bundle:
+# Five runs of the one test bundle:
 # - the API, session and on-device mechanics (validity, streaming,
-#   cancellation, queueing, tools) on the small model, SmolLM2-135M, for speed;
+#   cancellation, queueing, tools) on the small model, SmolLM2-135M, for speed
+#   (with the eval's corpora and scorers, which need no model);
+# - the eval harness on a couple of receipts (small model, llama-server
+#   started by the test), alone, so its server never shares the cores with
+#   the timing assertions of the first run;
 # - LlamaKit's tests on the small model, alone, so two processes' worth of
 #   llama.cpp threads never share the cores (timing assertions stay honest);
 # - the app-compatibility target, which exercises apps' "model not ready yet"
@@ -46,7 +50,8 @@ demo: setup
 #   the quality tests of typed answers.
 test: setup
 	$(FM_ENV) $(SWIFT) build --build-tests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)'
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)' --skip EvalModelTests
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter EvalModelTests
 	$(FM_ENV) $(SWIFT) test --skip-build --filter LlamaKitTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip '$(QUALITY)'
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_DEFAULT_MODEL" $(SWIFT) test --skip-build --filter '$(QUALITY)'
@@ -54,6 +59,30 @@ test: setup
 bench: setup-bench
 	$(FM_ENV) $(SWIFT) build -c release --product fm-bench
 	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm-bench" BENCHMARKS.md
+
+# MaskBench (JSON Schema coverage and mask time against llguidance and
+# XGrammar, see Sources/fm-bench/MaskBench.swift): its own section of
+# BENCHMARKS.md. The data is unpacked to a temporary folder, never into the
+# repository. Takes a while: not part of `make bench`.
+MASKBENCH_ARCHIVE ?= ../shared/data/maskbench.tar.xz
+maskbench: setup
+	$(FM_ENV) $(SWIFT) build -c release --product fm-bench
+	python="$$(scripts/maskbench_env.sh)" && data="$$(mktemp -d)" && trap 'rm -rf "$$data"' EXIT && \
+	tar -xJf "$(MASKBENCH_ARCHIVE)" -C "$$data" && \
+	$(FM_ENV) MASKBENCH_PYTHON="$$python" "$$($(SWIFT) build -c release --show-bin-path)/fm-bench" maskbench "$$data" --output BENCHMARKS.md $(MASKBENCH_ARGS)
+
+# The eval loop: the golden corpora (eval/corpora) answered guided, in free
+# text and through llama-server's JSON-schema grammar on the default model,
+# and guided and in free text on the small one; writes EVAL.md. Each run's
+# answers, scored, stay in .build/eval/*.json (`fm eval report` compares runs).
+EVAL_RUNS := .build/eval
+
+eval: setup
+	$(FM_ENV) $(SWIFT) build -c release --product fm
+	mkdir -p $(EVAL_RUNS)
+	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm" eval all --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-0.5B --json $(EVAL_RUNS)/default.json > /dev/null
+	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm" eval all --model "$$FOUNDATION_MODELS_SMALL_MODEL" --label SmolLM2-135M --mode guided free --json $(EVAL_RUNS)/small.json > /dev/null
+	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm" eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/small.json --output EVAL.md
 
 clean:
 	rm -rf .build

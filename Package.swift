@@ -56,18 +56,27 @@ let package = Package(
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
+        // Layer 5: the eval loop (`fm eval`, `make eval` -> EVAL.md): golden
+        // corpora of the apps' tasks, per-field scoring, and the runs that
+        // answer them three ways (guided, free text, llama-server's JSON
+        // Schema grammar, which it starts on 127.0.0.1).
+        .target(
+            name: "FoundationModelsEval",
+            dependencies: ["FoundationModels", "LlamaKit"]
+        ),
         // Layer 5: the command-line tool.
         .executableTarget(
             name: "fm",
             dependencies: [
                 "FoundationModels",
+                "FoundationModelsEval",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // `make bench`: the session against llama.cpp's own tools; writes BENCHMARKS.md.
         .executableTarget(
             name: "fm-bench",
-            dependencies: ["FoundationModels", "GuidedGeneration", "LlamaKit"]
+            dependencies: ["FoundationModels", "FoundationModelsEval", "GuidedGeneration", "LlamaKit"]
         ),
         .testTarget(
             name: "FoundationModelsTests",
@@ -102,6 +111,12 @@ let package = Package(
                 "GuidedGeneration",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        // The corpora generator and the scorers (no model), and one short
+        // run of a few items on the real default model.
+        .testTarget(
+            name: "FoundationModelsEvalTests",
+            dependencies: ["FoundationModelsEval", "FoundationModels"]
         ),
         // Runs on the real default model (FOUNDATION_MODELS_MODEL).
         .testTarget(

@@ -7,7 +7,9 @@ import FoundationModels
 ///
 /// `fm-bench [OUTPUT.md]` runs everything; `fm-bench guided OUTPUT.md` only
 /// the guided-generation part (its section alone); `fm-bench tools` only the
-/// tool round (to standard output); `fm-bench cold-ttft` is
+/// tool round (to standard output); `fm-bench maskbench DATA` the
+/// MaskBench comparison (its own section of BENCHMARKS.md, see
+/// ``MaskBench``); `fm-bench cold-ttft` is
 /// the child process the cold time-to-first-token measurement starts.
 @main
 struct Benchmark {
@@ -26,6 +28,18 @@ struct Benchmark {
             FileHandle.standardError.write(Data("wrote \(output)\n".utf8))
             return
         }
+        if arguments.first == "maskbench" {
+            try await MaskBench.run(Array(arguments.dropFirst())) { log($0) }
+            return
+        }
+        if arguments.first == "maskbench-explain" {
+            try MaskBench.explain(Array(arguments.dropFirst()), modelPath: ProcessInfo.processInfo.environment["FOUNDATION_MODELS_MODEL"] ?? "")
+            return
+        }
+        if arguments.first == "maskbench-worker" {
+            try MaskBench.worker(modelPath: arguments.dropFirst().first ?? "")
+            return
+        }
         if arguments.first == "tools" {
             let result = try await ToolRound().run { log($0) }
             print(ToolRound.markdown(result, error: nil).joined(separator: "\n"))
@@ -33,7 +47,13 @@ struct Benchmark {
         }
         let output = arguments.first ?? "BENCHMARKS.md"
         let report = try await Suite().run()
-        try report.markdown().write(toFile: output, atomically: true, encoding: .utf8)
+        // The MaskBench section (`make maskbench`) is kept as it was.
+        var text = report.markdown()
+        if let existing = try? String(contentsOfFile: output, encoding: .utf8),
+           let start = existing.range(of: MaskBench.Report.begin), let end = existing.range(of: MaskBench.Report.end) {
+            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + existing[start.lowerBound..<end.upperBound] + "\n"
+        }
+        try text.write(toFile: output, atomically: true, encoding: .utf8)
         FileHandle.standardError.write(Data("wrote \(output)\n".utf8))
     }
 

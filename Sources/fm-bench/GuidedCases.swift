@@ -28,12 +28,6 @@ struct GuidedCase: Sendable {
         var cachedTokens: Int
     }
 
-    /// The user turn the session sends for this case: the prompt and the
-    /// schema's description (`includeSchemaInPrompt`, the default).
-    var userText: String? {
-        conversation.map { $0.prompt + "\n\n" + schema.promptDescription }
-    }
-
     static func typed<Value: Generable>(
         _ type: Value.Type,
         instructions: String,

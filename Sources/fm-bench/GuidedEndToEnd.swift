@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModels
+import FoundationModelsEval
 import LlamaKit
 
 /// Typed answers on the real model, three ways, same prompts and options
@@ -99,7 +100,14 @@ struct GuidedEndToEnd {
         var rows: [Row] = []
         var ownCPUDuringServer = 0.0
         for item in cases {
-            guard let conversation = item.conversation, let userText = item.userText else { continue }
+            guard let conversation = item.conversation else { continue }
+            // The prompt exactly as our session renders it (the same text
+            // goes to llama-server), and its user turn (the unconstrained
+            // answer's prompt).
+            let rendered = try await SystemLanguageModel.default.renderedInput(for: EvalRunner.typedTranscript(
+                instructions: conversation.instructions, prompt: conversation.prompt, schema: item.schema
+            ))
+            let userText = EvalRunner.turns(of: rendered).prompt
             log("guided end to end: \(item.name), ours")
             var row = Row(schema: item.name)
             for _ in 0...runs {
@@ -149,7 +157,7 @@ struct GuidedEndToEnd {
             if let server, serverError == nil {
                 log("guided end to end: \(item.name), llama.cpp grammar")
                 do {
-                    let prompt = try loaded.model.applyChatTemplate([.system(conversation.instructions), .user(userText)], addAssistantPrefix: true)
+                    let prompt = rendered.text
                     for _ in 0...runs {
                         let cpuBefore = Self.processCPUSeconds()
                         let completion = try await server.complete(prompt: prompt, constraint: .jsonSchema(item.schema.jsonSchema.jsonString), maximumTokens: maximumTokens)
@@ -211,18 +219,11 @@ struct GuidedEndToEnd {
 
     /// What keeps free text from being the answer: no JSON object in it,
     /// JSON that does not parse (often cut off by the token limit), or
-    /// JSON of the wrong shape.
+    /// JSON of the wrong shape. Read as `fm eval` reads it: the first
+    /// complete JSON object in the text.
     static func freeTextProblems(_ text: String, _ problems: (String) -> [String]) -> [String] {
         guard text.contains("{") else { return ["no JSON object"] }
-        let json = jsonPart(of: text)
-        guard (try? JSONSerialization.jsonObject(with: Data(json.utf8))) != nil else { return ["malformed or unfinished JSON"] }
-        return problems(json).map { "JSON, but \($0)" }
-    }
-
-    /// The text from the first `{` to the last `}` (free text often wraps
-    /// JSON in prose or a code fence).
-    static func jsonPart(of text: String) -> String {
-        guard let open = text.firstIndex(of: "{"), let close = text.lastIndex(of: "}"), open < close else { return text }
-        return String(text[open...close])
+        guard let object = LenientJSON.firstObject(in: text) else { return ["malformed or unfinished JSON"] }
+        return problems(object.json).map { "JSON, but \($0)" }
     }
 }

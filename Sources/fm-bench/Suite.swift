@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModels
+import FoundationModelsEval
 
 /// The measurements, in the order they run, and the report they make.
 struct Suite {
@@ -151,12 +152,6 @@ struct Suite {
     }
 
     static func machine() -> String {
-        let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let cpu = cpuInfo.split(separator: "\n")
-            .first { $0.hasPrefix("model name") }
-            .flatMap { $0.split(separator: ":", maxSplits: 1).last }
-            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
-        let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
-        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) GiB, Linux"
+        MachineDescription.current
     }
 }

@@ -7,6 +7,6 @@ struct FM: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fm",
         abstract: "Run language models through the FoundationModels API.",
-        subcommands: [Availability.self, Respond.self]
+        subcommands: [Availability.self, Respond.self, Eval.self]
     )
 }

@@ -84,7 +84,10 @@ extension FM {
                 throw ValidationError("cannot read the schema file \(path): \(error.localizedDescription)")
             }
             do {
-                return try JSONDecoder().decode(GenerationSchema.self, from: data)
+                // The order-keeping parser, not JSONDecoder: a JSON Schema's
+                // `properties` are generated in the order they are written.
+                let document = try GeneratedContent(json: String(decoding: data, as: UTF8.self))
+                return try GenerationSchema(jsonSchema: document)
             } catch let DecodingError.dataCorrupted(context) {
                 throw ValidationError("\(path) is not a supported JSON Schema: \(context.debugDescription)")
             } catch {

@@ -11,24 +11,37 @@ import GuidedGeneration
 /// `const`, `enum`, `pattern`, `minimum`, `maximum`, `items`, `minItems`,
 /// `maxItems`, `anyOf`, and `x-unsupported-guides` for guides that cannot be
 /// enforced.
-enum JSONSchemaWriter {
+///
+/// A named string choice (`DynamicGenerationSchema(name:anyOf: [String])`)
+/// is written inline where it is used (`{"type":"string","enum":[…]}`), as
+/// Apple's framework writes it, rather than as a `$ref` into `$defs`: it
+/// cannot refer to anything, so inlining loses nothing.
+struct JSONSchemaWriter {
     static let definitionsPrefix = "#/$defs/"
 
+    /// Definitions written inline at each reference instead of in `$defs`.
+    private var inlined: [String: SchemaDefinition] = [:]
+
     static func document(for schema: GenerationSchema) -> GeneratedContent {
+        var writer = JSONSchemaWriter()
+        for definition in schema.definitions {
+            if case .string = definition.node { writer.inlined[definition.name] = definition }
+        }
         var object = OrderedJSONObject()
         object["title"] = .init(kind: .string(schema.name))
         if let description = schema.typeDescription {
             object["description"] = .init(kind: .string(description))
         }
-        write(schema.root, into: &object)
-        if !schema.definitions.isEmpty {
+        writer.write(schema.root, into: &object)
+        let kept = schema.definitions.filter { writer.inlined[$0.name] == nil }
+        if !kept.isEmpty {
             var definitions = OrderedJSONObject()
-            for definition in schema.definitions {
+            for definition in kept {
                 var entry = OrderedJSONObject()
                 if let description = definition.description {
                     entry["description"] = .init(kind: .string(description))
                 }
-                write(definition.node, into: &entry)
+                writer.write(definition.node, into: &entry)
                 definitions[definition.name] = entry.content
             }
             object["$defs"] = definitions.content
@@ -37,6 +50,10 @@ enum JSONSchemaWriter {
     }
 
     static func content(for node: SchemaNode, description: String? = nil) -> GeneratedContent {
+        JSONSchemaWriter().content(for: node, description: description)
+    }
+
+    private func content(for node: SchemaNode, description: String? = nil) -> GeneratedContent {
         var object = OrderedJSONObject()
         if let description {
             object["description"] = .init(kind: .string(description))
@@ -45,7 +62,7 @@ enum JSONSchemaWriter {
         return object.content
     }
 
-    static func write(_ node: SchemaNode, into object: inout OrderedJSONObject) {
+    private func write(_ node: SchemaNode, into object: inout OrderedJSONObject) {
         switch node {
         case .object(let node):
             object["type"] = string("object")
@@ -65,7 +82,17 @@ enum JSONSchemaWriter {
             object["properties"] = properties.content
             let required = node.properties.filter { !$0.isOptional || node.representsNilExplicitly }.map(\.name)
             object["required"] = strings(required)
-            object["additionalProperties"] = GeneratedContent(kind: .bool(false))
+            if !node.patternProperties.isEmpty {
+                var patterns = OrderedJSONObject()
+                for property in node.patternProperties {
+                    patterns[property.pattern] = content(for: property.node)
+                }
+                object["patternProperties"] = patterns.content
+            }
+            if let names = node.propertyNames {
+                object["propertyNames"] = content(for: .string(names))
+            }
+            object["additionalProperties"] = node.additionalProperties.map { content(for: $0) } ?? GeneratedContent(kind: .bool(false))
             object["x-order"] = strings(node.properties.map(\.name))
         case .string(let node):
             object["type"] = string("string")
@@ -75,8 +102,27 @@ enum JSONSchemaWriter {
             if let choices = node.choices {
                 object["enum"] = strings(choices)
             }
-            if let pattern = node.pattern {
+            // JSON Schema searches for a pattern; a guide's pattern matches
+            // the whole string, so it is written anchored.
+            let patterns = (node.pattern.map { [Self.anchored($0)] } ?? []) + node.searchPatterns
+            if let pattern = patterns.first {
                 object["pattern"] = string(pattern)
+            }
+            if patterns.count > 1 {
+                object["allOf"] = GeneratedContent(kind: .array(patterns.dropFirst().map { pattern in
+                    var entry = OrderedJSONObject()
+                    entry["pattern"] = string(pattern)
+                    return entry.content
+                }))
+            }
+            if let format = node.format {
+                object["format"] = string(format)
+            }
+            if let minimum = node.minimumLength {
+                object["minLength"] = number(Double(minimum))
+            }
+            if let maximum = node.maximumLength {
+                object["maxLength"] = number(Double(maximum))
             }
             if !node.unsupportedGuides.isEmpty {
                 object["x-unsupported-guides"] = strings(node.unsupportedGuides)
@@ -91,6 +137,9 @@ enum JSONSchemaWriter {
             object["type"] = string("boolean")
         case .array(let node):
             object["type"] = string("array")
+            if !node.prefixItems.isEmpty {
+                object["prefixItems"] = GeneratedContent(kind: .array(node.prefixItems.map { content(for: $0) }))
+            }
             object["items"] = content(for: node.items)
             if let minimum = node.minimumCount {
                 object["minItems"] = number(Double(minimum))
@@ -101,32 +150,46 @@ enum JSONSchemaWriter {
         case .anyOf(let choices):
             object["anyOf"] = GeneratedContent(kind: .array(choices.map { content(for: $0) }))
         case .reference(let name):
-            object["$ref"] = string(definitionsPrefix + name)
+            if let inline = inlined[name] {
+                if object["description"] == nil, let description = inline.description {
+                    object["description"] = string(description)
+                }
+                write(inline.node, into: &object)
+            } else {
+                object["$ref"] = string(Self.definitionsPrefix + name)
+            }
         case .null:
             object["type"] = string("null")
         case .any:
             break
+        case .literal(let text):
+            object["const"] = (try? GeneratedContent(json: text)) ?? string(text)
         }
     }
 
-    private static func writeBounds(_ bounds: NumberNode, into object: inout OrderedJSONObject) {
+    /// `pattern` as a whole-string match in JSON Schema's search semantics.
+    static func anchored(_ pattern: String) -> String {
+        "^(?:\(pattern))$"
+    }
+
+    private func writeBounds(_ bounds: NumberNode, into object: inout OrderedJSONObject) {
         if let minimum = bounds.minimum {
-            object["minimum"] = number(minimum)
+            object[bounds.excludesMinimum ? "exclusiveMinimum" : "minimum"] = number(minimum)
         }
         if let maximum = bounds.maximum {
-            object["maximum"] = number(maximum)
+            object[bounds.excludesMaximum ? "exclusiveMaximum" : "maximum"] = number(maximum)
         }
     }
 
-    private static func string(_ value: String) -> GeneratedContent {
+    private func string(_ value: String) -> GeneratedContent {
         GeneratedContent(kind: .string(value))
     }
 
-    private static func strings(_ values: [String]) -> GeneratedContent {
+    private func strings(_ values: [String]) -> GeneratedContent {
         GeneratedContent(kind: .array(values.map(string)))
     }
 
-    private static func number(_ value: Double) -> GeneratedContent {
+    private func number(_ value: Double) -> GeneratedContent {
         GeneratedContent(kind: .number(value))
     }
 }

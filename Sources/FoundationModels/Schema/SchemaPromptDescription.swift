@@ -55,6 +55,7 @@ enum SchemaPromptWriter {
             if let constant = string.constant { return "the string \(quoted(constant))" }
             if let choices = string.choices { return "one of " + choices.map(quoted).joined(separator: ", ") }
             if let pattern = string.pattern { return "a string matching /\(pattern)/" }
+            if let format = string.format { return "a string (\(format))" }
             return "a string"
         case .integer(let bounds):
             return "an integer" + range(bounds)
@@ -72,6 +73,8 @@ enum SchemaPromptWriter {
             return name
         case .any:
             return "any JSON value"
+        case .literal(let text):
+            return "the value \(text)"
         }
     }
 

@@ -70,6 +70,7 @@ enum SchemaTypeScriptWriter {
             if let constant = string.constant { return (quoted(constant), nil) }
             if let choices = string.choices { return (choices.map(quoted).joined(separator: " | "), nil) }
             if let pattern = string.pattern { return ("string", "matches /\(pattern)/") }
+            if let format = string.format { return ("string", format) }
             return ("string", nil)
         case .integer(let bounds):
             return ("number", "an integer" + SchemaPromptWriter.range(bounds))
@@ -93,6 +94,8 @@ enum SchemaTypeScriptWriter {
             return (identifier(name), nil)
         case .any:
             return ("any", nil)
+        case .literal(let text):
+            return ("any", "exactly \(text)")
         }
     }
 

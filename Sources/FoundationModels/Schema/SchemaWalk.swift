@@ -15,13 +15,20 @@ package enum SchemaWalk {
             for property in object.properties {
                 try forEach(in: property.node, visit)
             }
+            if let additional = object.additionalProperties { try forEach(in: additional, visit) }
+            for property in object.patternProperties {
+                try forEach(in: property.node, visit)
+            }
         case .array(let array):
+            for element in array.prefixItems {
+                try forEach(in: element, visit)
+            }
             try forEach(in: array.items, visit)
         case .anyOf(let choices):
             for choice in choices {
                 try forEach(in: choice, visit)
             }
-        case .string, .integer, .number, .boolean, .reference, .null, .any:
+        case .string, .integer, .number, .boolean, .reference, .null, .any, .literal:
             break
         }
     }

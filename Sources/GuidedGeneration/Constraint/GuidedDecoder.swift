@@ -16,6 +16,8 @@ package struct GuidedDecoder {
     /// Arena records up to here belong to ``state``; later ones are scratch.
     var committed: Int
     private var scratch: [Alternative] = []
+    private var exitScratch: [Alternative] = []
+    private var leafScratch = TokenMask(count: 0)
     /// The bytes accepted so far.
     package private(set) var output: [UInt8] = []
     /// True once an end-of-generation token was accepted.
@@ -53,11 +55,23 @@ package struct GuidedDecoder {
         if mask.count != vocabulary.count { mask = TokenMask(count: vocabulary.count) }
         if state.count == 1, state[0].leaf >= 0, constraint.grammar.leafIsClosed(state[0].leaf) {
             allowedInLeaf(state[0], into: &mask)
+        } else if state.allSatisfy({ $0.leaf >= 0 && constraint.grammar.leafIsClosed($0.leaf) }) {
+            // Several readings, each inside a string (branches of an anyOf
+            // that agree so far): the tokens any one of them allows.
+            mask.removeAll()
+            var one = TokenMask(count: 0)
+            swap(&one, &leafScratch)
+            if one.count != vocabulary.count { one = TokenMask(count: vocabulary.count) }
+            for alternative in state {
+                allowedInLeaf(alternative, into: &one)
+                mask.formUnion(one)
+            }
+            swap(&one, &leafScratch)
         } else {
             mask.removeAll()
             scratch.removeAll(keepingCapacity: true)
             scratch.append(contentsOf: state)
-            explore(from: TokenTrie.root, level: 0..<scratch.count, into: &mask)
+            explore(from: TokenTrie.root, level: 0..<scratch.count, depth: 0, into: &mask)
         }
         if canEnd {
             for token in vocabulary.endOfGeneration { mask.insert(token) }
@@ -72,26 +86,45 @@ package struct GuidedDecoder {
     }
 
     private mutating func allowedInLeaf(_ alternative: Alternative, into mask: inout TokenMask) {
-        let masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
+        let masks: LeafMasks
+        // A length-bounded free string: the free string's masks, less the
+        // tokens that spell more than the characters it may still take.
+        var remaining = Int.max
+        if let counted = constraint.countedMasks(leaf: alternative.leaf, state: alternative.leafState) {
+            masks = counted.masks
+            remaining = counted.remaining
+        } else {
+            masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
+        }
         mask.assign(masks.always)
-        insertValidExits(of: masks, after: alternative, into: &mask)
+        addExits(masks, after: alternative, remaining: remaining, into: &mask)
     }
 
-    /// Adds to `mask` the exit tokens of `masks` (tokens that close the
-    /// leaf and go on) whose rest the stack below `alternative` accepts,
-    /// among those `include` keeps.
-    mutating func insertValidExits(of masks: LeafMasks, after alternative: Alternative, into mask: inout TokenMask, where include: (LeafMasks.Exit) -> Bool = { _ in true }) {
+    /// Adds the exits of `masks` (tokens that close the leaf of
+    /// `alternative` and go on) that the stack below it accepts, among
+    /// those `include` keeps; removes from `mask` the tokens longer than
+    /// `remaining` first.
+    mutating func addExits(_ masks: LeafMasks, after alternative: Alternative, remaining: Int, into mask: inout TokenMask, where include: (LeafMasks.Exit) -> Bool = { _ in true }) {
+        if remaining < Int.max {
+            // A token one byte longer fits only by ending in a quote (the
+            // closing one, or an escaped one inside the string).
+            for entry in vocabulary.tokensByLength {
+                guard entry.length > remaining else { break }
+                if entry.length == remaining + 1, vocabulary.tokens[Int(entry.token)].last == UInt8(ascii: "\"") { continue }
+                mask.remove(entry.token)
+            }
+        }
         guard !masks.exits.isEmpty else { return }
         let parent = matcher.complete(alternative.top)
         let tokens = vocabulary.tokens
         for byte in 0..<256 {
             let range = Int(masks.exitStart[byte])..<Int(masks.exitStart[byte + 1])
             guard !range.isEmpty else { continue }
-            scratch.removeAll(keepingCapacity: true)
-            matcher.step(parent, UInt8(byte), into: &scratch)
-            guard !scratch.isEmpty else { continue }
-            let afterFirst = scratch
-            for exit in masks.exits[range] where include(exit) {
+            exitScratch.removeAll(keepingCapacity: true)
+            matcher.step(parent, UInt8(byte), into: &exitScratch)
+            guard !exitScratch.isEmpty else { continue }
+            let afterFirst = exitScratch
+            for exit in masks.exits[range] where Int(exit.offset) - 1 <= remaining && include(exit) {
                 let bytes = tokens[Int(exit.token)]
                 if accepts(from: afterFirst, bytes[(Int(exit.offset) + 1)...]) { mask.insert(exit.token) }
             }
@@ -100,7 +133,7 @@ package struct GuidedDecoder {
 
     /// Depth-first over the trie below `node`, with the alternatives of the
     /// current prefix in `scratch[level]`.
-    private mutating func explore(from node: Int32, level: Range<Int>, into mask: inout TokenMask) {
+    private mutating func explore(from node: Int32, level: Range<Int>, depth: Int32, into mask: inout TokenMask) {
         let trie = vocabulary.trie
         for index in trie.children(of: node) {
             let byte = trie.childByte(at: index)
@@ -114,11 +147,34 @@ package struct GuidedDecoder {
             let child = trie.childNode(at: index)
             trie.forEachToken(endingAt: child) { mask.insert($0) }
             if trie.hasChildren(child) {
-                explore(from: child, level: start..<scratch.count, into: &mask)
+                // A reading that has just entered a string (`"`, `,"`) takes
+                // the string's precomputed masks for the rest of the tokens
+                // below this node; only the others walk on.
+                if depth < Self.subtreeDepth {
+                    var position = start
+                    while position < scratch.count {
+                        let alternative = scratch[position]
+                        guard alternative.leaf >= 0, case .string = constraint.grammar.leaves[Int(alternative.leaf)] else {
+                            position += 1
+                            continue
+                        }
+                        let masks = constraint.subtreeMasks(leaf: alternative.leaf, state: alternative.leafState, node: child, depth: depth + 1)
+                        mask.formUnion(masks.always)
+                        addExits(masks, after: alternative, remaining: Int.max, into: &mask)
+                        scratch.remove(at: position)
+                    }
+                }
+                if scratch.count > start {
+                    explore(from: child, level: start..<scratch.count, depth: depth + 1, into: &mask)
+                }
             }
             scratch.removeSubrange(start...)
         }
     }
+
+    /// The trie depth down to which readings inside a string use
+    /// ``TokenConstraint/subtreeMasks(leaf:state:node:depth:)``.
+    private static let subtreeDepth: Int32 = 2
 
     /// Whether `bytes` can follow from `alternatives`.
     private mutating func accepts(from alternatives: [Alternative], _ bytes: ArraySlice<UInt8>) -> Bool {

@@ -28,13 +28,16 @@ struct LeafMasks: Sendable {
         var offset: Int32
     }
 
-    /// Walks the trie with the leaf's automaton alone from `state`.
-    init(grammar: Grammar, leaf: Int32, state: LeafState, vocabulary: TokenVocabulary) {
+    /// Walks the trie with the leaf's automaton alone from `state`: from
+    /// the root, or — for the tokens below trie node `start` at `depth`,
+    /// whose first `depth` bytes were read before the leaf reached `state`
+    /// — from that node.
+    init(grammar: Grammar, leaf: Int32, state: LeafState, vocabulary: TokenVocabulary, start: Int32 = TokenTrie.root, depth: Int32 = 0) {
         let trie = vocabulary.trie
         var always = TokenMask(count: vocabulary.count)
         var exits: [Exit] = []
         var closers: [Int32] = []
-        var stack: [(node: Int32, state: LeafState, depth: Int32)] = [(TokenTrie.root, state, 0)]
+        var stack: [(node: Int32, state: LeafState, depth: Int32)] = [(start, state, depth)]
         while let (node, current, depth) = stack.popLast() {
             for index in trie.children(of: node) {
                 guard let next = grammar.leafNext(leaf, current, trie.childByte(at: index)) else { continue }

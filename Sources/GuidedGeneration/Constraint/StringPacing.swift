@@ -135,7 +135,7 @@ extension GuidedDecoder {
         let tokens = vocabulary.tokens
         mask.removeAll()
         for token in masks.closers where Self.isClosingText(tokens[Int(token)].dropLast()) { mask.insert(token) }
-        insertValidExits(of: masks, after: alternative, into: &mask) { exit in
+        addExits(masks, after: alternative, remaining: .max, into: &mask) { exit in
             Self.isClosingText(tokens[Int(exit.token)][..<(Int(exit.offset) - 1)])
         }
         return !mask.isEmpty
@@ -167,7 +167,7 @@ extension GuidedDecoder {
             return record.frame.a == FreeObjectPhase.inKey.rawValue ? nil : (nil, false)
         case .anyArray:
             return (nil, true)
-        case .value, .object, .sequence:
+        case .value, .object, .sequence, .extra:
             return (nil, false)
         }
     }

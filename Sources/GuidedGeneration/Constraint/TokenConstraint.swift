@@ -13,6 +13,7 @@ package final class TokenConstraint: Sendable {
     /// The shortest completion of every node, for honouring token budgets.
     let completions: ShortestCompletion
     private let ownLeafMasks = Mutex<[LeafKey: LeafMasks]>([:])
+    private let ownSubtreeMasks = Mutex<[SubtreeKey: LeafMasks]>([:])
 
     private struct LeafKey: Hashable {
         var leaf: Int32
@@ -49,6 +50,35 @@ package final class TokenConstraint: Sendable {
         let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary)
         ownLeafMasks.withLock { $0[key] = computed }
         return computed
+    }
+
+    /// The masks of closed leaf `leaf` in `state` for the tokens below trie
+    /// node `node` (at `depth`), computed once: how a token that enters a
+    /// string after its first bytes (`"` then the key, `,"` then the key)
+    /// is judged without walking the vocabulary at every step.
+    func subtreeMasks(leaf: Int32, state: LeafState, node: Int32, depth: Int32) -> LeafMasks {
+        let key = SubtreeKey(leaf: leaf, state: state, node: node)
+        if grammar.sharedLeaf(leaf) != nil {
+            if let found = vocabulary.sharedSubtreeMasks.withLock({ $0[key] }) { return found }
+            let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary, start: node, depth: depth)
+            vocabulary.sharedSubtreeMasks.withLock { $0[key] = computed }
+            return computed
+        }
+        if let found = ownSubtreeMasks.withLock({ $0[key] }) { return found }
+        let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary, start: node, depth: depth)
+        ownSubtreeMasks.withLock { $0[key] = computed }
+        return computed
+    }
+
+    /// For a length-bounded free string that already has its minimum
+    /// length: the free string's masks in the same automaton state, and how
+    /// many more characters it may take (tokens spelling more bytes than
+    /// that inside the string must be removed from them). Nil for any other
+    /// leaf or state, whose masks ``masks(leaf:state:)`` computes exactly.
+    func countedMasks(leaf: Int32, state: LeafState) -> (masks: LeafMasks, remaining: Int)? {
+        guard case .counted(_, _, let minimum, let maximum) = grammar.leaves[Int(leaf)], state.high >= minimum else { return nil }
+        let remaining = maximum - state.high
+        return (masks(leaf: SharedLeaf.anyString.rawValue, state: LeafState(low: state.low)), remaining > UInt64(Int32.max) ? Int(Int32.max) : Int(remaining))
     }
 
     /// Automata with more states than this get their masks on first use

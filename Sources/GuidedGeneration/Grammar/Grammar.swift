@@ -22,6 +22,18 @@ package struct Grammar: Sendable {
         /// These nodes one after another (at least one): a tool-call block
         /// is its opening marker, a JSON array and its closing marker.
         case sequence([Int32])
+        /// An array whose first elements each have their own node:
+        /// ``tuples``[id].
+        case tuple(Int32)
+    }
+
+    /// A tuple: `prefix[i]` for element `i`, `rest` (or nothing, when -1)
+    /// after them, with at least `minimum` and at most `maximum` elements.
+    struct TupleShape: Sendable {
+        var prefix: [Int32]
+        var rest: Int32
+        var minimum: Int32
+        var maximum: Int32?
     }
 
     /// An object's properties and, for each point between them, the byte
@@ -37,6 +49,22 @@ package struct Grammar: Sendable {
             var wordLimit: Int? = nil
         }
         var properties: [Property]
+        /// Keys other than the properties' (`additionalProperties`,
+        /// `patternProperties`), written after them: each a string leaf of
+        /// keys and the node of their values. The key languages are
+        /// disjoint, and none holds a property's name.
+        var extras: [Extra] = []
+        struct Extra: Sendable {
+            var key: Int32
+            var value: Int32
+        }
+        /// The first position from which every property is optional: extra
+        /// keys may start there or later.
+        var optionalTail: Int32 {
+            var position = properties.count
+            while position > 0, properties[position - 1].isOptional { position -= 1 }
+            return Int32(position)
+        }
         /// `keyTries[position * 2 + (emittedAny ? 1 : 0)]`: the trie of
         /// `,"key":` (or `"key":` before the first emitted property) for each
         /// property that can come next, and `}` where the rest are optional.
@@ -46,10 +74,16 @@ package struct Grammar: Sendable {
     enum Leaf: Sendable {
         case string(ByteDFA)
         case number(NumberConstraint)
+        /// A free JSON string (``ByteDFA/anyJSONString``) of `minimum` to
+        /// `maximum` characters: the state's `high` word counts the
+        /// characters so far (a character starts at a byte that is not a
+        /// UTF-8 continuation, read in state `body`, the string's content).
+        case counted(ByteDFA, body: Int32, minimum: UInt64, maximum: UInt64)
     }
 
     var nodes: [Node]
     var objects: [ObjectShape]
+    var tuples: [TupleShape] = []
     var leaves: [Leaf]
     /// The node of the whole value.
     var root: Int32
@@ -69,7 +103,7 @@ package struct Grammar: Sendable {
     @inline(__always)
     func leafInitial(_ leaf: Int32) -> LeafState {
         switch leaves[Int(leaf)] {
-        case .string(let dfa): LeafState(low: UInt64(UInt32(bitPattern: dfa.start)))
+        case .string(let dfa), .counted(let dfa, _, _, _): LeafState(low: UInt64(UInt32(bitPattern: dfa.start)))
         case .number(let number): number.initial
         }
     }
@@ -82,6 +116,17 @@ package struct Grammar: Sendable {
             return next == ByteDFA.dead ? nil : LeafState(low: UInt64(UInt32(bitPattern: next)))
         case .number(let number):
             return number.next(state, byte)
+        case .counted(let dfa, let body, let minimum, let maximum):
+            let current = Int32(truncatingIfNeeded: state.low)
+            let next = dfa.next(current, byte)
+            guard next != ByteDFA.dead else { return nil }
+            var count = state.high
+            if current == body, byte & 0xC0 != 0x80, byte != UInt8(ascii: "\"") {
+                count += 1
+                guard count <= maximum else { return nil }
+            }
+            if dfa.isFinal(next), count < minimum { return nil }
+            return LeafState(low: UInt64(UInt32(bitPattern: next)), high: count)
         }
     }
 
@@ -90,6 +135,7 @@ package struct Grammar: Sendable {
         switch leaves[Int(leaf)] {
         case .string(let dfa): dfa.isAccepting(Int32(truncatingIfNeeded: state.low))
         case .number(let number): number.isAccepting(state)
+        case .counted(let dfa, _, let minimum, _): dfa.isAccepting(Int32(truncatingIfNeeded: state.low)) && state.high >= minimum
         }
     }
 
@@ -98,6 +144,7 @@ package struct Grammar: Sendable {
         switch leaves[Int(leaf)] {
         case .string(let dfa): dfa.isFinal(Int32(truncatingIfNeeded: state.low))
         case .number(let number): number.isFinal(state)
+        case .counted(let dfa, _, let minimum, _): dfa.isFinal(Int32(truncatingIfNeeded: state.low)) && state.high >= minimum
         }
     }
 
@@ -105,8 +152,37 @@ package struct Grammar: Sendable {
     /// its masks can be computed once per state, independent of what
     /// surrounds it.
     func leafIsClosed(_ leaf: Int32) -> Bool {
-        if case .string = leaves[Int(leaf)] { return true }
-        return false
+        switch leaves[Int(leaf)] {
+        case .string, .counted: true
+        case .number: false
+        }
+    }
+
+    // MARK: Arrays and tuples
+
+    /// The node of element `index` of array or tuple `node`, or nil when it
+    /// may have no such element.
+    func element(of node: Int32, at index: Int32) -> Int32? {
+        switch nodes[Int(node)] {
+        case .array(let item, _, let maximum):
+            return maximum.map { index < $0 } ?? true ? item : nil
+        case .tuple(let id):
+            let shape = tuples[Int(id)]
+            if let maximum = shape.maximum, index >= maximum { return nil }
+            if Int(index) < shape.prefix.count { return shape.prefix[Int(index)] }
+            return shape.rest >= 0 ? shape.rest : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The fewest elements of array or tuple `node`.
+    func minimumCount(of node: Int32) -> Int32 {
+        switch nodes[Int(node)] {
+        case .array(_, let minimum, _): minimum
+        case .tuple(let id): tuples[Int(id)].minimum
+        default: 0
+        }
     }
 }
 

@@ -9,7 +9,7 @@ package struct GrammarCompiler {
     var grammar = Grammar(nodes: [], objects: [], leaves: [], root: 0)
     private let definitions: [String: SchemaDefinition]
     private var definitionNodes: [String: Int32] = [:]
-    private var patternLeaves: [String: Int32] = [:]
+    private var stringLeaves: [StringNode: Int32] = [:]
     private var numberLeaves: [NumberConstraint: Int32] = [:]
 
     /// Compiles `root`, resolving references among `definitions`.
@@ -71,7 +71,8 @@ package struct GrammarCompiler {
                 }
                 properties.append(.init(name: property.name, value: value, isOptional: isOptional, wordLimit: LengthHint.wordLimit(in: property.description)))
             }
-            grammar.objects.append(.init(properties: properties, keyTries: []))
+            let extras = try extraKeys(of: object, declared: properties.map(\.name), at: path)
+            grammar.objects.append(.init(properties: properties, extras: extras, keyTries: []))
             return add(.object(Int32(grammar.objects.count - 1)))
 
         case .string(let string):
@@ -81,11 +82,15 @@ package struct GrammarCompiler {
             let isInteger: Bool
             if case .integer = schema { isInteger = true } else { isInteger = false }
             if !isInteger, bounds.minimum == nil, bounds.maximum == nil {
+                // (Exclusivity flags without bounds exclude nothing.)
                 return add(.leaf(SharedLeaf.anyNumber.rawValue))
             }
             let constraint: NumberConstraint
             do {
-                constraint = try NumberConstraint(isInteger: isInteger, minimum: bounds.minimum, maximum: bounds.maximum)
+                constraint = try NumberConstraint(
+                    isInteger: isInteger, minimum: bounds.minimum, maximum: bounds.maximum,
+                    excludesMinimum: bounds.excludesMinimum, excludesMaximum: bounds.excludesMaximum
+                )
             } catch {
                 throw Self.located(error, at: path)
             }
@@ -113,7 +118,15 @@ package struct GrammarCompiler {
                 throw .unsupportedGuide("\(path): element counts above \(Int32.max)")
             }
             let item = try node(for: array.items, at: "\(path)/items")
-            return add(.array(item: item, minimum: Int32(minimum), maximum: array.maximumCount.map { Int32($0) }))
+            guard !array.prefixItems.isEmpty else {
+                return add(.array(item: item, minimum: Int32(minimum), maximum: array.maximumCount.map { Int32($0) }))
+            }
+            var prefix: [Int32] = []
+            for (index, element) in array.prefixItems.enumerated() {
+                prefix.append(try node(for: element, at: "\(path)/prefixItems/\(index)"))
+            }
+            grammar.tuples.append(.init(prefix: prefix, rest: item, minimum: Int32(minimum), maximum: array.maximumCount.map { Int32($0) }))
+            return add(.tuple(Int32(grammar.tuples.count - 1)))
 
         case .anyOf(let choices):
             guard !choices.isEmpty else { throw .unsatisfiable("\(path) is an anyOf with no choices") }
@@ -137,53 +150,154 @@ package struct GrammarCompiler {
 
         case .any:
             return add(.anyValue)
+
+        case .literal(let text):
+            grammar.leaves.append(.string(ByteDFA.literals([Array(text.utf8)])))
+            let leaf = Int32(grammar.leaves.count - 1)
+            grammar.precomputedLeaves.append(leaf)
+            return add(.leaf(leaf))
+        }
+    }
+
+    /// The key languages of an open object's extra keys and their values:
+    /// canonical strings that are not a declared property's name (and
+    /// follow `propertyNames`), split by which `patternProperties` they
+    /// match, so each key has exactly one value schema.
+    private mutating func extraKeys(of object: ObjectNode, declared: [String], at path: String) throws(GuidedGenerationError) -> [Grammar.ObjectShape.Extra] {
+        guard object.isOpen else { return [] }
+        do throws(GuidedGenerationError) {
+            var universe = ByteDFA.canonicalString
+            if let names = object.propertyNames {
+                universe = try ByteDFA.intersection([universe, try stringAutomaton(names, at: "\(path)/propertyNames") ?? universe], subject: "property names at \(path)")
+            }
+            if !declared.isEmpty {
+                let names = try ByteDFA.jsonString(oneOf: declared)
+                universe = try ByteDFA.combine([universe, names], subject: "extra keys at \(path)") { $0[0] && !$0[1] }
+            }
+            guard !universe.isEmpty else { return [] }
+            var patterns: [ByteDFA] = []
+            for property in object.patternProperties {
+                patterns.append(try ByteDFA.jsonString(matching: property.pattern, search: true))
+            }
+            guard patterns.count <= 6 else {
+                throw GuidedGenerationError.unsupportedGuide("more than 6 patternProperties")
+            }
+            var extras: [Grammar.ObjectShape.Extra] = []
+            // Every combination of matched patterns (none matched: additionalProperties).
+            for combination in 0..<(1 << patterns.count) {
+                let matched = (0..<patterns.count).filter { combination & (1 << $0) != 0 }
+                let value: SchemaNode?
+                if matched.isEmpty {
+                    value = object.additionalProperties
+                } else if matched.count == 1 {
+                    value = object.patternProperties[matched[0]].node
+                } else {
+                    let nodes = Set(matched.map { object.patternProperties[$0].node })
+                    value = nodes.count == 1 ? nodes.first : nil
+                    if nodes.count > 1 {
+                        // Several patterns with different schemas match: refused
+                        // only if some key really matches them all.
+                        let keys = try ByteDFA.combine([universe] + patterns, subject: "keys at \(path)") { accepts in
+                            accepts[0] && (0..<patterns.count).allSatisfy { accepts[$0 + 1] == matched.contains($0) }
+                        }
+                        if !keys.isEmpty {
+                            throw GuidedGenerationError.unsupportedGuide("keys matching several patternProperties with different schemas (\(matched.map { object.patternProperties[$0].pattern }))")
+                        }
+                        continue
+                    }
+                }
+                guard let value else { continue }
+                let keys = try ByteDFA.combine([universe] + patterns, subject: "keys at \(path)") { accepts in
+                    accepts[0] && (0..<patterns.count).allSatisfy { accepts[$0 + 1] == matched.contains($0) }
+                }
+                guard !keys.isEmpty else { continue }
+                let valueNode = try node(for: value, at: matched.isEmpty ? "\(path)/additionalProperties" : "\(path)/patternProperties/\(object.patternProperties[matched[0]].pattern)")
+                grammar.leaves.append(.string(keys))
+                let leaf = Int32(grammar.leaves.count - 1)
+                grammar.precomputedLeaves.append(leaf)
+                extras.append(.init(key: leaf, value: valueNode))
+            }
+            return extras
+        } catch {
+            throw Self.located(error, at: path)
         }
     }
 
     private mutating func stringLeaf(_ string: StringNode, at path: String) throws(GuidedGenerationError) -> Int32 {
+        if let existing = stringLeaves[string] { return existing }
         if let guide = string.unsupportedGuides.first {
             throw .unsupportedGuide("\(path): \(guide)")
         }
+        let leaf: Int32
+        let minimum = string.minimumLength ?? 0
+        if string.constant == nil, string.choices == nil, string.pattern == nil, string.searchPatterns.isEmpty, string.format == nil {
+            if minimum == 0, string.maximumLength == nil { return SharedLeaf.anyString.rawValue }
+            // A free string with length bounds: counted, on the free string's automaton.
+            if let maximum = string.maximumLength, maximum < minimum {
+                throw .unsatisfiable("\(path): minLength \(minimum) is greater than maxLength \(maximum)")
+            }
+            let automaton = ByteDFA.anyJSONString
+            grammar.leaves.append(.counted(
+                automaton, body: automaton.next(automaton.start, UInt8(ascii: "\"")),
+                minimum: UInt64(max(minimum, 0)), maximum: string.maximumLength.map { UInt64(max($0, 0)) } ?? UInt64.max
+            ))
+            leaf = Int32(grammar.leaves.count - 1)
+        } else {
+            guard let automaton = try stringAutomaton(string, at: path) else { return SharedLeaf.anyString.rawValue }
+            grammar.leaves.append(.string(automaton))
+            leaf = Int32(grammar.leaves.count - 1)
+            grammar.precomputedLeaves.append(leaf)
+        }
+        stringLeaves[string] = leaf
+        return leaf
+    }
+
+    /// The automaton of every constraint on a string (choices, patterns,
+    /// format, length), canonical encoding; nil for a free string.
+    private func stringAutomaton(_ string: StringNode, at path: String) throws(GuidedGenerationError) -> ByteDFA? {
+        var parts: [ByteDFA] = []
         var choices = string.choices
         if let constant = string.constant {
-            if let existing = choices {
-                guard existing.contains(constant) else {
-                    throw .unsatisfiable("\(path): the constant \"\(constant)\" is not one of its choices")
-                }
+            if let existing = choices, !existing.contains(constant) {
+                throw .unsatisfiable("\(path): the constant \"\(constant)\" is not one of its choices")
             }
             choices = [constant]
         }
-        if let pattern = string.pattern {
-            let patternDFA: ByteDFA
-            do { patternDFA = try ByteDFA.jsonString(matching: pattern) } catch { throw Self.located(error, at: path) }
-            if let list = choices {
-                // Both: keep the choices the pattern accepts.
-                let kept = list.filter { patternDFA.accepts(JSONStringEncoding.quoted($0)) }
-                guard !kept.isEmpty else {
-                    throw .unsatisfiable("\(path): none of the choices matches the pattern \(pattern)")
+        do throws(GuidedGenerationError) {
+            if let choices { parts.append(try ByteDFA.jsonString(oneOf: choices)) }
+            if let pattern = string.pattern { parts.append(try ByteDFA.jsonString(matching: pattern)) }
+            for pattern in string.searchPatterns { parts.append(try ByteDFA.jsonString(matching: pattern, search: true)) }
+            if let format = string.format {
+                guard let pattern = StringFormat.pattern(for: format) else {
+                    throw GuidedGenerationError.unsupportedGuide("format \"\(format)\" (known: \(StringFormat.known.joined(separator: ", ")))")
                 }
-                return try choiceLeaf(kept, at: path)
+                parts.append(try ByteDFA.jsonString(matching: pattern))
             }
-            if let existing = patternLeaves[pattern] { return existing }
-            grammar.leaves.append(.string(patternDFA))
-            let leaf = Int32(grammar.leaves.count - 1)
-            grammar.precomputedLeaves.append(leaf)
-            patternLeaves[pattern] = leaf
-            return leaf
-        }
-        if let list = choices { return try choiceLeaf(list, at: path) }
-        return SharedLeaf.anyString.rawValue
-    }
-
-    private mutating func choiceLeaf(_ choices: [String], at path: String) throws(GuidedGenerationError) -> Int32 {
-        do {
-            grammar.leaves.append(.string(try ByteDFA.jsonString(oneOf: choices)))
+            let minimum = max(string.minimumLength ?? 0, 0)
+            if minimum > 0 || string.maximumLength != nil {
+                if let maximum = string.maximumLength, maximum < minimum {
+                    throw GuidedGenerationError.unsatisfiable("minLength \(minimum) is greater than maxLength \(maximum)")
+                }
+                let bounded = try ByteDFA.jsonString(length: min(minimum, PatternParser.maximumCount), string.maximumLength.flatMap { $0 > PatternParser.maximumCount ? nil : $0 })
+                if minimum > PatternParser.maximumCount || (string.maximumLength ?? 0) > PatternParser.maximumCount, !parts.isEmpty {
+                    // Long bounds: enforced only where the other constraints
+                    // already imply them.
+                    let combined = try ByteDFA.intersection(parts, subject: "the string at \(path)")
+                    guard let longest = combined.longestLength(), longest <= (string.maximumLength ?? Int.max), minimum <= PatternParser.maximumCount else {
+                        throw GuidedGenerationError.unsupportedGuide("a length bound above \(PatternParser.maximumCount) together with a pattern, format or choices")
+                    }
+                }
+                parts.append(bounded)
+            }
+            guard !parts.isEmpty else { return nil }
+            let automaton = try ByteDFA.intersection(parts, subject: "the string at \(path)")
+            guard !automaton.isEmpty else {
+                throw GuidedGenerationError.unsatisfiable("no string satisfies all of its constraints")
+            }
+            return automaton
         } catch {
             throw Self.located(error, at: path)
         }
-        let leaf = Int32(grammar.leaves.count - 1)
-        grammar.precomputedLeaves.append(leaf)
-        return leaf
     }
 
     private static func located(_ error: GuidedGenerationError, at path: String) -> GuidedGenerationError {
@@ -214,6 +328,12 @@ package struct GrammarCompiler {
                     value = choices.contains { productive[Int($0)] }
                 case .sequence(let parts):
                     value = parts.allSatisfy { productive[Int($0)] }
+                case .tuple(let id):
+                    let shape = grammar.tuples[Int(id)]
+                    value = (0..<Int(shape.minimum)).allSatisfy { index in
+                        let element = index < shape.prefix.count ? shape.prefix[index] : shape.rest
+                        return element >= 0 && productive[Int(element)]
+                    }
                 }
                 if value {
                     productive[index] = true
@@ -237,6 +357,18 @@ package struct GrammarCompiler {
         }
         for shape in grammar.objects.indices {
             grammar.objects[shape].properties.removeAll { $0.isOptional && !productive[Int($0.value)] }
+            grammar.objects[shape].extras.removeAll { !productive[Int($0.value)] }
+        }
+        for id in grammar.tuples.indices {
+            // Elements past the first that cannot be finished cut the tuple there.
+            let shape = grammar.tuples[id]
+            for index in 0..<(shape.prefix.count + 1) {
+                let element = index < shape.prefix.count ? shape.prefix[index] : shape.rest
+                if element >= 0, !productive[Int(element)] {
+                    grammar.tuples[id].maximum = min(shape.maximum ?? Int32(index), Int32(index))
+                    break
+                }
+            }
         }
     }
 

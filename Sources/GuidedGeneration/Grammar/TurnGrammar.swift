@@ -193,13 +193,18 @@ extension SchemaNode {
             for index in object.properties.indices {
                 object.properties[index].node = object.properties[index].node.renamingReferences(renames)
             }
+            object.additionalProperties = object.additionalProperties?.renamingReferences(renames)
+            for index in object.patternProperties.indices {
+                object.patternProperties[index].node = object.patternProperties[index].node.renamingReferences(renames)
+            }
             return .object(object)
         case .array(var array):
             array.items = array.items.renamingReferences(renames)
+            array.prefixItems = array.prefixItems.map { $0.renamingReferences(renames) }
             return .array(array)
         case .anyOf(let choices):
             return .anyOf(choices.map { $0.renamingReferences(renames) })
-        case .string, .integer, .number, .boolean, .null, .any:
+        case .string, .integer, .number, .boolean, .null, .any, .literal:
             return self
         }
     }

@@ -161,17 +161,9 @@ package struct ByteDFA: Sendable, Hashable {
     /// patterns throw ``GuidedGenerationError/unsupportedGuide(_:)``, a
     /// pattern that matches nothing throws
     /// ``GuidedGenerationError/unsatisfiable(_:)``.
-    package static func jsonString(matching pattern: String) throws(GuidedGenerationError) -> ByteDFA {
-        let node = try PatternParser.parse(pattern)
-        var nfa = ByteNFA(stateLimit: maximumNFAStateCount, subject: "pattern \"\(pattern)\"")
-        let start = try nfa.addState()
-        let open = try nfa.addState()
-        let quote = UInt8(ascii: "\"")
-        nfa.addEdge(start, quote...quote, open)
-        let close = try nfa.add(node, from: open)
-        nfa.accept = try nfa.addState()
-        nfa.addEdge(close, quote...quote, nfa.accept)
-        let dfa = try build(nfa, from: start)
+    package static func jsonString(matching pattern: String, search: Bool = false) throws(GuidedGenerationError) -> ByteDFA {
+        let node = search ? try PatternParser.parseSearch(pattern) : try PatternParser.parse(pattern)
+        let dfa = try jsonString(node: node, subject: "pattern \"\(pattern)\"")
         guard dfa.start >= 0 else {
             throw .unsatisfiable("pattern \"\(pattern)\" matches no string")
         }

@@ -52,7 +52,9 @@ package struct NumberConstraint: Sendable, Hashable {
     ///   write); `.unsupportedGuide` for NaN bounds. Infinite bounds in the
     ///   open direction (`minimum: -∞`, `maximum: +∞`) mean unbounded; a
     ///   `minimum` of +∞ or a `maximum` of −∞ admits nothing.
-    package init(isInteger: Bool, minimum: Double?, maximum: Double?) throws(GuidedGenerationError) {
+    package init(
+        isInteger: Bool, minimum: Double?, maximum: Double?, excludesMinimum: Bool = false, excludesMaximum: Bool = false
+    ) throws(GuidedGenerationError) {
         let kind = isInteger ? "integer" : "number"
         if let minimum, minimum.isNaN {
             throw .unsupportedGuide("\(kind) minimum is NaN")
@@ -60,7 +62,7 @@ package struct NumberConstraint: Sendable, Hashable {
         if let maximum, maximum.isNaN {
             throw .unsupportedGuide("\(kind) maximum is NaN")
         }
-        if let minimum, let maximum, minimum > maximum {
+        if let minimum, let maximum, minimum > maximum || (minimum == maximum && (excludesMinimum || excludesMaximum)) {
             throw .unsatisfiable("\(kind) minimum \(minimum) is greater than maximum \(maximum)")
         }
         if minimum == .infinity || maximum == -.infinity {
@@ -75,11 +77,17 @@ package struct NumberConstraint: Sendable, Hashable {
         limit -= 1
         var low = -Int128(limit)
         var high = Int128(limit)
+        // An exclusive bound on the grid moves one step inward; one between
+        // grid points already excludes itself by rounding.
         if let minimum, let decimal = try Self.decimal(minimum, kind: kind, role: "minimum") {
-            low = max(low, decimal.scaled(by: scale, roundingUp: true, cap: limit + 1))
+            var bound = decimal.scaled(by: scale, roundingUp: true, cap: limit + 1)
+            if excludesMinimum, bound == decimal.scaled(by: scale, roundingUp: false, cap: limit + 1) { bound += 1 }
+            low = max(low, bound)
         }
         if let maximum, let decimal = try Self.decimal(maximum, kind: kind, role: "maximum") {
-            high = min(high, decimal.scaled(by: scale, roundingUp: false, cap: limit + 1))
+            var bound = decimal.scaled(by: scale, roundingUp: false, cap: limit + 1)
+            if excludesMaximum, bound == decimal.scaled(by: scale, roundingUp: true, cap: limit + 1) { bound -= 1 }
+            high = min(high, bound)
         }
         guard low <= high else {
             let range = "[\(minimum ?? -.infinity), \(maximum ?? .infinity)]"

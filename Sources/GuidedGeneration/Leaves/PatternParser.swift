@@ -41,6 +41,40 @@ struct PatternParser {
         return try parser.parseWhole()
     }
 
+    /// The node for the strings in which `pattern` matches somewhere, as
+    /// JSON Schema's `pattern` means (ECMAScript `search`): each top-level
+    /// alternative may match anywhere unless it starts with `^` (then at the
+    /// start) or ends with `$` (then at the end).
+    static func parseSearch(_ pattern: String) throws(GuidedGenerationError) -> PatternNode {
+        var parser = PatternParser(pattern)
+        let anything = PatternNode.repetition(.scalars(ScalarSet.all), min: 0, max: nil)
+        var branches: [PatternNode] = []
+        repeat {
+            if !branches.isEmpty { parser.index += 1 }  // the `|`
+            var items: [PatternNode] = []
+            if parser.peek() == "^" {
+                parser.index += 1
+            } else {
+                items.append(anything)
+            }
+            var anchoredEnd = false
+            while let scalar = parser.peek(), scalar != "|", scalar != ")" {
+                if scalar == "$", parser.index + 1 == parser.end || parser.peek(1) == "|" {
+                    parser.index += 1
+                    anchoredEnd = true
+                    break
+                }
+                items.append(try parser.parseQuantifiers(of: try parser.parseAtom()))
+            }
+            if !anchoredEnd { items.append(anything) }
+            branches.append(items.count == 1 ? items[0] : .sequence(items))
+        } while parser.peek() == "|"
+        if parser.index < parser.end {
+            throw parser.malformed("unbalanced parentheses: ')' at offset \(parser.index) has no matching '('")
+        }
+        return branches.count == 1 ? branches[0] : .alternation(branches)
+    }
+
     // MARK: Structure
 
     private mutating func parseWhole() throws(GuidedGenerationError) -> PatternNode {

@@ -23,6 +23,9 @@ struct Frame: Hashable, Sendable {
         /// Sequence node `node` at child `a`: `b` is 0 while the child is
         /// being generated above it, 1 when the child starts at the next byte.
         case sequence
+        /// Object shape `node` among its extra keys: `a` is ``ExtraPhase``,
+        /// `b` the extra (key language) being written.
+        case extra
     }
 
     var kind: Kind
@@ -48,6 +51,22 @@ enum ArrayPhase: Int32 {
     case afterComma = 2
     /// Waiting for the element being generated above it.
     case inElement = 3
+}
+
+/// Where an object's extra-key frame is.
+enum ExtraPhase: Int32 {
+    /// After `,`: the next key's opening quote.
+    case afterComma = 0
+    /// Waiting for the key leaf above it.
+    case inKey = 1
+    /// After the key: `:`.
+    case afterKey = 2
+    /// After `:`: the value.
+    case afterColon = 3
+    /// Waiting for the value above it.
+    case inValue = 4
+    /// After the value: `,` or `}`.
+    case afterValue = 5
 }
 
 /// Where a free-form object frame is.

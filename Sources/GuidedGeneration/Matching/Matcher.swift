@@ -58,7 +58,18 @@ struct Matcher {
             startValue(frame.node, parent: record.parent, byte, into: &out)
 
         case .object:
-            let trie = grammar.objects[Int(frame.node)].keyTries[Int(frame.a)]
+            let shape = grammar.objects[Int(frame.node)]
+            if frame.b == 0, !shape.extras.isEmpty, frame.a / 2 >= shape.optionalTail {
+                // Extra keys may start here: after a comma, or as the first key.
+                if frame.a & 1 == 1 {
+                    if byte == UInt8(ascii: ",") {
+                        out.append(Alternative(top: push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
+                    }
+                } else if byte == UInt8(ascii: "\"") {
+                    startExtraKey(shape: frame.node, parent: record.parent, byte, into: &out)
+                }
+            }
+            let trie = shape.keyTries[Int(frame.a)]
             guard let next = trie.child(of: frame.b, byte: byte) else { return }
             switch trie.outcome(next) {
             case .none:
@@ -81,27 +92,52 @@ struct Matcher {
             startValue(children[Int(frame.a)], parent: waiting, byte, into: &out)
 
         case .array:
-            guard case .array(let item, let minimum, let maximum) = grammar.nodes[Int(frame.node)] else { return }
             let count = frame.a
+            let minimum = grammar.minimumCount(of: frame.node)
             switch ArrayPhase(rawValue: frame.b) ?? .inElement {
             case .opened:
                 if byte == UInt8(ascii: "]"), minimum == 0 {
                     out.append(complete(record.parent))
                 }
-                if maximum.map({ $0 > 0 }) ?? true {
+                if let item = grammar.element(of: frame.node, at: 0) {
                     let waiting = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.inElement.rawValue), parent: record.parent)
                     startValue(item, parent: waiting, byte, into: &out)
                 }
             case .afterElement:
-                if byte == UInt8(ascii: ","), maximum.map({ count < $0 }) ?? true {
+                if byte == UInt8(ascii: ","), grammar.element(of: frame.node, at: count) != nil {
                     out.append(Alternative(top: push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.afterComma.rawValue), parent: record.parent)))
                 } else if byte == UInt8(ascii: "]"), count >= minimum {
                     out.append(complete(record.parent))
                 }
             case .afterComma:
+                guard let item = grammar.element(of: frame.node, at: count) else { return }
                 let waiting = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.inElement.rawValue), parent: record.parent)
                 startValue(item, parent: waiting, byte, into: &out)
             case .inElement:
+                return
+            }
+
+        case .extra:
+            let extras = grammar.objects[Int(frame.node)].extras
+            switch ExtraPhase(rawValue: frame.a) ?? .inValue {
+            case .afterComma:
+                if byte == UInt8(ascii: "\"") {
+                    startExtraKey(shape: frame.node, parent: record.parent, byte, into: &out)
+                }
+            case .afterKey:
+                if byte == UInt8(ascii: ":") {
+                    out.append(Alternative(top: push(Frame(.extra, node: frame.node, a: ExtraPhase.afterColon.rawValue, b: frame.b), parent: record.parent)))
+                }
+            case .afterColon:
+                let waiting = push(Frame(.extra, node: frame.node, a: ExtraPhase.inValue.rawValue, b: frame.b), parent: record.parent)
+                startValue(extras[Int(frame.b)].value, parent: waiting, byte, into: &out)
+            case .afterValue:
+                if byte == UInt8(ascii: ",") {
+                    out.append(Alternative(top: push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
+                } else if byte == UInt8(ascii: "}") {
+                    out.append(complete(record.parent))
+                }
+            case .inKey, .inValue:
                 return
             }
 
@@ -161,7 +197,7 @@ struct Matcher {
             if byte == UInt8(ascii: "{") {
                 out.append(Alternative(top: push(Frame(.object, node: shape), parent: parent)))
             }
-        case .array:
+        case .array, .tuple:
             if byte == UInt8(ascii: "[") {
                 out.append(Alternative(top: push(Frame(.array, node: node, b: ArrayPhase.opened.rawValue), parent: parent)))
             }
@@ -174,6 +210,16 @@ struct Matcher {
         case .sequence(let children):
             let waiting = push(Frame(.sequence, node: node), parent: parent)
             startValue(children[0], parent: waiting, byte, into: &out)
+        }
+    }
+
+    /// Starts an extra key of object shape `shape` (its opening quote is
+    /// `byte`): one alternative per key language, at most one of which
+    /// survives the key.
+    private mutating func startExtraKey(shape: Int32, parent: Int32, _ byte: UInt8, into out: inout [Alternative]) {
+        for (index, extra) in grammar.objects[Int(shape)].extras.enumerated() {
+            let waiting = push(Frame(.extra, node: shape, a: ExtraPhase.inKey.rawValue, b: Int32(index)), parent: parent)
+            startLeaf(extra.key, parent: waiting, byte, into: &out)
         }
     }
 
@@ -219,6 +265,8 @@ struct Matcher {
             frame.a = frame.a == FreeObjectPhase.inKey.rawValue ? FreeObjectPhase.afterKey.rawValue : FreeObjectPhase.afterValue.rawValue
         case .anyArray:
             frame.a = FreeArrayPhase.afterValue.rawValue
+        case .extra:
+            frame.a = frame.a == ExtraPhase.inKey.rawValue ? ExtraPhase.afterKey.rawValue : ExtraPhase.afterValue.rawValue
         case .sequence:
             guard case .sequence(let children) = grammar.nodes[Int(frame.node)], Int(frame.a) + 1 < children.count else {
                 // The last part is done: so is the sequence.

@@ -45,10 +45,19 @@ struct ShortestCompletion: Sendable {
                 case .leaf(let leaf): value = leafLength[Int(leaf)]
                 case .object(let shape): value = 1 + rest[Int(shape)][0]
                 case .array(let item, let minimum, _):
-                    value = minimum == 0 ? 2 : 2 + Int(minimum) * length[Int(item)] + Int(minimum) - 1
+                    // (An item not finished yet has an "infinite" length: no overflow.)
+                    let (items, overflow) = Int(minimum).multipliedReportingOverflow(by: length[Int(item)])
+                    value = minimum == 0 ? 2 : overflow ? infinity : min(infinity, 2 + items + Int(minimum) - 1)
                 case .anyOf(let choices): value = choices.map { length[Int($0)] }.min() ?? infinity
                 case .anyValue: value = 1
                 case .sequence(let parts): value = min(infinity, parts.reduce(0) { $0 + length[Int($1)] })
+                case .tuple(let id):
+                    let shape = grammar.tuples[Int(id)]
+                    var total = 2 + max(Int(shape.minimum) - 1, 0)
+                    for index in 0..<shape.minimum {
+                        total = min(infinity, total + (grammar.element(of: Int32(node), at: index).map { length[Int($0)] } ?? infinity))
+                    }
+                    value = total
                 }
                 if value < length[node] {
                     length[node] = min(value, infinity)
@@ -97,31 +106,21 @@ struct ShortestCompletion: Sendable {
     static func leafCompletion(_ grammar: Grammar, _ leaf: Int32, _ state: LeafState) -> [UInt8]? {
         switch grammar.leaves[Int(leaf)] {
         case .string(let automaton):
-            let start = Int32(truncatingIfNeeded: state.low)
-            if automaton.isAccepting(start) { return [] }
-            var previous: [Int32: (Int32, UInt8)] = [start: (-1, 0)]
-            var queue: [Int32] = [start]
-            var head = 0
-            while head < queue.count {
-                let current = queue[head]
-                head += 1
-                for byte in UInt8.min...UInt8.max {
-                    let next = automaton.next(current, byte)
-                    guard next != ByteDFA.dead, previous[next] == nil else { continue }
-                    previous[next] = (current, byte)
-                    if automaton.isAccepting(next) {
-                        var path: [UInt8] = []
-                        var cursor = next
-                        while let (before, via) = previous[cursor], before >= 0 {
-                            path.append(via)
-                            cursor = before
-                        }
-                        return path.reversed()
-                    }
-                    queue.append(next)
-                }
+            return leafCompletion(automaton, from: Int32(truncatingIfNeeded: state.low))
+        case .counted(let automaton, let body, let minimum, _):
+            // The shortest way to close the string, then as many one-byte
+            // characters before the closing quote as the minimum still needs.
+            guard var path = leafCompletion(automaton, from: Int32(truncatingIfNeeded: state.low)) else { return nil }
+            var count = state.high
+            var current = Int32(truncatingIfNeeded: state.low)
+            for byte in path {
+                if current == body, byte & 0xC0 != 0x80, byte != UInt8(ascii: "\"") { count += 1 }
+                current = automaton.next(current, byte)
             }
-            return nil
+            if count < minimum, !path.isEmpty {
+                path.insert(contentsOf: repeatElement(UInt8(ascii: "a"), count: Int(minimum - count)), at: path.count - 1)
+            }
+            return path
         case .number(let number):
             var current = state
             var path: [UInt8] = []
@@ -135,6 +134,35 @@ struct ShortestCompletion: Sendable {
             }
             return path
         }
+    }
+
+    /// The shortest bytes taking `automaton` from `start` to an accepting
+    /// state, breadth-first.
+    static func leafCompletion(_ automaton: ByteDFA, from start: Int32) -> [UInt8]? {
+        if automaton.isAccepting(start) { return [] }
+        var previous: [Int32: (Int32, UInt8)] = [start: (-1, 0)]
+        var queue: [Int32] = [start]
+        var head = 0
+        while head < queue.count {
+            let current = queue[head]
+            head += 1
+            for byte in UInt8.min...UInt8.max {
+                let next = automaton.next(current, byte)
+                guard next != ByteDFA.dead, previous[next] == nil else { continue }
+                previous[next] = (current, byte)
+                if automaton.isAccepting(next) {
+                    var path: [UInt8] = []
+                    var cursor = next
+                    while let (before, via) = previous[cursor], before >= 0 {
+                        path.append(via)
+                        cursor = before
+                    }
+                    return path.reversed()
+                }
+                queue.append(next)
+            }
+        }
+        return nil
     }
 
     /// Builds the texts the lengths describe.
@@ -169,6 +197,13 @@ struct ShortestCompletion: Sendable {
                 result = [UInt8(ascii: "0")]
             case .sequence(let parts):
                 result = parts.flatMap { text(of: $0) }
+            case .tuple:
+                var bytes: [UInt8] = [UInt8(ascii: "[")]
+                for index in 0..<grammar.minimumCount(of: node) {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    if let element = grammar.element(of: node, at: index) { bytes += text(of: element) }
+                }
+                result = bytes + [UInt8(ascii: "]")]
             }
             memo[node] = result
             return result
@@ -220,7 +255,7 @@ extension Matcher {
                 }
                 bytes += builderBytes.path
             case .array:
-                guard case .array(let item, let minimum, _) = grammar.nodes[Int(frame.node)] else { return nil }
+                let minimum = Int(grammar.minimumCount(of: frame.node))
                 let phase = ArrayPhase(rawValue: frame.b) ?? .inElement
                 var count = Int(frame.a)
                 switch phase {
@@ -230,16 +265,39 @@ extension Matcher {
                         waiting = record.parent
                         break
                     }
+                    guard let item = grammar.element(of: frame.node, at: Int32(count)) else { return nil }
                     bytes += table.nodeText[Int(item)]
                     count += 1
                     fallthrough
                 case .afterElement:
-                    while count < Int(minimum) {
+                    while count < minimum {
+                        guard let item = grammar.element(of: frame.node, at: Int32(count)) else { return nil }
                         bytes += [UInt8(ascii: ",")] + table.nodeText[Int(item)]
                         count += 1
                     }
                     bytes.append(UInt8(ascii: "]"))
                 case .inElement:
+                    return nil
+                }
+            case .extra:
+                let extras = grammar.objects[Int(frame.node)].extras
+                switch ExtraPhase(rawValue: frame.a) ?? .inValue {
+                case .afterComma:
+                    var best: [UInt8]?
+                    for extra in extras {
+                        guard let key = ShortestCompletion.leafCompletion(grammar, extra.key, grammar.leafInitial(extra.key)) else { continue }
+                        let candidate = key + [UInt8(ascii: ":")] + table.nodeText[Int(extra.value)] + [UInt8(ascii: "}")]
+                        if best.map({ candidate.count < $0.count }) ?? true { best = candidate }
+                    }
+                    guard let best else { return nil }
+                    bytes += best
+                case .afterKey:
+                    bytes += [UInt8(ascii: ":")] + table.nodeText[Int(extras[Int(frame.b)].value)] + [UInt8(ascii: "}")]
+                case .afterColon:
+                    bytes += table.nodeText[Int(extras[Int(frame.b)].value)] + [UInt8(ascii: "}")]
+                case .afterValue:
+                    bytes.append(UInt8(ascii: "}"))
+                case .inKey, .inValue:
                     return nil
                 }
             case .anyObject:
@@ -272,13 +330,18 @@ extension Matcher {
             case .objectValue:
                 bytes += table.objectRest[Int(frame.node)][Int(frame.a + 1) * 2 + 1]
             case .array:
-                guard case .array(let item, let minimum, _) = grammar.nodes[Int(frame.node)] else { return nil }
                 var count = Int(frame.a) + 1
-                while count < Int(minimum) {
+                while count < Int(grammar.minimumCount(of: frame.node)) {
+                    guard let item = grammar.element(of: frame.node, at: Int32(count)) else { return nil }
                     bytes += [UInt8(ascii: ",")] + table.nodeText[Int(item)]
                     count += 1
                 }
                 bytes.append(UInt8(ascii: "]"))
+            case .extra:
+                if frame.a == ExtraPhase.inKey.rawValue {
+                    bytes += [UInt8(ascii: ":")] + table.nodeText[Int(grammar.objects[Int(frame.node)].extras[Int(frame.b)].value)]
+                }
+                bytes.append(UInt8(ascii: "}"))
             case .anyObject:
                 bytes += Array((frame.a == FreeObjectPhase.inKey.rawValue ? ":0}" : "}").utf8)
             case .anyArray:

@@ -28,6 +28,9 @@ package indirect enum SchemaNode: Sendable, Hashable {
     case null
     /// Any JSON value (the schema of ``GeneratedContent`` itself).
     case any
+    /// Exactly this JSON value, given as the compact JSON text the model
+    /// writes (a JSON Schema `const` or `enum` member that is not a string).
+    case literal(String)
 }
 
 /// An object's ordered properties.
@@ -38,10 +41,42 @@ package struct ObjectNode: Sendable, Hashable {
     /// (26.4's `representNilExplicitlyInGeneratedContent`). When `true`,
     /// optional properties are still generated, as their value or `null`.
     package var representsNilExplicitly: Bool
+    /// The schema of properties other than ``properties`` (JSON Schema's
+    /// `additionalProperties`), written after them; nil: none are allowed
+    /// (`additionalProperties: false`, what Swift types generate).
+    package var additionalProperties: SchemaNode?
+    /// Keys matching a pattern (search semantics, as JSON Schema's
+    /// `patternProperties`) take its schema instead of
+    /// ``additionalProperties``; they are written after ``properties``.
+    package var patternProperties: [PatternProperty]
+    /// What every key outside ``properties`` must be (`propertyNames`).
+    package var propertyNames: StringNode?
 
-    package init(properties: [PropertyNode], representsNilExplicitly: Bool = false) {
+    package init(
+        properties: [PropertyNode], representsNilExplicitly: Bool = false,
+        additionalProperties: SchemaNode? = nil, patternProperties: [PatternProperty] = [], propertyNames: StringNode? = nil
+    ) {
         self.properties = properties
         self.representsNilExplicitly = representsNilExplicitly
+        self.additionalProperties = additionalProperties
+        self.patternProperties = patternProperties
+        self.propertyNames = propertyNames
+    }
+
+    /// Whether keys other than ``properties`` may be written.
+    package var isOpen: Bool { additionalProperties != nil || !patternProperties.isEmpty }
+}
+
+/// Properties whose keys match a regular expression (JSON Schema's
+/// `patternProperties`: the pattern may match anywhere in the key).
+package struct PatternProperty: Sendable, Hashable {
+    /// The ECMAScript pattern, searched for in the key.
+    package var pattern: String
+    package var node: SchemaNode
+
+    package init(pattern: String, node: SchemaNode) {
+        self.pattern = pattern
+        self.node = node
     }
 }
 
@@ -73,36 +108,63 @@ package struct StringNode: Sendable, Hashable {
     /// cannot be recovered, several patterns on one value). Generation with
     /// such a schema must fail with `unsupportedGuide` rather than ignore them.
     package var unsupportedGuides: [String]
+    /// JSON Schema `pattern`s: each must match somewhere in the string
+    /// (ECMAScript search semantics, `^`/`$` anchoring), unlike ``pattern``.
+    package var searchPatterns: [String]
+    /// Fewest and most characters (Unicode scalars), JSON Schema's
+    /// `minLength`/`maxLength`.
+    package var minimumLength: Int?
+    package var maximumLength: Int?
+    /// A JSON Schema `format` the string must have (see ``StringFormat``).
+    package var format: String?
 
-    package init(constant: String? = nil, choices: [String]? = nil, pattern: String? = nil, unsupportedGuides: [String] = []) {
+    package init(
+        constant: String? = nil, choices: [String]? = nil, pattern: String? = nil, unsupportedGuides: [String] = [],
+        searchPatterns: [String] = [], minimumLength: Int? = nil, maximumLength: Int? = nil, format: String? = nil
+    ) {
         self.constant = constant
         self.choices = choices
         self.pattern = pattern
         self.unsupportedGuides = unsupportedGuides
+        self.searchPatterns = searchPatterns
+        self.minimumLength = minimumLength
+        self.maximumLength = maximumLength
+        self.format = format
     }
 }
 
-/// Inclusive bounds on a number.
+/// Bounds on a number: inclusive unless marked exclusive.
 package struct NumberNode: Sendable, Hashable {
     package var minimum: Double?
     package var maximum: Double?
+    /// The value must be greater than ``minimum`` (JSON Schema's `exclusiveMinimum`).
+    package var excludesMinimum: Bool
+    /// The value must be less than ``maximum``.
+    package var excludesMaximum: Bool
 
-    package init(minimum: Double? = nil, maximum: Double? = nil) {
+    package init(minimum: Double? = nil, maximum: Double? = nil, excludesMinimum: Bool = false, excludesMaximum: Bool = false) {
         self.minimum = minimum
         self.maximum = maximum
+        self.excludesMinimum = excludesMinimum
+        self.excludesMaximum = excludesMaximum
     }
 }
 
-/// An array's element schema and inclusive count bounds.
+/// An array's element schemas and inclusive count bounds.
 package struct ArrayNode: Sendable, Hashable {
+    /// The schema of every element after ``prefixItems``.
     package var items: SchemaNode
     package var minimumCount: Int?
     package var maximumCount: Int?
+    /// The schemas of the first elements, one each (a tuple: JSON Schema's
+    /// `prefixItems`, or `items` as an array in drafts 4 to 2019-09).
+    package var prefixItems: [SchemaNode]
 
-    package init(items: SchemaNode, minimumCount: Int? = nil, maximumCount: Int? = nil) {
+    package init(items: SchemaNode, minimumCount: Int? = nil, maximumCount: Int? = nil, prefixItems: [SchemaNode] = []) {
         self.items = items
         self.minimumCount = minimumCount
         self.maximumCount = maximumCount
+        self.prefixItems = prefixItems
     }
 }
 

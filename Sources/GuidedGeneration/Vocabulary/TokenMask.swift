@@ -26,6 +26,12 @@ package struct TokenMask: Sendable, Hashable {
         words[index >> 6] |= 1 << UInt64(index & 63)
     }
 
+    @inline(__always)
+    package mutating func remove(_ token: Int32) {
+        let index = Int(token)
+        words[index >> 6] &= ~(1 << UInt64(index & 63))
+    }
+
     package mutating func removeAll() {
         for index in words.indices { words[index] = 0 }
     }
@@ -40,6 +46,15 @@ package struct TokenMask: Sendable, Hashable {
             }
         } else {
             words = other.words
+        }
+    }
+
+    /// Adds every token of `other` (of the same size).
+    package mutating func formUnion(_ other: TokenMask) {
+        words.withUnsafeMutableBufferPointer { target in
+            other.words.withUnsafeBufferPointer { source in
+                for index in 0..<min(target.count, source.count) { target[index] |= source[index] }
+            }
         }
     }
 

@@ -22,6 +22,13 @@ package final class TokenVocabulary: Sendable {
     /// Masks of states of the shared leaves (free strings, booleans, null),
     /// filled on first use.
     let sharedLeafMasks = Mutex<[SharedLeafKey: LeafMasks]>([:])
+    /// Masks of shared-leaf states for the tokens below one trie node (see
+    /// ``TokenConstraint/subtreeMasks(leaf:state:node:depth:)``).
+    let sharedSubtreeMasks = Mutex<[SubtreeKey: LeafMasks]>([:])
+    /// Token ids, longest spelling first, and the byte length of each: a
+    /// string that may take only `n` more characters allows no token
+    /// spelling more than `n` bytes of it (see ``Grammar/Leaf/counted``).
+    let tokensByLength: [(token: Int32, length: Int32)]
 
     package var count: Int { tokens.count }
 
@@ -42,6 +49,9 @@ package final class TokenVocabulary: Sendable {
         let trie = TokenTrie(tokens: tokens)
         self.trie = trie
         self.tokenize = tokenize ?? { bytes in Self.longestMatch(bytes, trie: trie) }
+        self.tokensByLength = tokens.indices.lazy.filter { tokens[$0].count > 1 }
+            .map { (token: Int32($0), length: Int32(tokens[$0].count)) }
+            .sorted { $0.length > $1.length }
     }
 
     /// Greedy longest-match tokenization over the trie.
@@ -71,6 +81,14 @@ package final class TokenVocabulary: Sendable {
 struct SharedLeafKey: Hashable, Sendable {
     var leaf: SharedLeaf
     var state: LeafState
+}
+
+/// A leaf state and a token-trie node: the tokens below the node, read
+/// from that state once the node's prefix has been read.
+struct SubtreeKey: Hashable, Sendable {
+    var leaf: Int32
+    var state: LeafState
+    var node: Int32
 }
 
 /// The leaves every grammar has at fixed indices (see ``Grammar``).

@@ -148,6 +148,8 @@ struct RandomSchemas {
             return document(.object(object), schema)
         case .any:
             return "0"
+        case .literal(let text):
+            return text
         }
     }
 

@@ -58,13 +58,57 @@ extension OnDeviceTests {
             }
         }
 
+        /// The order of a JSON Schema file's `properties` is the order of the
+        /// answer's keys (no `x-order`, keys deliberately not alphabetical).
+        @Test func propertyOrderOfTheFileIsKept() throws {
+            try OnDevice.requireModel()
+            let schema = """
+                {"type":"object","additionalProperties":false,
+                 "properties":{"reasoning":{"type":"string","maxLength":60},"total":{"type":"number"},"arithmeticCheckPassed":{"type":"boolean"}},
+                 "required":["reasoning","total","arithmeticCheckPassed"]}
+                """
+            let file = try Self.schemaFile(schema)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let result = try Self.run(["respond", "--greedy", "--max-tokens", "80", "--schema", file.path, "Add 2 and 3."])
+            #expect(result.status == 0, "\(result.error)")
+            let json = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let positions = ["\"reasoning\"", "\"total\"", "\"arithmeticCheckPassed\""].map { json.range(of: $0)?.lowerBound }
+            #expect(positions.allSatisfy { $0 != nil }, "\(json)")
+            let found = positions.compactMap { $0 }
+            #expect(found == found.sorted(), "keys out of the file's order: \(json)")
+            let validator = try JSONSchemaValidator(schemaJSON: schema)
+            #expect(validator.validate(json: json).isEmpty, "\(json) violates \(validator.validate(json: json))")
+        }
+
+        /// A schema as people write it: `$schema`, `definitions` with `$ref`,
+        /// `format: date-time`, a `["string","null"]` type — answered with
+        /// JSON that follows it, on the default model.
+        @Test func aSchemaAsPeopleWriteItIsAnswered() throws {
+            try OnDevice.requireModel()
+            let schema = """
+                {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://example.com/event.json","title":"Event",
+                 "definitions":{"When":{"type":"string","format":"date-time","description":"RFC 3339 time"}},
+                 "type":"object","additionalProperties":false,
+                 "properties":{"name":{"type":"string","maxLength":40},"starts":{"$ref":"#/definitions/When"},"venue":{"type":["string","null"],"maxLength":40}},
+                 "required":["name","starts","venue"]}
+                """
+            let file = try Self.schemaFile(schema)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let result = try Self.run(["respond", "--greedy", "--max-tokens", "120", "--schema", file.path, "The launch party is on 1 March 2026 at 7pm UTC."])
+            #expect(result.status == 0, "\(result.error)")
+            let json = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let oracle = schema.replacingOccurrences(of: #""$schema":"http://json-schema.org/draft-07/schema#","$id":"https://example.com/event.json","#, with: "")
+            let validator = try JSONSchemaValidator(schemaJSON: oracle)
+            #expect(validator.validate(json: json).isEmpty, "\(json) violates \(validator.validate(json: json))")
+        }
+
         @Test func anUnsupportedKeywordIsAClearError() throws {
             try OnDevice.requireModel()
-            let file = try Self.schemaFile(#"{"type":"string","format":"email"}"#)
+            let file = try Self.schemaFile(#"{"type":"array","items":{"type":"string"},"uniqueItems":true}"#)
             defer { try? FileManager.default.removeItem(at: file) }
             let result = try Self.run(["respond", "--schema", file.path, "Hi"])
             #expect(result.status != 0)
-            #expect(result.error.contains("format"), "\(result.error)")
+            #expect(result.error.contains("uniqueItems"), "\(result.error)")
             #expect(result.output.isEmpty)
         }
     }

@@ -25,14 +25,29 @@ enum OnDevice {
         path: String? = nil,
         contexts: Int? = nil,
         maximumQueuedRequests: Int? = nil,
-        contextSize: Int? = nil
+        contextSize: Int? = nil,
+        pacesStrings: Bool = true
     ) -> SystemLanguageModel {
+        SystemLanguageModel(configuration: configuration(
+            path: path, contexts: contexts, maximumQueuedRequests: maximumQueuedRequests,
+            contextSize: contextSize, pacesStrings: pacesStrings))
+    }
+
+    /// The engine configuration behind ``model(path:contexts:maximumQueuedRequests:contextSize:pacesStrings:)``.
+    static func configuration(
+        path: String? = nil,
+        contexts: Int? = nil,
+        maximumQueuedRequests: Int? = nil,
+        contextSize: Int? = nil,
+        pacesStrings: Bool = true
+    ) -> OnDeviceConfiguration {
         var configuration = OnDeviceConfiguration.current
         if let path { configuration.modelPath = path }
         if let contexts { configuration.contexts = contexts }
         if let maximumQueuedRequests { configuration.maximumQueuedRequests = maximumQueuedRequests }
         if let contextSize { configuration.contextSize = contextSize }
-        return SystemLanguageModel(configuration: configuration)
+        if !pacesStrings { configuration.stringPacing = nil }
+        return configuration
     }
 
     static let greedy = GenerationOptions(sampling: .greedy, maximumResponseTokens: 24)

@@ -22,9 +22,27 @@ extension SchemaTests {
         @Test("references resolve to definitions; nested named schemas are defined too")
         func resolution() throws {
             let schema = try GenerationSchema(root: DynamicSchemas.library, dependencies: [DynamicSchemas.book])
-            let expected = ##"{"title":"Library","type":"object","properties":{"books":{"type":"array","items":{"$ref":"#/$defs/Book"},"minItems":1,"maxItems":10},"motto":{"type":"null"}},"required":["books"],"additionalProperties":false,"x-order":["books","motto"],"$defs":{"Book":{"description":"A book","type":"object","properties":{"title":{"type":"string"},"year":{"description":"Year published","type":"integer","minimum":1450,"maximum":2100},"genre":{"$ref":"#/$defs/BookGenre"}},"required":["title","year"],"additionalProperties":false,"x-order":["title","year","genre"]},"BookGenre":{"type":"string","enum":["novel","poetry"]}}}"##
+            let expected = ##"{"title":"Library","type":"object","properties":{"books":{"type":"array","items":{"$ref":"#/$defs/Book"},"minItems":1,"maxItems":10},"motto":{"type":"null"}},"required":["books"],"additionalProperties":false,"x-order":["books","motto"],"$defs":{"Book":{"description":"A book","type":"object","properties":{"title":{"type":"string"},"year":{"description":"Year published","type":"integer","minimum":1450,"maximum":2100},"genre":{"type":"string","enum":["novel","poetry"]}},"required":["title","year"],"additionalProperties":false,"x-order":["title","year","genre"]}}}"##
             #expect(SchemaTests.json(schema) == expected)
             #expect(schema.name == "Library")
+        }
+
+        @Test("a named string choice used as a property is written inline, as Apple writes it")
+        func namedStringChoiceInline() throws {
+            let root = DynamicGenerationSchema(name: "Edit", properties: [
+                .init(name: "op", schema: .init(name: "Operation", anyOf: ["insert", "delete"])),
+            ])
+            let schema = try GenerationSchema(root: root, dependencies: [])
+            func member(_ content: GeneratedContent?, _ key: String) -> GeneratedContent? {
+                guard case .structure(let properties, _)? = content?.kind else { return nil }
+                return properties[key]
+            }
+            let document = try GeneratedContent(json: SchemaTests.json(schema))
+            let op = try #require(member(member(document, "properties"), "op"))
+            #expect(member(op, "type") == GeneratedContent(kind: .string("string")))
+            #expect(member(op, "enum") == GeneratedContent(kind: .array([GeneratedContent(kind: .string("insert")), GeneratedContent(kind: .string("delete"))])))
+            #expect(member(op, "$ref") == nil)
+            #expect(member(document, "$defs") == nil)
         }
 
         @Test("any-of schemas, Generable types and recursion")

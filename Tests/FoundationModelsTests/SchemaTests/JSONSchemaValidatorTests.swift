@@ -299,19 +299,21 @@ import Testing
     }
 
     @Test func unknownKeywordIsRejected() {
-        #expect(throws: Validator.SchemaError.unsupportedKeyword("format", location: "#/properties/when")) {
-            try Validator(schemaJSON: #"{"properties": {"when": {"type": "string", "format": "date"}}}"#)
+        // The validator checks what the tests need and refuses the rest, so a
+        // keyword it cannot check never passes a test by being ignored.
+        #expect(throws: Validator.SchemaError.unsupportedKeyword("contains", location: "#/properties/when")) {
+            try Validator(schemaJSON: #"{"properties": {"when": {"type": "array", "contains": {"const": 1}}}}"#)
         }
-        #expect(throws: Validator.SchemaError.unsupportedKeyword("prefixItems", location: "#/$defs/T")) {
-            try Validator(schemaJSON: #"{"$defs": {"T": {"prefixItems": []}}}"#)
+        #expect(throws: Validator.SchemaError.unsupportedKeyword("if", location: "#/$defs/T")) {
+            try Validator(schemaJSON: #"{"$defs": {"T": {"if": {"type": "string"}}}}"#)
         }
     }
 
     @Test func malformedKeywordValuesAreRejected() {
         for schema in [
             #"{"type": "float"}"#, #"{"type": []}"#, #"{"required": "a"}"#, #"{"minItems": -1}"#,
-            #"{"maxLength": 1.5}"#, #"{"minimum": "1"}"#, #"{"exclusiveMinimum": true}"#, #"{"pattern": "("}"#,
-            #"{"anyOf": []}"#, #"{"items": [{}]}"#, #"{"enum": 1}"#, #"{"properties": {"a": 1}}"#, "3",
+            #"{"maxLength": 1.5}"#, #"{"minimum": "1"}"#, #"{"exclusiveMinimum": "1"}"#, #"{"pattern": "("}"#,
+            #"{"anyOf": []}"#, #"{"prefixItems": {}}"#, #"{"enum": 1}"#, #"{"properties": {"a": 1}}"#, "3",
             #"{"type": "string""#, #"{"a": 1, "a": 2}"#,
         ] {
             #expect(throws: Validator.SchemaError.self, "\(schema)") { try Validator(schemaJSON: schema) }

@@ -20,7 +20,7 @@ extension SchemaTests {
     @Suite("JSON Schema form")
     struct JSONForm {
         static let personBody = ##""type":"object","properties":{"name":{"description":"Full name","type":"string"},"age":{"type":"integer","minimum":0,"maximum":150},"nickname":{"type":"string"}},"required":["name","age"],"additionalProperties":false,"x-order":["name","age","nickname"]"##
-        static let addressBody = ##""type":"object","properties":{"city":{"type":"string"},"zip":{"type":"string","pattern":"[0-9]{5}"}},"required":["city","zip"],"additionalProperties":false,"x-order":["city","zip"]"##
+        static let addressBody = ##""type":"object","properties":{"city":{"type":"string"},"zip":{"type":"string","pattern":"^(?:[0-9]{5})$"}},"required":["city","zip"],"additionalProperties":false,"x-order":["city","zip"]"##
 
         @Test("a struct: properties in order, optionals not required, guides as keywords")
         func person() {
@@ -43,7 +43,7 @@ extension SchemaTests {
 
         @Test("a union of types uses anyOf, named choices by reference")
         func typeChoices() {
-            let expected = ##"{"title":"Pet","description":"Any pet","anyOf":[{"$ref":"#/$defs/Cat"},{"$ref":"#/$defs/Dog"},{"type":"string"}],"$defs":{"Cat":{"type":"object","properties":{"lives":{"type":"integer"}},"required":["lives"],"additionalProperties":false,"x-order":["lives"]},"Dog":{"type":"object","properties":{"breed":{"$ref":"#/$defs/Genre"}},"required":["breed"],"additionalProperties":false,"x-order":["breed"]},"Genre":{"description":"A music genre","type":"string","enum":["rock","jazz","folk"]}}}"##
+            let expected = ##"{"title":"Pet","description":"Any pet","anyOf":[{"$ref":"#/$defs/Cat"},{"$ref":"#/$defs/Dog"},{"type":"string"}],"$defs":{"Cat":{"type":"object","properties":{"lives":{"type":"integer"}},"required":["lives"],"additionalProperties":false,"x-order":["lives"]},"Dog":{"type":"object","properties":{"breed":{"description":"A music genre","type":"string","enum":["rock","jazz","folk"]}},"required":["breed"],"additionalProperties":false,"x-order":["breed"]}}}"##
             #expect(SchemaTests.json(Pet.generationSchema) == expected)
         }
 
@@ -73,7 +73,7 @@ extension SchemaTests {
 
         @Test("every guide becomes its keyword")
         func guides() {
-            let expected = ##"{"title":"Guided","type":"object","properties":{"kind":{"type":"string","const":"guided"},"mood":{"type":"string","enum":["happy","sad"]},"code":{"type":"string","pattern":"[A-Z]{2}[0-9]+"},"price":{"type":"number","minimum":0.25},"ratio":{"type":"number","minimum":0.1,"maximum":0.9},"score":{"type":"number","maximum":9.5},"low":{"type":"integer","minimum":-3},"tags":{"type":"array","items":{"type":"string","enum":["a","b"]},"minItems":2,"maxItems":4},"pair":{"type":"array","items":{"type":"integer","minimum":1,"maximum":6},"minItems":2,"maxItems":2},"flag":{"type":"boolean"}},"required":["kind","mood","code","price","ratio","score","low","tags","pair","flag"],"additionalProperties":false,"x-order":["kind","mood","code","price","ratio","score","low","tags","pair","flag"]}"##
+            let expected = ##"{"title":"Guided","type":"object","properties":{"kind":{"type":"string","const":"guided"},"mood":{"type":"string","enum":["happy","sad"]},"code":{"type":"string","pattern":"^(?:[A-Z]{2}[0-9]+)$"},"price":{"type":"number","minimum":0.25},"ratio":{"type":"number","minimum":0.1,"maximum":0.9},"score":{"type":"number","maximum":9.5},"low":{"type":"integer","minimum":-3},"tags":{"type":"array","items":{"type":"string","enum":["a","b"]},"minItems":2,"maxItems":4},"pair":{"type":"array","items":{"type":"integer","minimum":1,"maximum":6},"minItems":2,"maxItems":2},"flag":{"type":"boolean"}},"required":["kind","mood","code","price","ratio","score","low","tags","pair","flag"],"additionalProperties":false,"x-order":["kind","mood","code","price","ratio","score","low","tags","pair","flag"]}"##
             #expect(SchemaTests.json(Guided.generationSchema) == expected)
         }
 
@@ -104,7 +104,7 @@ extension SchemaTests {
             #expect(schema.unsupportedGuides.count == 2)
             #expect(schema.unsupportedGuides[0].contains("pattern cannot be recovered"))
             #expect(schema.unsupportedGuides[1] == "a second pattern (b+) on a value already guided by the pattern a+")
-            #expect(SchemaTests.json(schema).contains(##""twice":{"type":"string","pattern":"a+","x-unsupported-guides":["a second pattern (b+) on a value already guided by the pattern a+"]}"##))
+            #expect(SchemaTests.json(schema).contains(##""twice":{"type":"string","pattern":"^(?:a+)$","x-unsupported-guides":["a second pattern (b+) on a value already guided by the pattern a+"]}"##))
             #expect(Person.generationSchema.unsupportedGuides.isEmpty)
         }
 
@@ -115,8 +115,8 @@ extension SchemaTests {
                 .init(name: "email", type: String.self, guides: [fromString]),
                 .init(name: "id", type: String.self, guides: [.pattern(/ID-\d{3}/)]),
             ])
-            #expect(SchemaTests.json(schema).contains(##""email":{"type":"string","pattern":"^[a-z]+@[a-z]+\\.com$"}"##))
-            #expect(SchemaTests.json(schema).contains(##""id":{"type":"string","pattern":"ID\\-\\d{3}"}"##))
+            #expect(SchemaTests.json(schema).contains(##""email":{"type":"string","pattern":"^(?:^[a-z]+@[a-z]+\\.com$)$"}"##))
+            #expect(SchemaTests.json(schema).contains(##""id":{"type":"string","pattern":"^(?:ID\\-\\d{3})$"}"##))
         }
 
         @Test("a repeated property name keeps its first declaration")

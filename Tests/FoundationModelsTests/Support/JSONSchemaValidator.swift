@@ -190,6 +190,16 @@ extension JSONSchemaValidator {
         var allOf: [Node]?
         /// Resolved absolute location of the `$ref` target.
         var ref: String?
+        var patternProperties: [(Pattern, Node)] = []
+        var propertyNames: Node?
+        var prefixItems: [Node]?
+        var minProperties: Int?
+        var maxProperties: Int?
+        var dependentRequired: [(String, [String])] = []
+        var not: Node?
+        var multipleOf: Double?
+        var format: String?
+        var uniqueItems = false
     }
 
     final class Node: Sendable {
@@ -209,7 +219,8 @@ extension JSONSchemaValidator {
 
     private struct Compiler {
         static let annotations: Set<String> = [
-            "title", "description", "x-order", "$schema", "$id", "$comment", "default", "examples",
+            "title", "description", "x-order", "$schema", "$id", "id", "$comment", "default", "examples", "example",
+            "readOnly", "writeOnly", "deprecated", "$anchor", "definitions",
         ]
 
         var nodes: [String: Node] = [:]
@@ -254,9 +265,51 @@ extension JSONSchemaValidator {
                     k.additionalProperties = try compile(value, at: here)
                 case "items":
                     if case .array = value {
-                        throw invalid("the array form of 'items' is from older drafts; 2020-12 uses 'prefixItems', which is not supported")
+                        // Drafts 4 to 2019-09: a tuple; `additionalItems` is the rest.
+                        k.prefixItems = try schemaArray(value, at: here, invalid)
+                        if let rest = object["additionalItems"] {
+                            k.items = try compile(rest, at: location + "/additionalItems")
+                        }
+                    } else {
+                        k.items = try compile(value, at: here)
                     }
-                    k.items = try compile(value, at: here)
+                case "additionalItems":
+                    break  // read with the array form of `items`; alone it asserts nothing
+                case "prefixItems":
+                    k.prefixItems = try schemaArray(value, at: here, invalid)
+                case "patternProperties":
+                    guard case .object(let patterns) = value else { throw invalid("expected an object") }
+                    for source in patterns.keys {
+                        guard let regex = try? NSRegularExpression(pattern: source) else { throw invalid("not a valid regular expression: \(source)") }
+                        k.patternProperties.append((Pattern(source: source, regex: regex), try compile(patterns[source]!, at: here + "/" + JSON.escapePointerToken(source))))
+                    }
+                case "propertyNames":
+                    k.propertyNames = try compile(value, at: here)
+                case "minProperties":
+                    k.minProperties = try nonNegativeInteger(value, invalid)
+                case "maxProperties":
+                    k.maxProperties = try nonNegativeInteger(value, invalid)
+                case "dependentRequired":
+                    guard case .object(let entries) = value else { throw invalid("expected an object") }
+                    for trigger in entries.keys {
+                        guard case .array(let names) = entries[trigger]! else { throw invalid("expected arrays of names") }
+                        k.dependentRequired.append((trigger, names.compactMap { if case .string(let n) = $0 { n } else { nil } }))
+                    }
+                case "not":
+                    k.not = try compile(value, at: here)
+                case "multipleOf":
+                    k.multipleOf = try number(value, invalid)
+                case "format":
+                    guard case .string(let name) = value else { throw invalid("expected a string") }
+                    k.format = name
+                case "uniqueItems":
+                    guard case .bool(let flag) = value else { throw invalid("expected a boolean") }
+                    k.uniqueItems = flag
+                case "definitions":
+                    guard case .object(let defs) = value else { throw invalid("expected an object") }
+                    for name in defs.keys {
+                        _ = try compile(defs[name]!, at: here + "/" + JSON.escapePointerToken(name))
+                    }
                 case "minItems":
                     k.minItems = try nonNegativeInteger(value, invalid)
                 case "maxItems":
@@ -282,9 +335,18 @@ extension JSONSchemaValidator {
                 case "maximum":
                     k.maximum = try number(value, invalid)
                 case "exclusiveMinimum":
-                    k.exclusiveMinimum = try number(value, invalid)
+                    // Draft 4: a flag on `minimum`.
+                    if case .bool(let flag) = value {
+                        if flag, case .number(let bound)? = object["minimum"] { k.exclusiveMinimum = bound }
+                    } else {
+                        k.exclusiveMinimum = try number(value, invalid)
+                    }
                 case "exclusiveMaximum":
-                    k.exclusiveMaximum = try number(value, invalid)
+                    if case .bool(let flag) = value {
+                        if flag, case .number(let bound)? = object["maximum"] { k.exclusiveMaximum = bound }
+                    } else {
+                        k.exclusiveMaximum = try number(value, invalid)
+                    }
                 case "anyOf":
                     k.anyOf = try schemaArray(value, at: here, invalid)
                 case "oneOf":
@@ -451,18 +513,28 @@ extension JSONSchemaValidator {
             if let m = k.maximum, !(d <= m) { fail("maximum", "\(value.brief) is greater than the maximum \(JSON.number(m).brief)") }
             if let m = k.exclusiveMinimum, !(d > m) { fail("exclusiveMinimum", "\(value.brief) is not greater than \(JSON.number(m).brief)") }
             if let m = k.exclusiveMaximum, !(d < m) { fail("exclusiveMaximum", "\(value.brief) is not less than \(JSON.number(m).brief)") }
+            if let m = k.multipleOf, (d / m).rounded() != d / m { fail("multipleOf", "\(value.brief) is not a multiple of \(JSON.number(m).brief)") }
 
         case .string(let s):
             let length = s.unicodeScalars.count
             if let m = k.minLength, length < m { fail("minLength", "string has \(length) characters, fewer than the minimum \(m)") }
             if let m = k.maxLength, length > m { fail("maxLength", "string has \(length) characters, more than the maximum \(m)") }
             if let p = k.pattern, !p.found(in: s) { fail("pattern", "\(value.brief) does not match the pattern /\(p.source)/") }
+            if let format = k.format, let valid = Formats.check(format, s), !valid { fail("format", "\(value.brief) is not a valid \(format)") }
 
         case .array(let elements):
             if let m = k.minItems, elements.count < m { fail("minItems", "array has \(elements.count) items, fewer than the minimum \(m)") }
             if let m = k.maxItems, elements.count > m { fail("maxItems", "array has \(elements.count) items, more than the maximum \(m)") }
-            if let items = k.items {
-                for (index, element) in elements.enumerated() {
+            if k.uniqueItems {
+                for (index, element) in elements.enumerated() where elements[..<index].contains(element) {
+                    fail("uniqueItems", "item \(index) repeats an earlier item")
+                }
+            }
+            let prefix = k.prefixItems ?? []
+            for (index, element) in elements.enumerated() {
+                if index < prefix.count {
+                    check(element, against: prefix[index], at: "\(path)/\(index)", into: &out)
+                } else if let items = k.items {
                     check(element, against: items, at: "\(path)/\(index)", into: &out)
                 }
             }
@@ -476,9 +548,24 @@ extension JSONSchemaValidator {
                     check(member, against: property.schema, at: path + "/" + JSON.escapePointerToken(property.name), into: &out)
                 }
             }
+            for (pattern, schema) in k.patternProperties {
+                for name in object.keys where pattern.found(in: name) {
+                    check(object[name]!, against: schema, at: path + "/" + JSON.escapePointerToken(name), into: &out)
+                }
+            }
+            if let names = k.propertyNames {
+                for name in object.keys {
+                    check(.string(name), against: names, at: path + "/" + JSON.escapePointerToken(name), into: &out)
+                }
+            }
+            if let m = k.minProperties, object.keys.count < m { fail("minProperties", "object has fewer than \(m) properties") }
+            if let m = k.maxProperties, object.keys.count > m { fail("maxProperties", "object has more than \(m) properties") }
+            for (trigger, names) in k.dependentRequired where object[trigger] != nil {
+                for name in names where object[name] == nil { fail("dependentRequired", "'\(trigger)' requires '\(name)'") }
+            }
             if let additional = k.additionalProperties {
                 let declared = Set(k.properties.map(\.name))
-                for name in object.keys where !declared.contains(name) {
+                for name in object.keys where !declared.contains(name) && !k.patternProperties.contains(where: { $0.0.found(in: name) }) {
                     let memberPath = path + "/" + JSON.escapePointerToken(name)
                     if case .constant(false) = additional.content {
                         fail("additionalProperties", "property '\(name)' is not allowed", at: memberPath)
@@ -492,6 +579,11 @@ extension JSONSchemaValidator {
             break
         }
 
+        if let negated = k.not {
+            var sub: [Violation] = []
+            check(value, against: negated, at: path, into: &sub)
+            if sub.isEmpty { fail("not", "\(value.brief) matches the schema of 'not'") }
+        }
         if let schemas = k.allOf {
             for schema in schemas {
                 check(value, against: schema, at: path, into: &out)
@@ -836,6 +928,89 @@ extension JSONSchemaValidator {
                 throw JSON.ParseError(offset: start, reason: "number \(text) is out of range")
             }
             return .number(value)
+        }
+    }
+}
+
+/// The formats JSON Schema names, checked independently of the engine's
+/// patterns: Foundation's parsers, `inet_pton`, and rules written from the
+/// RFCs. Nil for a format not known here (an annotation).
+enum Formats {
+    static func check(_ format: String, _ text: String) -> Bool? {
+        switch format {
+        case "date": return date(text)
+        case "time": return time(text)
+        case "date-time":
+            guard let separator = text.firstIndex(where: { $0 == "T" || $0 == "t" }) else { return false }
+            return date(String(text[..<separator])) && time(String(text[text.index(after: separator)...]))
+        case "duration":
+            return matches(#"^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$"#, text) && !text.hasSuffix("T")
+        case "email":
+            let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+            return parts.count == 2 && !parts[0].isEmpty && parts[0].count <= 64 && hostname(String(parts[1]))
+        case "hostname": return hostname(text)
+        case "ipv4":
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+            return parts.count == 4 && parts.allSatisfy { part in
+                guard let value = Int(part), part.allSatisfy(\.isASCII), part.allSatisfy(\.isNumber) else { return false }
+                return value <= 255 && (part == "0" || !part.hasPrefix("0"))
+            }
+        case "ipv6":
+            var address = in6_addr()
+            return !text.contains("%") && inet_pton(AF_INET6, text, &address) == 1
+        case "uri":
+            guard let components = URLComponents(string: text), let scheme = components.scheme else { return false }
+            return !scheme.isEmpty && text.allSatisfy { $0.isASCII && !$0.isWhitespace }
+        case "uri-reference":
+            return URLComponents(string: text) != nil && text.allSatisfy { $0.isASCII && !$0.isWhitespace }
+        case "uuid":
+            return text.count == 36 && UUID(uuidString: text) != nil
+        default:
+            return nil
+        }
+    }
+
+    private static func matches(_ pattern: String, _ text: String) -> Bool {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return false }
+        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    private static func digits(_ text: Substring, _ count: Int) -> Int? {
+        guard text.count == count, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(text)
+    }
+
+    static func date(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, let year = digits(parts[0], 4), let month = digits(parts[1], 2), let day = digits(parts[2], 2),
+              (1...12).contains(month), day >= 1 else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return day <= days
+    }
+
+    static func time(_ text: String) -> Bool {
+        var rest = Substring(text)
+        guard rest.count >= 9, let hour = digits(rest.prefix(2), 2), rest.dropFirst(2).first == ":",
+              let minute = digits(rest.dropFirst(3).prefix(2), 2), rest.dropFirst(5).first == ":",
+              let second = digits(rest.dropFirst(6).prefix(2), 2), hour < 24, minute < 60, second < 60 else { return false }
+        rest = rest.dropFirst(8)
+        if rest.first == "." {
+            let fraction = rest.dropFirst().prefix { $0.isASCII && $0.isNumber }
+            guard !fraction.isEmpty else { return false }
+            rest = rest.dropFirst(1 + fraction.count)
+        }
+        if rest == "Z" || rest == "z" { return true }
+        guard rest.count == 6, rest.first == "+" || rest.first == "-", let offsetHour = digits(rest.dropFirst().prefix(2), 2),
+              rest.dropFirst(3).first == ":", let offsetMinute = digits(rest.dropFirst(4), 2) else { return false }
+        return offsetHour < 24 && offsetMinute < 60
+    }
+
+    static func hostname(_ text: String) -> Bool {
+        guard !text.isEmpty, text.utf8.count <= 253 else { return false }
+        return text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
+                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
         }
     }
 }

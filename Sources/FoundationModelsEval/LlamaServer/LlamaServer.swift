@@ -4,26 +4,41 @@ import Glibc
 #endif
 import Synchronization
 
+/// What went wrong talking to llama-server.
+package struct LlamaServerError: Error, CustomStringConvertible {
+    package var description: String
+    /// The request did not complete within its time limit.
+    package var isTimeout = false
+
+    package init(_ description: String) { self.description = description }
+
+    static func timedOut(_ path: String) -> LlamaServerError {
+        var error = LlamaServerError("\(path) did not answer within its time limit")
+        error.isTimeout = true
+        return error
+    }
+}
+
 /// llama.cpp's own server on the same model and threads: the reference for
 /// generation that follows a JSON Schema (`json_schema_to_grammar` and its
-/// grammar sampler).
+/// grammar sampler). Used by `make bench` and by `fm eval`.
 ///
 /// Started on 127.0.0.1 on a free port; ``stop()`` ends it (call it on every
 /// path, errors included).
-final class LlamaServer {
+package final class LlamaServer {
     let process = Process()
-    let port: Int
-    let command: String
+    package let port: Int
+    package let command: String
     private let log: URL
 
-    init(binary: String, model: String, threads: Int, contextSize: Int) throws {
+    package init(binary: String, model: String, threads: Int, contextSize: Int) throws {
         port = try Self.freePort()
         let arguments = [
             "-m", model, "-t", "\(threads)", "-tb", "\(threads)", "-c", "\(contextSize)", "-np", "1",
             "--host", "127.0.0.1", "--port", "\(port)", "--no-webui", "-s", "0",
         ]
         command = ([binary] + arguments).joined(separator: " ")
-        log = FileManager.default.temporaryDirectory.appendingPathComponent("fm-bench-llama-server-\(getpid()).log")
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("fm-llama-server-\(getpid())-\(port).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -34,38 +49,38 @@ final class LlamaServer {
     }
 
     /// Waits until `/health` answers 200 (the model is loaded).
-    func waitUntilReady(timeout: Double = 120) async throws {
+    package func waitUntilReady(timeout: Double = 120) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             guard process.isRunning else {
-                throw BenchmarkError("llama-server exited (status \(process.terminationStatus)): \(logTail())")
+                throw LlamaServerError("llama-server exited (status \(process.terminationStatus)): \(logTail())")
             }
-            if let (status, _) = try? await HTTP.request(port: port, method: "GET", path: "/health"), status == 200 {
+            if let (status, _) = try? await LocalHTTP.request(port: port, method: "GET", path: "/health"), status == 200 {
                 return
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw BenchmarkError("llama-server did not become ready in \(Int(timeout)) s: \(logTail())")
+        throw LlamaServerError("llama-server did not become ready in \(Int(timeout)) s: \(logTail())")
     }
 
     /// What `/completion` returned for one request.
-    struct Completion {
-        var content: String
+    package struct Completion: Sendable {
+        package var content: String
         /// Tokens generated (`timings.predicted_n`).
-        var predicted: Int
-        var predictedMilliseconds: Double
+        package var predicted: Int
+        package var predictedMilliseconds: Double
         /// Prompt tokens evaluated, and those reused from the cache.
-        var promptEvaluated: Int
-        var promptCached: Int
-        var promptMilliseconds: Double
+        package var promptEvaluated: Int
+        package var promptCached: Int
+        package var promptMilliseconds: Double
         /// Why generation stopped (`eos`, `limit`, ...).
-        var stopType: String
+        package var stopType: String
         /// Wall time of the request, seconds, as the client saw it.
-        var wall: Double
+        package var wall: Double
     }
 
     /// What the output must follow.
-    enum Constraint {
+    package enum Constraint: Sendable {
         /// A JSON Schema, as JSON text (`json_schema`: llama.cpp converts it
         /// with `json_schema_to_grammar`).
         case jsonSchema(String)
@@ -74,25 +89,32 @@ final class LlamaServer {
     }
 
     /// `POST /completion` with `prompt` (already rendered with the chat
-    /// template), constrained by `constraint`, greedy.
-    func complete(prompt: String, constraint: Constraint, maximumTokens: Int) async throws -> Completion {
+    /// template), constrained by `constraint`, greedy; at most
+    /// `maximumTokens` tokens (nil: until the end of generation or a full
+    /// context). With a `timeout` (seconds), an answer not complete by then
+    /// throws a ``LlamaServerError`` whose `isTimeout` is set; the server
+    /// may still be generating it, so restart it (``stop()``, a new one)
+    /// before the next measurement.
+    package func complete(prompt: String, constraint: Constraint, maximumTokens: Int?, timeout: Double? = nil) async throws -> Completion {
         // Written by hand so the schema's key order (property order) is kept.
         let field = switch constraint {
         case .jsonSchema(let schema): "\"json_schema\":\(schema)"
         case .grammar(let grammar): "\"grammar\":\(Self.quoted(grammar))"
         }
         let body = """
-            {"prompt":\(Self.quoted(prompt)),\(field),"n_predict":\(maximumTokens),\
+            {"prompt":\(Self.quoted(prompt)),\(field),"n_predict":\(maximumTokens ?? -1),\
             "temperature":0,"top_k":1,"seed":0,"cache_prompt":true,"stream":false}
             """
-        let start = Measure.clock.now
-        let (status, data) = try await HTTP.request(port: port, method: "POST", path: "/completion", body: Data(body.utf8))
-        let wall = Measure.seconds(Measure.clock.now - start)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let (status, data) = try await LocalHTTP.request(port: port, method: "POST", path: "/completion", body: Data(body.utf8), timeout: timeout)
+        let (seconds, attoseconds) = (clock.now - start).components
+        let wall = Double(seconds) + Double(attoseconds) / 1e18
         guard status == 200,
               let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let content = object["content"] as? String,
               let timings = object["timings"] as? [String: Any] else {
-            throw BenchmarkError("llama-server answered \(String(decoding: data.prefix(500), as: UTF8.self))")
+            throw LlamaServerError("llama-server answered \(String(decoding: data.prefix(500), as: UTF8.self))")
         }
         func number(_ key: String) -> Double { (timings[key] as? NSNumber)?.doubleValue ?? 0 }
         return Completion(
@@ -113,7 +135,7 @@ final class LlamaServer {
     /// signal mask of the Dispatch worker thread that started it, which
     /// blocks SIGTERM. Polls instead of `waitUntilExit()`, which spins a
     /// core on a thread without a run loop.
-    func stop() {
+    package func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             let deadline = Date().addingTimeInterval(5)
@@ -129,7 +151,7 @@ final class LlamaServer {
     }
 
     /// A GBNF grammar whose only sentence is `text`.
-    static func literalGrammar(_ text: String) -> String {
+    package static func literalGrammar(_ text: String) -> String {
         var literal = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -151,29 +173,25 @@ final class LlamaServer {
     /// A TCP port nothing listens on now: bind port 0 and read what the
     /// kernel chose.
     private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw BenchmarkError("socket() failed") }
+        let (descriptor, loopback) = try LocalHTTP.loopbackSocket(port: 0)
+        var address = loopback
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0 else { throw BenchmarkError("bind() failed") }
+        guard bound == 0 else { throw LlamaServerError("bind() failed") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
-        guard named == 0 else { throw BenchmarkError("getsockname() failed") }
+        guard named == 0 else { throw LlamaServerError("getsockname() failed") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
 /// Kills the servers this process started when it is interrupted or
 /// terminated (Ctrl-C, `timeout`, a closed output pipe), so none is left
-/// running, taking the cores, after fm-bench is gone.
+/// running, taking the cores, after the process is gone.
 enum OrphanGuard {
     private static let children = Mutex<Set<pid_t>>([])
     /// Written once, by `installOnce` (a lazy static: initialized once, thread-safely).

@@ -1,0 +1,233 @@
+import Foundation
+
+/// EVAL.md: one or more runs (models, or variants of one) side by side,
+/// corpus by corpus and mode by mode.
+package struct EvalReport {
+    package var runs: [EvalRun]
+    /// How the report was made (`make eval`).
+    package var command: String
+    /// Misses listed per run, corpus and mode.
+    package var missesShown = 6
+
+    package init(runs: [EvalRun], command: String) {
+        self.runs = runs
+        self.command = command
+    }
+
+    package func markdown() -> String {
+        var lines: [String] = []
+        lines += header()
+        lines += summary()
+        for corpus in Corpus.allCases where runs.contains(where: { $0.results.contains { $0.corpus == corpus } }) {
+            lines += section(corpus)
+        }
+        lines += definitions()
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Sections
+
+    private func header() -> [String] {
+        var lines = [
+            "# Evaluation",
+            "",
+            "Golden corpora of the apps' tasks (`eval/corpora/`, generated from fixed seeds by `fm eval generate`), each item",
+            "answered by the same model with the same instructions and prompt in up to three ways, and scored field by field:",
+            "",
+            "- **\(EvalMode.guided.title)**: `LanguageModelSession.respond(to:generating:)`, the schema enforced token by token;",
+            "- **\(EvalMode.free.title)**: `respond(to:)` with the same user text (prompt and schema description), the first JSON object of the answer decoded into the type;",
+            "- **\(EvalMode.grammar.title)**: `llama-server` on the same GGUF file, given the very prompt text the session renders and the type's JSON Schema as `json_schema`.",
+            "",
+            "Options are an app's: greedy sampling, no `maximumResponseTokens`; each answer has a time limit, and one that runs out counts as a failure.",
+            "Made by `\(command)`; one corpus: `fm eval receipts [--model PATH] [--mode guided] [--limit N] [--json FILE]`.",
+            "",
+            "## Setup",
+            "",
+        ]
+        if let first = runs.first {
+            lines.append("- Machine: \(first.machine)")
+            let dates = Set(runs.map { String($0.date.prefix(10)) }).sorted()
+            lines.append("- Date: \(dates.joined(separator: ", "))")
+            lines.append("- Time limit per answer: \(Set(runs.map { Scoring.number($0.timeLimitSeconds) }).sorted().joined(separator: ", ")) s")
+            let total = runs.reduce(0) { $0 + $1.seconds }
+            lines.append("- Time of the runs: \(Self.minutes(total)) (model loads and server starts included)")
+        }
+        lines += ["", "| run | model file | size | GGUF name | context | threads | settings | modes | time | command |", "| --- | --- | --- | --- | ---: | ---: | --- | --- | ---: | --- |"]
+        for run in runs {
+            let modes = Self.modes(of: run).map(\.rawValue).joined(separator: ", ")
+            let size = String(format: "%.0f MB", Double(run.model.bytes) / 1e6)
+            let settings = run.settings.isEmpty ? "defaults" : run.settings.sorted { $0.key < $1.key }.map { "`\($0.key)=\($0.value)`" }.joined(separator: " ")
+            lines.append("| \(run.label) | `\(run.model.fileName)` | \(size) | \(run.model.name) | \(run.model.contextSize) | \(run.model.threads) | \(settings) | \(modes) | \(Self.minutes(run.seconds)) | `\(run.command)` |")
+        }
+        let servers = runs.compactMap { run in run.llamaServer.map { "\(run.label): `\($0)`" } }
+        if !servers.isEmpty {
+            lines += ["", "llama-server: " + servers.joined(separator: "; ")]
+        }
+        return lines + [""]
+    }
+
+    private func summary() -> [String] {
+        let modes = EvalMode.allCases.filter { mode in runs.contains { Self.modes(of: $0).contains(mode) } }
+        var lines = [
+            "## All fields right",
+            "",
+            "The share of items whose answer is valid, has every counted field right, no string left empty and nothing cut short by the budget.",
+            "",
+            "| corpus | run | " + modes.map(\.title).joined(separator: " | ") + " |",
+            "| --- | --- | " + modes.map { _ in "---:" }.joined(separator: " | ") + " |",
+        ]
+        for corpus in Corpus.allCases {
+            for run in runs where run.results.contains(where: { $0.corpus == corpus }) {
+                let cells = modes.map { mode in
+                    run.results.first { $0.corpus == corpus && $0.mode == mode && !$0.answers.isEmpty }.map { Self.rate($0.answers.filter(\.allRight).count, $0.answers.count) } ?? "–"
+                }
+                lines.append("| \(corpus.rawValue) | \(run.label) | " + cells.joined(separator: " | ") + " |")
+            }
+        }
+        return lines + [""]
+    }
+
+    private func section(_ corpus: Corpus) -> [String] {
+        let results = runs.flatMap { run in run.results.filter { $0.corpus == corpus }.map { (run, $0) } }
+        guard let fields = results.first?.1.fields else { return [] }
+        let informational = Set(results.first?.1.informational ?? [])
+        let fieldHeads = fields.map { informational.contains($0) ? "\($0) (info)" : $0 }
+        let heads = ["run", "mode", "all right"] + fieldHeads + ["valid", "emptied", "truncated", "timed out", "latency mean", "p95", "prompt tokens", "output tokens"]
+        let alignments = ["---", "---"] + Array(repeating: "---:", count: heads.count - 2)
+        let description = corpus.summary.prefix(1).uppercased() + corpus.summary.dropFirst() + "."
+        var lines = ["## \(corpus.rawValue.capitalized)", "", description, "", Self.row(heads), Self.row(alignments)]
+        for (run, result) in results {
+            lines.append(Self.row([run.label, result.mode.title] + Self.cells(result.answers, fields: fields)))
+        }
+        let notes = results.compactMap { run, result in result.note.map { "- \(run.label), \(result.mode.title): \($0)" } }
+        if !notes.isEmpty { lines += [""] + notes }
+        lines += breakdown(results)
+        lines += misses(results)
+        return lines + [""]
+    }
+
+    /// All-fields-right by item label (a receipt's features), for labels
+    /// shared by two items or more.
+    private func breakdown(_ results: [(EvalRun, CorpusRun)]) -> [String] {
+        let answered = results.filter { !$0.1.answers.isEmpty }
+        guard let reference = answered.first?.1.answers else { return [] }
+        var counts: [String: Int] = [:]
+        for answer in reference { for group in answer.groups { counts[group, default: 0] += 1 } }
+        let groups = counts.filter { $0.value >= 2 }.keys.sorted()
+        guard !groups.isEmpty else { return [] }
+        var lines = [
+            "",
+            "All fields right by feature:",
+            "",
+            "| feature | items | " + answered.map { "\($0.0.label), \($0.1.mode.rawValue)" }.joined(separator: " | ") + " |",
+            "| --- | ---: | " + answered.map { _ in "---:" }.joined(separator: " | ") + " |",
+        ]
+        for group in groups {
+            let cells = answered.map { _, result in
+                let members = result.answers.filter { $0.groups.contains(group) }
+                return "\(members.filter(\.allRight).count)/\(members.count)"
+            }
+            lines.append("| \(group) | \(counts[group] ?? 0) | " + cells.joined(separator: " | ") + " |")
+        }
+        return lines
+    }
+
+    private func misses(_ results: [(EvalRun, CorpusRun)]) -> [String] {
+        var lines: [String] = []
+        for (run, result) in results {
+            let wrong = result.answers.filter { !$0.allRight }
+            guard !wrong.isEmpty else { continue }
+            if lines.isEmpty { lines += ["", "<details><summary>Answers not all right</summary>", ""] }
+            lines.append("**\(run.label), \(result.mode.title)** (\(wrong.count)):")
+            lines.append("")
+            for answer in wrong.prefix(missesShown) {
+                var what: [String] = []
+                if answer.status != .answered { what.append("\(answer.status.rawValue): \(answer.problem ?? "")") }
+                what += answer.fields.filter { $0.counts && !$0.right && answer.status == .answered }.map { "\($0.field) — \($0.detail)" }
+                if !answer.emptied.isEmpty { what.append("emptied: \(answer.emptied.joined(separator: ", "))") }
+                if answer.truncated { what.append("cut short by the budget") }
+                let output = answer.output.isEmpty ? "" : " — output: `\(Self.inline(answer.output, limit: 200))`"
+                lines.append("- \(answer.id): \(Self.inline(what.joined(separator: "; "), limit: 300))\(output)")
+            }
+            if wrong.count > missesShown { lines.append("- … and \(wrong.count - missesShown) more (see the run's JSON)") }
+            lines.append("")
+        }
+        if !lines.isEmpty { lines.append("</details>") }
+        return lines
+    }
+
+    private func definitions() -> [String] {
+        [
+            "## How answers are scored",
+            "",
+            "- **Receipts**: `totalAmount`, `volume` and `pricePerUnit` within 1 % of the truth; `stationBrand` names the brand (its words whole in an answer of at most six words, case, spacing and punctuation ignored: `SHELL #1123` is Shell, `TOTAL` is not TotalEnergies). `arithmeticCheckPassed` is reported, not counted (the truth always adds up). Features: `gallons`, `decimal-comma`, `prepay` (a round prepaid total), `cash-tendered` (cash and change rows), `combined-row` (volume and price on one row), `price-first`, `total-first`, `operator-name` (a station operator's name above the brand), `ocr-noise` (garbled labels, stray marks, broken spacing).",
+            "- **Tickets**: `urgency` inside the ticket's expected range; `tags` include every required tag, none outside the acceptable set, 1 to 3 of them; `headline` has 1 to 20 words.",
+            "- **Flashcards**: `count` within 3–5; `grounding`: at least \(Int(FlashcardTask.groundingThreshold * 100)) % of the answers are grounded — they use one of the notes' key terms, or most of their content words (3+ letters, not function words) occur in the notes; `distinct`: no two questions alike; `coverage` (reported, not counted): any key term used at all.",
+            "- **Crates**: `tags` 3 to 5, distinct, 1 to 3 words each; `snippet` 1 to \(CrateTask.snippetWordLimit) words; `artists`: summary or snippet names an artist of the crate (full name or its most distinctive word); `typeName`: no string repeats the type's name (`CrateAIInsight`).",
+            "- Every mode: **valid** — the answer decodes into the type (free text: the first complete JSON object in it); **emptied** — a string field left empty or blank; **truncated** — guided generation closed the value early to fit the budget (the engine's `closedEarly`), free text ran to the end of the context, or llama.cpp stopped at its limit; **timed out** — no answer within the time limit. Any of these fails the item.",
+            "- Latency is each answer's wall time from request to complete value (for llama.cpp, the HTTP round trip); prompt tokens include those served from the cache. The first guided answer of a corpus also compiles its schema.",
+        ]
+    }
+
+    /// The cells after run and mode in a corpus table.
+    static func cells(_ answers: [AnswerRecord], fields: [String]) -> [String] {
+        guard !answers.isEmpty else { return Array(repeating: "–", count: fields.count + 9) }
+        let count = answers.count
+        func share(_ predicate: (AnswerRecord) -> Bool) -> String { rate(answers.filter(predicate).count, count) }
+        let fieldCells = fields.map { field in share { $0.fields.contains { $0.field == field && $0.right } } }
+        let latencies = answers.map(\.seconds)
+        let measured = answers.filter { $0.status == .answered || $0.status == .invalid }
+        func meanTokens(_ tokens: (AnswerRecord) -> Int) -> String {
+            measured.isEmpty ? "–" : String(format: "%.0f", Double(measured.map(tokens).reduce(0, +)) / Double(measured.count))
+        }
+        var cells = ["**" + share(\.allRight) + "**"]
+        cells += fieldCells
+        cells.append(share(\.isValid))
+        cells.append("\(answers.filter { !$0.emptied.isEmpty }.count)")
+        cells.append("\(answers.filter(\.truncated).count)")
+        cells.append("\(answers.filter { $0.status == .timedOut }.count)")
+        cells.append(String(format: "%.2f s", mean(latencies)))
+        cells.append(String(format: "%.2f s", percentile(latencies, 0.95)))
+        cells.append(meanTokens(\.promptTokens))
+        cells.append(meanTokens(\.outputTokens))
+        return cells
+    }
+
+    static func row(_ cells: [String]) -> String {
+        "| " + cells.joined(separator: " | ") + " |"
+    }
+
+    // MARK: Formatting
+
+    static func modes(of run: EvalRun) -> [EvalMode] {
+        EvalMode.allCases.filter { mode in run.results.contains { $0.mode == mode } }
+    }
+
+    static func rate(_ count: Int, _ total: Int) -> String {
+        guard total > 0 else { return "–" }
+        return "\(Int((Double(count) / Double(total) * 100).rounded())) % (\(count)/\(total))"
+    }
+
+    static func mean(_ values: [Double]) -> Double {
+        values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+    }
+
+    /// Nearest-rank percentile.
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let index = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[max(0, min(sorted.count - 1, index))]
+    }
+
+    static func minutes(_ seconds: Double) -> String {
+        seconds < 90 ? String(format: "%.0f s", seconds) : String(format: "%.1f min", seconds / 60)
+    }
+
+    /// Text for a table cell or a list item: one line, no backticks or pipes.
+    static func inline(_ text: String, limit: Int) -> String {
+        var flat = text.replacingOccurrences(of: "\n", with: " ⏎ ").replacingOccurrences(of: "`", with: "'").replacingOccurrences(of: "|", with: "¦")
+        if flat.count > limit { flat = String(flat.prefix(limit)) + "…" }
+        return flat
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// How an answer is produced; every mode sends the same instructions and
+/// prompt to the same model.
+package enum EvalMode: String, Codable, CaseIterable, Sendable {
+    /// `LanguageModelSession.respond(to:generating:)`: our guided generation.
+    case guided
+    /// `respond(to:)` with the same user text (the prompt and the schema's
+    /// description), the first JSON object of the answer decoded.
+    case free
+    /// llama.cpp's server given the same rendered prompt and the type's JSON
+    /// Schema as `json_schema` (its grammar sampler).
+    case grammar
+
+    package var title: String {
+        switch self {
+        case .guided: "guided (ours)"
+        case .free: "free text, parsed"
+        case .grammar: "llama.cpp JSON-schema grammar"
+        }
+    }
+}
+
+/// One answer, scored.
+package struct AnswerRecord: Codable, Sendable {
+    package enum Status: String, Codable, Sendable {
+        /// Decoded into the type and scored.
+        case answered
+        /// No value of the type: no JSON object, malformed JSON, or JSON
+        /// that does not decode.
+        case invalid
+        /// Not finished within the time limit (a failure).
+        case timedOut = "timed-out"
+        /// The request threw.
+        case failed
+    }
+
+    package var id: String
+    package var status: Status
+    package var problem: String?
+    /// The text the mode produced (JSON, or the free text).
+    package var output: String
+    package var fields: [FieldScore]
+    /// Strings left empty (`cards[1].answer`).
+    package var emptied: [String]
+    /// Cut short by the token budget: guided generation closed the value
+    /// early to fit, free text ran to the end of the context, llama.cpp
+    /// stopped at its limit.
+    package var truncated: Bool
+    package var seconds: Double
+    package var promptTokens: Int
+    package var cachedPromptTokens: Int
+    package var outputTokens: Int
+    /// The item's labels for breakdowns (a receipt's features).
+    package var groups: [String]
+
+    /// A valid answer with every counted field right, nothing emptied and
+    /// nothing cut short.
+    package var allRight: Bool {
+        status == .answered && fields.filter(\.counts).allSatisfy(\.right) && emptied.isEmpty && !truncated
+    }
+
+    package var isValid: Bool { status == .answered }
+}
+
+/// One corpus answered in one mode.
+package struct CorpusRun: Codable, Sendable {
+    package var corpus: Corpus
+    package var mode: EvalMode
+    package var fields: [String]
+    package var informational: [String]
+    package var answers: [AnswerRecord]
+    package var seconds: Double
+    /// Why the mode could not run, or what to keep in mind reading it.
+    package var note: String?
+}
+
+/// The model a run used.
+package struct ModelDescription: Codable, Sendable {
+    package var path: String
+    package var fileName: String
+    package var bytes: Int
+    /// The GGUF file's `general.name`.
+    package var name: String
+    package var contextSize: Int
+    package var threads: Int
+}
+
+/// Everything one `fm eval` invocation measured: the input of the report.
+package struct EvalRun: Codable, Sendable {
+    /// What the report calls this run (the model, or a variant's name).
+    package var label: String
+    package var model: ModelDescription
+    package var machine: String
+    package var date: String
+    package var command: String
+    package var timeLimitSeconds: Double
+    /// The engine's switches the run was made with (`FOUNDATION_MODELS_*`
+    /// variables other than model paths, e.g. `STRING_PACING=0`): what
+    /// tells variants of one model apart.
+    package var settings: [String: String]
+    package var llamaServer: String?
+    package var results: [CorpusRun]
+    package var seconds: Double
+
+    package func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    package static func decode(_ data: Data) throws -> EvalRun {
+        try JSONDecoder().decode(EvalRun.self, from: data)
+    }
+}
+
+extension EvalRun {
+    /// The `FOUNDATION_MODELS_*` variables of `environment` that change how
+    /// the engine generates (model paths left out), prefix dropped.
+    package static func settings(from environment: [String: String]) -> [String: String] {
+        let prefix = "FOUNDATION_MODELS_"
+        var settings: [String: String] = [:]
+        for (key, value) in environment where key.hasPrefix(prefix) && !key.hasSuffix("MODEL") {
+            settings[String(key.dropFirst(prefix.count))] = value
+        }
+        return settings
+    }
+}
+
+/// The machine, as reports name it.
+package enum MachineDescription {
+    package static var current: String {
+        let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let cpu = cpuInfo.split(separator: "\n")
+            .first { $0.hasPrefix("model name") }
+            .flatMap { $0.split(separator: ":", maxSplits: 1).last }
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+        let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
+        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) GiB, Linux"
+    }
+}

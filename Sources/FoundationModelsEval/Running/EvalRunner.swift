@@ -1,0 +1,350 @@
+import Foundation
+import FoundationModels
+import LlamaKit
+
+/// Answers corpora on one model in the chosen modes, one item at a time
+/// (the modes of an item back to back, so a change in the machine's load
+/// hits them alike), and scores every answer.
+///
+/// Options are an app's: greedy, no `maximumResponseTokens`. Each answer
+/// runs under a time limit; one that does not finish counts as a failure.
+package struct EvalRunner {
+    package var model: SystemLanguageModel
+    /// What the report calls this run.
+    package var label: String
+    package var modes: [EvalMode] = EvalMode.allCases
+    package var timeLimit: Double = 20
+    /// `llama-server`, for ``EvalMode/grammar``.
+    package var serverBinary: String?
+    /// Answer only the first `limit` items of each corpus.
+    package var limit: Int?
+    package var corporaDirectory: URL = CorpusFiles.defaultDirectory
+    /// The command line, for the report.
+    package var command: String = ""
+    package var log: @Sendable (String) -> Void = { _ in }
+
+    package init(model: SystemLanguageModel, label: String) {
+        self.model = model
+        self.label = label
+    }
+
+    package func run(_ corpora: [Corpus]) async throws -> EvalRun {
+        let clock = ContinuousClock()
+        let start = clock.now
+        guard model.isAvailable else {
+            throw CorpusError("the model at \(model.configuration.modelPath) is not available (\(model.availability)); run make setup or pass --model")
+        }
+        // Every corpus file is read before the first answer, so a bad file
+        // fails the run at once.
+        for corpus in corpora { _ = try loadItems(corpus.taskType) }
+        log("loading \(model.configuration.modelPath)")
+        let loaded = try await OnDeviceEngine.shared(for: model.configuration).loaded()
+
+        var server: ServerSupervisor?
+        var serverNote: String?
+        if modes.contains(.grammar) {
+            if let serverBinary {
+                log("starting llama-server")
+                let supervisor = ServerSupervisor(binary: serverBinary, model: model.configuration.modelPath,
+                                                  threads: model.configuration.threads, contextSize: loaded.contextSize)
+                do {
+                    try await supervisor.start()
+                    server = supervisor
+                } catch {
+                    supervisor.stop()
+                    serverNote = "llama-server did not start: \(error)"
+                }
+            } else {
+                serverNote = "LLAMA_SERVER is not set (run through make eval, or pass --llama-server PATH)"
+            }
+        }
+        defer { server?.stop() }
+
+        var results: [CorpusRun] = []
+        for corpus in corpora {
+            results += try await evaluate(corpus.taskType, server: server, serverNote: serverNote, contextSize: loaded.contextSize)
+        }
+        return EvalRun(
+            label: label,
+            model: describeModel(contextSize: loaded.contextSize),
+            machine: MachineDescription.current,
+            date: ISO8601DateFormatter().string(from: Date()),
+            command: command,
+            timeLimitSeconds: timeLimit,
+            settings: EvalRun.settings(from: ProcessInfo.processInfo.environment),
+            llamaServer: server?.command,
+            results: results,
+            seconds: Self.seconds(clock.now - start)
+        )
+    }
+
+    private func loadItems<T: EvalTask>(_ task: T.Type) throws -> [T.Item] {
+        let items = try CorpusFiles.load(task, from: corporaDirectory)
+        return limit.map { Array(items.prefix($0)) } ?? items
+    }
+
+    private func evaluate<T: EvalTask>(_ task: T.Type, server: ServerSupervisor?, serverNote: String?, contextSize: Int) async throws -> [CorpusRun] {
+        let items = try loadItems(task)
+        var answers: [EvalMode: [AnswerRecord]] = [:]
+        var seconds: [EvalMode: Double] = [:]
+        var notes: [EvalMode: String] = [:]
+        if let serverNote { notes[.grammar] = serverNote }
+        for item in items {
+            let prompt = T.prompt(for: item)
+            let typed = Self.typedTranscript(instructions: T.instructions, prompt: prompt, schema: T.Answer.generationSchema)
+            let rendered = modes.contains(where: { $0 != .guided }) ? try await model.renderedInput(for: typed) : nil
+            for mode in modes {
+                var produced: Produced
+                switch mode {
+                case .guided:
+                    produced = await guided(task, prompt: prompt)
+                case .free:
+                    guard let rendered else { continue }
+                    let (instructions, user) = Self.turns(of: rendered)
+                    let plain = Self.plainTranscript(instructions: instructions, prompt: user)
+                    if notes[.free] == nil, let replayed = try? await model.renderedInput(for: plain), replayed.text != rendered.text {
+                        notes[.free] = "the free-text prompt differs from the typed one (the rendering put something outside the system and user turns)"
+                    }
+                    produced = await free(instructions: instructions, prompt: user, contextSize: contextSize)
+                case .grammar:
+                    guard let server, let rendered else { continue }
+                    produced = await grammar(server, prompt: rendered.text, schema: T.Answer.generationSchema)
+                }
+                let record = Self.score(task, item: item, produced)
+                answers[mode, default: []].append(record)
+                seconds[mode, default: 0] += record.seconds
+                log("\(T.corpus.rawValue) \(item.id) \(mode.rawValue): \(Self.summary(record))")
+            }
+        }
+        return modes.map { mode in
+            CorpusRun(corpus: T.corpus, mode: mode, fields: T.fields, informational: T.informational.sorted(),
+                      answers: answers[mode] ?? [], seconds: seconds[mode] ?? 0, note: notes[mode])
+        }
+    }
+
+    // MARK: The modes
+
+    /// What a mode produced, before scoring.
+    struct Produced {
+        var status: AnswerRecord.Status = .answered
+        var problem: String?
+        var output = ""
+        var content: GeneratedContent?
+        var truncated = false
+        var seconds = 0.0
+        var promptTokens = 0
+        var cachedPromptTokens = 0
+        var outputTokens = 0
+    }
+
+    private struct SessionAnswer: Sendable {
+        var text: String
+        var content: GeneratedContent?
+        var usage: LanguageModelSession.Usage
+    }
+
+    private func guided<T: EvalTask>(_ task: T.Type, prompt: String) async -> Produced {
+        let engine = OnDeviceEngine.shared(for: model.configuration)
+        let session = LanguageModelSession(model: model, instructions: T.instructions)
+        let before = engine.statistics.withLock { $0 }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var produced = await run(seconds: { Self.seconds(clock.now - start) }) {
+            let response = try await session.respond(to: prompt, generating: T.Answer.self, options: GenerationOptions(sampling: .greedy))
+            return SessionAnswer(text: response.rawContent.jsonString, content: response.rawContent, usage: response.usage)
+        }
+        produced.truncated = engine.statistics.withLock { $0.closedEarly } > before.closedEarly
+        return produced
+    }
+
+    private func free(instructions: String, prompt: String, contextSize: Int) async -> Produced {
+        let session = LanguageModelSession(model: model, instructions: instructions)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var produced = await run(seconds: { Self.seconds(clock.now - start) }) {
+            let response = try await session.respond(to: prompt, options: GenerationOptions(sampling: .greedy))
+            return SessionAnswer(text: response.content, content: nil, usage: response.usage)
+        }
+        guard produced.status == .answered else { return produced }
+        produced.truncated = produced.promptTokens + produced.outputTokens >= contextSize
+        if let object = LenientJSON.firstObject(in: produced.output) {
+            produced.content = object.content
+        } else {
+            produced.status = .invalid
+            produced.problem = produced.output.contains("{") ? "malformed or unfinished JSON" : "no JSON object"
+        }
+        return produced
+    }
+
+    /// Runs one session request under the time limit.
+    private func run(seconds elapsed: () -> Double, _ body: sending @escaping () async throws -> SessionAnswer) async -> Produced {
+        var produced = Produced()
+        do {
+            let answer = try await withTimeLimit(timeLimit, body)
+            produced.output = answer.text
+            produced.content = answer.content
+            produced.promptTokens = answer.usage.input.totalTokenCount
+            produced.cachedPromptTokens = answer.usage.input.cachedTokenCount
+            produced.outputTokens = answer.usage.output.totalTokenCount
+        } catch let error as TimeLimitExceeded {
+            produced.status = .timedOut
+            produced.problem = error.description
+        } catch {
+            produced.status = .failed
+            produced.problem = "\(error)"
+        }
+        produced.seconds = elapsed()
+        return produced
+    }
+
+    private func grammar(_ server: ServerSupervisor, prompt: String, schema: GenerationSchema) async -> Produced {
+        var produced = Produced()
+        do {
+            let completion = try await server.complete(prompt: prompt, schema: schema.jsonSchema.jsonString, timeLimit: timeLimit)
+            produced.output = completion.content
+            produced.seconds = completion.wall
+            produced.promptTokens = completion.promptEvaluated + completion.promptCached
+            produced.cachedPromptTokens = completion.promptCached
+            produced.outputTokens = completion.predicted
+            produced.truncated = completion.stopType == "limit"
+            do {
+                let content = try GeneratedContent(json: completion.content)
+                if content.isComplete {
+                    produced.content = content
+                } else {
+                    produced.status = .invalid
+                    produced.problem = "unfinished JSON (stopped by \(completion.stopType))"
+                }
+            } catch {
+                produced.status = .invalid
+                produced.problem = "malformed JSON: \(error)"
+            }
+        } catch let error as LlamaServerError where error.isTimeout {
+            produced.status = .timedOut
+            produced.problem = TimeLimitExceeded(seconds: timeLimit).description
+            produced.seconds = timeLimit
+        } catch {
+            produced.status = .failed
+            produced.problem = "\(error)"
+        }
+        return produced
+    }
+
+    // MARK: Scoring
+
+    static func score<T: EvalTask>(_ task: T.Type, item: T.Item, _ produced: Produced) -> AnswerRecord {
+        var record = AnswerRecord(
+            id: item.id, status: produced.status, problem: produced.problem, output: produced.output,
+            fields: T.fields.map { FieldScore($0, false, "no answer", counts: !T.informational.contains($0)) },
+            emptied: [], truncated: produced.truncated, seconds: produced.seconds,
+            promptTokens: produced.promptTokens, cachedPromptTokens: produced.cachedPromptTokens,
+            outputTokens: produced.outputTokens, groups: T.groups(of: item)
+        )
+        guard produced.status == .answered, let content = produced.content else { return record }
+        do {
+            let answer = try T.Answer(content)
+            record.fields = T.score(answer, for: item).map { score in
+                var score = score
+                score.counts = !T.informational.contains(score.field)
+                return score
+            }
+            record.emptied = Scoring.emptiedFields(in: content)
+        } catch {
+            record.status = .invalid
+            record.problem = "does not decode as \(T.Answer.self): \(error)"
+        }
+        return record
+    }
+
+    static func summary(_ record: AnswerRecord) -> String {
+        let time = String(format: "%.1f s", record.seconds)
+        guard record.status == .answered else { return "\(record.status.rawValue) (\(record.problem ?? "")) \(time)" }
+        if record.allRight { return "all right, \(time)" }
+        var misses = record.fields.filter { $0.counts && !$0.right }.map { "\($0.field): \($0.detail)" }
+        if !record.emptied.isEmpty { misses.append("emptied \(record.emptied)") }
+        if record.truncated { misses.append("truncated") }
+        return misses.joined(separator: "; ") + ", \(time)"
+    }
+
+    // MARK: Prompts
+
+    /// The transcript a new session with `instructions` sends for a typed
+    /// request (`respond(to:generating:)`, schema described in the prompt).
+    package static func typedTranscript(instructions: String, prompt: String, schema: GenerationSchema) -> Transcript {
+        Transcript(entries: [
+            .instructions(Transcript.Instructions(segments: [.text(.init(content: instructions))], toolDefinitions: [])),
+            .prompt(Transcript.Prompt(segments: [.text(.init(content: prompt))], responseFormat: Transcript.ResponseFormat(schema: schema))),
+        ])
+    }
+
+    /// The transcript of a plain-text request.
+    package static func plainTranscript(instructions: String, prompt: String) -> Transcript {
+        Transcript(entries: [
+            .instructions(Transcript.Instructions(segments: [.text(.init(content: instructions))], toolDefinitions: [])),
+            .prompt(Transcript.Prompt(segments: [.text(.init(content: prompt))])),
+        ])
+    }
+
+    /// The system and user text of a rendered typed request: what a free-text
+    /// request sends to ask for the same answer in words.
+    package static func turns(of rendered: SystemLanguageModel.RenderedInput) -> (instructions: String, prompt: String) {
+        (rendered.messages.first { $0.role == "system" }?.content ?? "",
+         rendered.messages.last { $0.role == "user" }?.content ?? "")
+    }
+
+    private func describeModel(contextSize: Int) -> ModelDescription {
+        let path = model.configuration.modelPath
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+        let name = (try? GGUFFile.metadata(path: path, maximumArrayLength: 0))?["general.name"]?.stringValue ?? ""
+        return ModelDescription(path: path, fileName: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes ?? 0,
+                                name: name, contextSize: contextSize, threads: model.configuration.threads)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// The llama-server the grammar mode talks to, restarted after an answer
+/// that ran out of time (it may still be generating that answer, which
+/// would take the cores from the next one).
+final class ServerSupervisor {
+    let binary: String
+    let model: String
+    let threads: Int
+    let contextSize: Int
+    private var server: LlamaServer?
+
+    init(binary: String, model: String, threads: Int, contextSize: Int) {
+        self.binary = binary
+        self.model = model
+        self.threads = threads
+        self.contextSize = contextSize
+    }
+
+    var command: String? { server?.command }
+
+    func start() async throws {
+        let server = try LlamaServer(binary: binary, model: model, threads: threads, contextSize: contextSize)
+        self.server = server
+        try await server.waitUntilReady()
+    }
+
+    func stop() {
+        server?.stop()
+        server = nil
+    }
+
+    func complete(prompt: String, schema: String, timeLimit: Double) async throws -> LlamaServer.Completion {
+        if server == nil { try await start() }
+        guard let server else { throw LlamaServerError("llama-server is not running") }
+        do {
+            return try await server.complete(prompt: prompt, constraint: .jsonSchema(schema), maximumTokens: nil, timeout: timeLimit)
+        } catch let error as LlamaServerError where error.isTimeout {
+            stop()
+            try? await start()
+            throw error
+        }
+    }
+}

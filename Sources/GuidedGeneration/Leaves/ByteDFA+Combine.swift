@@ -1,0 +1,118 @@
+extension ByteDFA {
+    /// The automaton that runs `automata` side by side and accepts where
+    /// `accepts` says so, given which of them accept (the product
+    /// construction): intersection is `allSatisfy`, difference `[0] && !$0[1]`.
+    ///
+    /// Exists so the constraints JSON Schema puts on one string — a choice
+    /// list, several `pattern`s, a `format`, `minLength`/`maxLength`, keys
+    /// that must not be a declared property — become the one automaton a
+    /// string leaf runs. A component that has died stays dead (a missing
+    /// component reads as not accepting), so a difference keeps running its
+    /// first component after the second has refused. Throws past
+    /// ``maximumStateCount`` states; a result that accepts nothing has
+    /// ``start`` ``dead``.
+    static func combine(_ automata: [ByteDFA], subject: String, accepts: ([Bool]) -> Bool) throws(GuidedGenerationError) -> ByteDFA {
+        let count = automata.count
+        var index: [[Int32]: Int32] = [:]
+        var states: [[Int32]] = []
+        var targets: [Int32] = []
+        var accepting: [Bool] = []
+        let limit = maximumStateCount * 4
+        func state(_ components: [Int32]) throws(GuidedGenerationError) -> Int32 {
+            if components.allSatisfy({ $0 < 0 }) { return ByteDFA.dead }
+            if let known = index[components] { return known }
+            guard states.count < limit else { throw ByteNFA.tooLarge(subject, limit: maximumStateCount) }
+            let id = Int32(states.count)
+            index[components] = id
+            states.append(components)
+            accepting.append(accepts((0..<count).map { automata[$0].isAccepting(components[$0]) }))
+            return id
+        }
+        let start = try state(automata.map(\.start))
+        guard start >= 0 else { return ByteDFA.literals([]) }
+        var cursor = 0
+        var next = [Int32](repeating: ByteDFA.dead, count: count)
+        while cursor < states.count {
+            let components = states[cursor]
+            cursor += 1
+            for byte in 0..<256 {
+                for position in 0..<count {
+                    next[position] = automata[position].next(components[position], UInt8(byte))
+                }
+                targets.append(try state(next))
+            }
+        }
+        let table = TransitionTable(
+            classOfByte: (0..<256).map { UInt8($0) }, classCount: 256, targets: targets, accepting: accepting, start: start
+        )
+        let minimal = table.pruned().minimized()
+        guard minimal.stateCount <= maximumStateCount else {
+            throw ByteNFA.tooLarge(subject, limit: maximumStateCount)
+        }
+        return ByteDFA(minimal.canonical())
+    }
+
+    /// Strings every one of `automata` accepts.
+    package static func intersection(_ automata: [ByteDFA], subject: String) throws(GuidedGenerationError) -> ByteDFA {
+        guard automata.count > 1 else { return automata[0] }
+        return try combine(automata, subject: subject) { $0.allSatisfy { $0 } }
+    }
+
+    /// The most content bytes (quotes not counted) of any string the
+    /// automaton accepts, or nil when there is no limit (a loop).
+    func longestLength() -> Int? {
+        guard start >= 0 else { return 0 }
+        // Longest path in the graph of live states, which must have no cycle.
+        var longest = [Int?](repeating: nil, count: stateCount)
+        var onPath = [Bool](repeating: false, count: stateCount)
+        func visit(_ state: Int32) -> Int? {
+            if let known = longest[Int(state)] { return known }
+            if onPath[Int(state)] { return nil }
+            onPath[Int(state)] = true
+            defer { onPath[Int(state)] = false }
+            var best = 0
+            for byte in 0..<256 {
+                let next = self.next(state, UInt8(byte))
+                guard next >= 0 else { continue }
+                guard let rest = visit(next) else { return nil }
+                best = max(best, rest + 1)
+            }
+            longest[Int(state)] = best
+            return best
+        }
+        return visit(start).map { max($0 - 2, 0) }
+    }
+
+    /// Whether the automaton accepts nothing at all.
+    package var isEmpty: Bool { start < 0 }
+
+    /// Any JSON string in canonical encoding (``JSONStringEncoding``): the
+    /// spelling the model writes for a string with any constraint.
+    package static let canonicalString: ByteDFA = {
+        do { return try jsonString(node: .repetition(.scalars(ScalarSet.all), min: 0, max: nil), subject: "any string") } catch {
+            preconditionFailure("the automaton for any canonical string cannot be built: \(error)")
+        }
+    }()
+
+    /// A JSON string (canonical encoding) of `minimum` to `maximum`
+    /// Unicode scalars.
+    package static func jsonString(length minimum: Int, _ maximum: Int?) throws(GuidedGenerationError) -> ByteDFA {
+        try jsonString(
+            node: .repetition(.scalars(ScalarSet.all), min: minimum, max: maximum),
+            subject: "a string of \(minimum) to \(maximum.map(String.init) ?? "any number of") characters"
+        )
+    }
+
+    /// A JSON string (with quotes, canonical encoding) whose content is `node`.
+    static func jsonString(node: PatternNode, subject: String) throws(GuidedGenerationError) -> ByteDFA {
+        var nfa = ByteNFA(stateLimit: maximumNFAStateCount, subject: subject)
+        let start = try nfa.addState()
+        let open = try nfa.addState()
+        let quote = UInt8(ascii: "\"")
+        nfa.addEdge(start, quote...quote, open)
+        let close = try nfa.add(node, from: open)
+        nfa.accept = try nfa.addState()
+        nfa.addEdge(close, quote...quote, nfa.accept)
+        return try build(nfa, from: start)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import FoundationModels
+@testable import FoundationModelsEval
+
+/// A couple of receipts on the real default model, in every mode (a real
+/// llama-server on 127.0.0.1, started and stopped by the runner).
+@Suite("Eval on the real model", .serialized)
+struct EvalModelTests {
+    @Test func theTypedTranscriptRendersAsASessionRendersIt() async throws {
+        let model = SystemLanguageModel.default
+        try #require(model.isAvailable, "The default model is not installed; run `make setup`.")
+        let item = ReceiptCorpus.generate()[0]
+        let session = LanguageModelSession(model: model, instructions: ReceiptTask.instructions)
+        _ = try await session.respond(to: ReceiptTask.prompt(for: item), generating: ParsedFuelReceipt.self,
+                                      options: GenerationOptions(sampling: .greedy))
+        let asked = Transcript(entries: session.transcript.dropLast())
+        let built = EvalRunner.typedTranscript(instructions: ReceiptTask.instructions, prompt: ReceiptTask.prompt(for: item),
+                                               schema: ParsedFuelReceipt.generationSchema)
+        let expected = try await model.renderedInput(for: asked)
+        let rendered = try await model.renderedInput(for: built)
+        #expect(rendered == expected)
+        #expect(rendered.text.contains(item.rows[0]) && rendered.text.contains("totalAmount"))
+        // The free-text request of the same item renders to the same text.
+        let turns = EvalRunner.turns(of: rendered)
+        #expect(try await model.renderedInput(for: EvalRunner.plainTranscript(instructions: turns.instructions, prompt: turns.prompt)).text == rendered.text)
+    }
+
+    @Test func twoReceiptsInEveryMode() async throws {
+        let model = SystemLanguageModel.default
+        try #require(model.isAvailable, "The default model is not installed; run `make setup`.")
+        let server = try #require(ProcessInfo.processInfo.environment["LLAMA_SERVER"], "LLAMA_SERVER is not set; source env.sh (make test does)")
+        var runner = EvalRunner(model: model, label: "test")
+        runner.limit = 2
+        runner.serverBinary = server
+        runner.corporaDirectory = CorpusTests.committed
+        let run = try await runner.run([.receipts])
+
+        #expect(run.results.map(\.mode) == [.guided, .free, .grammar])
+        #expect(run.llamaServer?.contains("--host 127.0.0.1") == true)
+        for result in run.results {
+            #expect(result.note == nil, "\(result.mode): \(result.note ?? "")")
+            #expect(result.answers.map(\.id) == ["receipt-01", "receipt-02"])
+            #expect(result.answers.allSatisfy { $0.promptTokens > 100 && $0.seconds > 0 && $0.fields.count == ReceiptTask.fields.count })
+        }
+        let guided = run.results[0].answers, grammar = run.results[2].answers
+        for answer in guided + grammar {
+            // Both enforce the schema: the answer decodes, keys in the type's order.
+            #expect(answer.status == .answered, "\(answer.id): \(answer.problem ?? "")")
+            guard case .structure(_, let keys) = try GeneratedContent(json: answer.output).kind else {
+                Issue.record("\(answer.id) is not an object: \(answer.output)")
+                continue
+            }
+            #expect(keys == ["stationBrand", "totalAmount", "volume", "pricePerUnit", "reasoning", "arithmeticCheckPassed"])
+        }
+        // The same rendered prompt: the same number of prompt tokens.
+        for (ours, theirs) in zip(guided, grammar) {
+            #expect(abs(ours.promptTokens - theirs.promptTokens) <= 1, "\(ours.promptTokens) vs \(theirs.promptTokens)")
+        }
+        let markdown = EvalReport(runs: [run], command: "test").markdown()
+        #expect(markdown.contains("| receipts | test | "))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import FoundationModelsEval
+
+/// EVAL.md from runs (no model): the tables say what the answers were.
+@Suite("Eval report")
+struct ReportTests {
+    static func answer(_ id: String, right: Bool, status: AnswerRecord.Status = .answered, seconds: Double, groups: [String] = []) -> AnswerRecord {
+        AnswerRecord(
+            id: id, status: status, problem: status == .answered ? nil : "no answer within 60 s", output: "{}",
+            fields: ReceiptTask.fields.map { FieldScore($0, right || $0 == "stationBrand", right ? "" : "expected 45, got 1.07", counts: $0 != "arithmeticCheckPassed") },
+            emptied: [], truncated: false, seconds: seconds, promptTokens: 300, cachedPromptTokens: 100, outputTokens: 40, groups: groups
+        )
+    }
+
+    static func run(label: String) -> EvalRun {
+        let model = ModelDescription(path: "/m/model.gguf", fileName: "model.gguf", bytes: 491_400_064, name: "Qwen", contextSize: 4096, threads: 2)
+        let guided = CorpusRun(corpus: .receipts, mode: .guided, fields: ReceiptTask.fields, informational: ["arithmeticCheckPassed"], answers: [
+            answer("receipt-01", right: true, seconds: 2, groups: ["gallons", "prepay"]),
+            answer("receipt-02", right: true, seconds: 4, groups: ["gallons"]),
+            answer("receipt-03", right: false, seconds: 3, groups: ["decimal-comma"]),
+            answer("receipt-04", right: false, status: .timedOut, seconds: 60, groups: ["decimal-comma"]),
+        ], seconds: 69)
+        let grammar = CorpusRun(corpus: .receipts, mode: .grammar, fields: ReceiptTask.fields, informational: ["arithmeticCheckPassed"],
+                                answers: [], seconds: 0, note: "LLAMA_SERVER is not set")
+        return EvalRun(label: label, model: model, machine: "test machine", date: "2026-11-23T12:00:00Z", command: "fm eval receipts",
+                       timeLimitSeconds: 60, settings: ["STRING_PACING": "0"], llamaServer: nil, results: [guided, grammar], seconds: 75)
+    }
+
+    @Test func tablesCountTheAnswers() {
+        let markdown = EvalReport(runs: [Self.run(label: "qwen")], command: "make eval").markdown()
+        #expect(markdown.contains("| receipts | qwen | 50 % (2/4) | – |"), "summary row")
+        #expect(markdown.contains("| qwen | guided (ours) | **50 % (2/4)** | 50 % (2/4) | 50 % (2/4) | 50 % (2/4) | 100 % (4/4) | 50 % (2/4) | 75 % (3/4) | 0 | 0 | 1 | 17.25 s | 60.00 s | 300 | 40 |"))
+        #expect(markdown.contains("arithmeticCheckPassed (info)"))
+        #expect(markdown.contains("| 4096 | 2 | `STRING_PACING=0` | guided, grammar |"))
+        #expect(markdown.contains("| decimal-comma | 2 | 0/2 |") && markdown.contains("| gallons | 2 | 2/2 |"))
+        #expect(!markdown.contains("| prepay |"), "a feature of one item gets no row")
+        #expect(markdown.contains("- qwen, llama.cpp JSON-schema grammar: LLAMA_SERVER is not set"))
+        #expect(markdown.contains("- receipt-04: timed-out: no answer within 60 s"))
+        #expect(markdown.contains("- receipt-03: totalAmount — expected 45, got 1.07"))
+    }
+
+    @Test func runsRoundTripThroughJSON() throws {
+        let run = Self.run(label: "qwen")
+        let decoded = try EvalRun.decode(try run.encoded())
+        #expect(try decoded.encoded() == run.encoded())
+        #expect(decoded.results[0].answers[3].status == .timedOut)
+    }
+
+    @Test func settingsAreTheEnginesSwitches() {
+        let settings = EvalRun.settings(from: [
+            "FOUNDATION_MODELS_MODEL": "/m.gguf", "FOUNDATION_MODELS_SMALL_MODEL": "/s.gguf", "FOUNDATION_MODELS_REPETITION": "0",
+            "FOUNDATION_MODELS_THREADS": "2", "PATH": "/bin",
+        ])
+        #expect(settings == ["REPETITION": "0", "THREADS": "2"])
+    }
+
+    @Test func percentilesAreNearestRank() {
+        #expect(EvalReport.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.95) == 10)
+        #expect(EvalReport.percentile(Array(1...20).map(Double.init), 0.95) == 19)
+        #expect(EvalReport.percentile([], 0.95) == 0)
+    }
+}

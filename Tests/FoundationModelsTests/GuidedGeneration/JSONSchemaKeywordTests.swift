@@ -1,0 +1,215 @@
+import Foundation
+import GuidedGeneration
+import Testing
+@testable import FoundationModels
+
+extension OnDeviceTests {
+    /// Every JSON Schema keyword the reader accepts, enforced: for each
+    /// schema, random walks through the mask over the real vocabulary (no
+    /// model runs) end in documents the independent validator accepts, and
+    /// given valid and invalid documents are accepted and refused token by
+    /// token. Keywords that cannot be enforced are a clear error naming the
+    /// keyword and its location.
+    @Suite("JSON Schema keywords")
+    struct JSONSchemaKeywords {
+        struct Case: CustomTestStringConvertible, Sendable {
+            var name: String
+            var schema: String
+            /// The schema the validator checks against, where the engine's
+            /// reading has a keyword the validator does not know (`nullable`).
+            var oracle: String?
+            var valid: [String] = []
+            var invalid: [String] = []
+            /// Extra keys (additionalProperties, patternProperties): a walk
+            /// may write one key twice (see GUIDED_GENERATION.md).
+            var repeatsKeys = false
+            var testDescription: String { name }
+        }
+
+        static let cases: [Case] = [
+            Case(name: "annotations constrain nothing", schema: #"""
+                {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://example.com/s","$comment":"c","title":"T","description":"d",
+                 "examples":["ab"],"default":"a","readOnly":true,"writeOnly":false,"deprecated":true,"$anchor":"top","x-vendor":{"any":[1]},
+                 "self":{"vendor":"x"},"type":"string","maxLength":3}
+                """#, oracle: #"{"type":"string","maxLength":3}"#, valid: [#""abc""#], invalid: [#""abcd""#, "3"]),
+            Case(name: "$ref into definitions", schema: #"""
+                {"definitions":{"Name":{"type":"string","enum":["ann","bob"]}},"type":"object","properties":{"n":{"$ref":"#/definitions/Name"}},"required":["n"]}
+                """#, valid: [#"{"n":"bob"}"#], invalid: [#"{"n":"eve"}"#, "{}"]),
+            Case(name: "$ref to the root (recursion)", schema: #"""
+                {"type":"object","properties":{"v":{"type":"integer"},"next":{"$ref":"#"}},"required":["v"],"additionalProperties":false}
+                """#, valid: [#"{"v":1,"next":{"v":2}}"#], invalid: [#"{"v":1,"next":{}}"#]),
+            Case(name: "$ref to any local pointer, with siblings", schema: #"""
+                {"$defs":{"S":{"type":"string","minLength":1}},"properties":{"a":{"$ref":"#/$defs/S","maxLength":2}},"type":"object","required":["a"]}
+                """#, valid: [#"{"a":"xy"}"#], invalid: [#"{"a":"xyz"}"#, #"{"a":""}"#]),
+            Case(name: "type arrays", schema: #"{"type":["string","null"],"maxLength":4}"#, valid: ["null", #""abcd""#], invalid: ["1", #""abcde""#]),
+            Case(name: "nullable", schema: #"{"type":"integer","nullable":true,"minimum":0,"maximum":9}"#,
+                 oracle: #"{"type":["integer","null"],"minimum":0,"maximum":9}"#, valid: ["null", "9"], invalid: ["10", #""1""#]),
+            Case(name: "enum of any JSON values", schema: #"{"enum":[1,"two",null,true,{"a":[1,2]},[3]]}"#,
+                 valid: ["1", #""two""#, "null", "true", #"{"a":[1,2]}"#, "[3]"], invalid: ["2", "false", "[4]"]),
+            Case(name: "const object", schema: #"{"const":{"k":"v","n":2}}"#, valid: [#"{"k":"v","n":2}"#], invalid: [#"{"k":"v","n":3}"#]),
+            Case(name: "integer multipleOf in a range", schema: #"{"type":"integer","multipleOf":5,"minimum":0,"maximum":50}"#,
+                 valid: ["0", "45"], invalid: ["7", "55"]),
+            Case(name: "exclusive bounds (number form)", schema: #"{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1}"#,
+                 valid: ["0.5"], invalid: ["0", "1"]),
+            Case(name: "exclusive bounds (draft 4 flags)", schema: #"{"type":"integer","minimum":1,"exclusiveMinimum":true,"maximum":5,"exclusiveMaximum":true}"#,
+                 valid: ["2", "4"], invalid: ["1", "5"]),
+            Case(name: "minLength and maxLength", schema: #"{"type":"string","minLength":2,"maxLength":5}"#, valid: [#""ab""#, #""héllo""#], invalid: [#""a""#, #""abcdef""#]),
+            Case(name: "long maxLength (counted)", schema: #"{"type":"string","minLength":1,"maxLength":5000}"#, valid: [#""a""#], invalid: [#""""#]),
+            Case(name: "unanchored pattern is a search", schema: #"{"type":"string","pattern":"[0-9]{3}","maxLength":8}"#,
+                 valid: [#""ab123cd""#, #""999""#], invalid: [#""ab12cd""#]),
+            Case(name: "anchored pattern", schema: #"{"type":"string","pattern":"^ab+$"}"#, valid: [#""abbb""#], invalid: [#""xab""#, #""abx""#]),
+            Case(name: "format date-time", schema: #"{"type":"string","format":"date-time"}"#,
+                 valid: [#""2024-02-29T23:59:59.5Z""#, #""2023-01-01T00:00:00+05:30""#], invalid: [#""2023-02-29T00:00:00Z""#, #""2023-01-01""#]),
+            Case(name: "format date", schema: #"{"type":"string","format":"date"}"#, valid: [#""2000-02-29""#], invalid: [#""1900-02-29""#, #""2023-13-01""#]),
+            Case(name: "format time", schema: #"{"type":"string","format":"time"}"#, valid: [#""12:30:00Z""#], invalid: [#""24:00:00Z""#]),
+            Case(name: "format duration", schema: #"{"type":"string","format":"duration"}"#, valid: [#""P1DT2H""#, #""P3W""#], invalid: [#""P""#, #""PT""#]),
+            Case(name: "format email", schema: #"{"type":"string","format":"email"}"#, valid: [#""ada@example.com""#], invalid: [#""ada""#]),
+            Case(name: "format hostname", schema: #"{"type":"string","format":"hostname"}"#, valid: [#""api.example.com""#], invalid: [#""-bad.com""#]),
+            Case(name: "format ipv4", schema: #"{"type":"string","format":"ipv4"}"#, valid: [#""192.168.0.1""#], invalid: [#""256.1.1.1""#, #""01.1.1.1""#]),
+            Case(name: "format ipv6", schema: #"{"type":"string","format":"ipv6"}"#, valid: [#""::1""#, #""2001:db8::ff00:42:8329""#], invalid: [#""1::2::3""#]),
+            Case(name: "format uri", schema: #"{"type":"string","format":"uri"}"#, valid: [#""https://example.com/a?b=c#d""#], invalid: [#""no scheme""#]),
+            Case(name: "format uri-reference", schema: #"{"type":"string","format":"uri-reference"}"#, valid: [#""../a/b?c""#], invalid: [#""a b""#]),
+            Case(name: "format uuid", schema: #"{"type":"string","format":"uuid"}"#,
+                 valid: [#""123e4567-e89b-12d3-a456-426614174000""#], invalid: [#""123e4567e89b12d3a456426614174000""#]),
+            Case(name: "required and additionalProperties false", schema: #"""
+                {"type":"object","properties":{"a":{"type":"string"},"b":{"type":"boolean"}},"required":["b"],"additionalProperties":false}
+                """#, valid: [#"{"b":true}"#, #"{"a":"x","b":false}"#], invalid: [#"{"a":"x"}"#, #"{"b":true,"c":1}"#]),
+            Case(name: "additionalProperties true", schema: #"{"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":true}"#,
+                 valid: [#"{"a":1,"z":[null]}"#, #"{"q":{}}"#], invalid: [#"{"a":"1"}"#], repeatsKeys: true),
+            Case(name: "additionalProperties schema", schema: #"{"type":"object","additionalProperties":{"type":"integer","maximum":3}}"#,
+                 valid: [#"{"x":1,"y":3}"#, "{}"], invalid: [#"{"x":4}"#], repeatsKeys: true),
+            Case(name: "patternProperties", schema: #"""
+                {"type":"object","patternProperties":{"^x-":{"type":"string","maxLength":3},"^n_":{"type":"integer"}},"additionalProperties":false}
+                """#, valid: [#"{"x-a":"abc","n_1":5}"#], invalid: [#"{"x-a":"abcd"}"#, #"{"other":1}"#], repeatsKeys: true),
+            Case(name: "propertyNames", schema: #"{"type":"object","propertyNames":{"pattern":"^[a-z]{1,4}$"},"additionalProperties":{"type":"boolean"}}"#,
+                 valid: [#"{"ab":true}"#], invalid: [#"{"ABC":true}"#, #"{"abcde":false}"#], repeatsKeys: true),
+            Case(name: "minProperties implied by required", schema: #"""
+                {"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"minProperties":1,"additionalProperties":false}
+                """#, valid: [#"{"a":""}"#], invalid: ["{}"]),
+            Case(name: "dependentRequired implied by required", schema: #"""
+                {"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a","b"],"dependentRequired":{"a":["b"]},"additionalProperties":false}
+                """#, valid: [#"{"a":"","b":""}"#], invalid: [#"{"a":""}"#]),
+            Case(name: "items as a tuple with additionalItems", schema: #"{"type":"array","items":[{"type":"string"},{"type":"integer"}],"additionalItems":false}"#,
+                 valid: [#"["a",1]"#, #"["a"]"#], invalid: [#"[1,"a"]"#, #"["a",1,2]"#]),
+            Case(name: "prefixItems and items", schema: #"{"type":"array","prefixItems":[{"const":"x"}],"items":{"type":"boolean"},"minItems":1,"maxItems":3}"#,
+                 valid: [#"["x",true,false]"#], invalid: [#"["y"]"#, #"["x",1]"#, "[]"]),
+            Case(name: "uniqueItems where at most one item", schema: #"{"type":"array","items":{"type":"string"},"uniqueItems":true,"maxItems":1}"#,
+                 valid: ["[]", #"["a"]"#], invalid: [#"["a","a"]"#]),
+            Case(name: "anyOf with sibling properties", schema: #"""
+                {"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"anyOf":[{"required":["a"]},{"required":["b"]}],"additionalProperties":false}
+                """#, valid: [#"{"a":"x"}"#, #"{"b":1}"#, #"{"a":"x","b":1}"#], invalid: ["{}"]),
+            Case(name: "oneOf disjoint by type", schema: #"{"oneOf":[{"type":"string","maxLength":3},{"type":"integer"}]}"#, valid: [#""abc""#, "7"], invalid: ["true"]),
+            Case(name: "oneOf disjoint by a constant", schema: #"""
+                {"oneOf":[{"type":"object","properties":{"kind":{"const":"a"},"x":{"type":"integer"}},"required":["kind"]},
+                          {"type":"object","properties":{"kind":{"const":"b"},"y":{"type":"string"}},"required":["kind"]}]}
+                """#, valid: [#"{"kind":"a","x":1}"#, #"{"kind":"b"}"#], invalid: [#"{"kind":"c"}"#]),
+            Case(name: "oneOf made disjoint by the keys each branch requires", schema: #"""
+                {"type":"object","properties":{"ssn":{"type":"string"},"ein":{"type":"string"}},"oneOf":[{"required":["ssn"]},{"required":["ein"]}]}
+                """#, valid: [#"{"ssn":"1"}"#, #"{"ein":"2"}"#], invalid: [#"{"ssn":"1","ein":"2"}"#, "{}"]),
+            Case(name: "oneOf of string patterns", schema: #"{"type":"string","oneOf":[{"pattern":"^a"},{"pattern":"^b"}]}"#,
+                 valid: [#""ax""#, #""b""#], invalid: [#""c""#]),
+            Case(name: "allOf merged", schema: #"""
+                {"allOf":[{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]},{"properties":{"b":{"type":"string"}},"required":["b"]}]}
+                """#, valid: [#"{"a":1,"b":"x"}"#], invalid: [#"{"a":1}"#, #"{"b":"x"}"#]),
+            Case(name: "not a type", schema: #"{"type":["string","integer"],"not":{"type":"string"}}"#, valid: ["3"], invalid: [#""3""#]),
+            Case(name: "not a required property", schema: #"""
+                {"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"not":{"required":["b"]},"additionalProperties":false}
+                """#, valid: [#"{"a":"x"}"#, "{}"], invalid: [#"{"b":"y"}"#]),
+            Case(name: "not a value of an enum", schema: #"{"enum":["a","b","c"],"not":{"const":"b"}}"#, valid: [#""a""#], invalid: [#""b""#]),
+            Case(name: "if alone constrains nothing", schema: #"{"type":"integer","if":{"minimum":3}}"#,
+                 oracle: #"{"type":"integer"}"#, valid: ["1"], invalid: [#""1""#]),
+            Case(name: "false subschemas", schema: #"{"type":"object","properties":{"a":false,"b":{"type":"null"}},"additionalProperties":false}"#,
+                 valid: [#"{"b":null}"#, "{}"], invalid: [#"{"a":1}"#]),
+        ]
+
+        /// What cannot be enforced token by token: refused before decoding,
+        /// naming the keyword and where it is.
+        static let refusals: [(schema: String, mentions: String)] = [
+            (#"{"type":"array","items":{"type":"string"},"uniqueItems":true}"#, #""uniqueItems" at #/uniqueItems"#),
+            (#"{"type":"array","contains":{"type":"string"}}"#, #""contains" at #/contains"#),
+            (#"{"if":{"type":"string"},"then":{"minLength":2},"else":{"type":"number"}}"#, #""if" at #"#),
+            (#"{"not":{"minimum":3}}"#, "not at #/not"),
+            (#"{"oneOf":[{"type":"string"},{"type":"string","minLength":2}]}"#, "oneOf at #"),
+            (#"{"properties":{"a":{"$ref":"https://example.com/s.json"}}}"#, "#/properties/a/$ref"),
+            (#"{"type":"object","unevaluatedProperties":false}"#, #""unevaluatedProperties" at #"#),
+            (#"{"type":"integer","multipleOf":7}"#, #""multipleOf" at #/multipleOf"#),
+            (#"{"type":"object","additionalProperties":{"type":"string"},"minProperties":1}"#, #""minProperties" at #"#),
+            (#"{"type":"object","additionalProperties":true,"maxProperties":2}"#, #""maxProperties" at #"#),
+            (#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"dependentRequired":{"a":["b"]}}"#, "#/dependentRequired/a"),
+            (#"{"type":"object","properties":{"a":{"type":"string"}},"dependentSchemas":{"a":{"required":["b"]}}}"#, "#/dependentSchemas/a"),
+            (#"{"type":"string","pattern":"(?=a)"}"#, "#/pattern"),
+        ]
+
+        static func constraint(_ json: String, vocabulary: TokenVocabulary) throws -> TokenConstraint {
+            let schema = try GenerationSchema(jsonSchema: GeneratedContent(json: json))
+            return try TokenConstraint(root: schema.root, definitions: schema.definitions, vocabulary: vocabulary)
+        }
+
+        /// Whether `document` is accepted token by token (the model's own
+        /// tokenization) to a complete value.
+        static func accepts(_ constraint: TokenConstraint, _ document: String) throws -> Bool {
+            var decoder = constraint.makeDecoder()
+            let tokens = try #require(constraint.vocabulary.tokenize(Array(document.utf8)))
+            for token in tokens {
+                guard decoder.allowedTokens().contains(token), decoder.accept(token) else { return false }
+            }
+            return decoder.canEnd
+        }
+
+        @Test(arguments: cases)
+        func keyword(_ item: Case) async throws {
+            let vocabulary = try await GuidedProperties.vocabulary()
+            let constraint = try Self.constraint(item.schema, vocabulary: vocabulary)
+            let validator = try JSONSchemaValidator(schemaJSON: item.oracle ?? item.schema)
+            for seed in 0..<12 {
+                var random = SplitMix64(seed: UInt64(seed))
+                let output = try GuidedProperties.walk(constraint, random: &random, budget: 48)
+                var violations = validator.validate(json: output)
+                if item.repeatsKeys, violations.allSatisfy({ $0.message.contains("duplicate key") }) {
+                    // Judge the value with the repeated key's last value, as
+                    // JSON parsers that accept repeats read it.
+                    let reparsed = try GeneratedContent(json: output).jsonString
+                    violations = validator.validate(json: reparsed)
+                }
+                #expect(violations.isEmpty, "\(item.name), seed \(seed): \(output) violates \(violations)")
+            }
+            for document in item.valid {
+                #expect(validator.validate(json: document).isEmpty, "test bug: \(document) is not valid for \(item.name)")
+                #expect(try Self.accepts(constraint, document), "\(item.name): the valid \(document) is refused")
+            }
+            for document in item.invalid {
+                #expect(!validator.validate(json: document).isEmpty, "test bug: \(document) is valid for \(item.name)")
+                #expect(try !Self.accepts(constraint, document), "\(item.name): the invalid \(document) is accepted")
+            }
+        }
+
+        @Test(arguments: refusals)
+        func unenforceableKeywordIsAClearError(_ schema: String, mentions: String) throws {
+            do {
+                let read = try GenerationSchema(jsonSchema: GeneratedContent(json: schema))
+                Issue.record("\(schema) should be refused, read as \(read.root)")
+            } catch DecodingError.dataCorrupted(let context) {
+                #expect(context.debugDescription.contains(mentions), "\(context.debugDescription) does not name \(mentions)")
+            }
+        }
+
+        /// A JSON Schema document's property order is kept: keys as written,
+        /// `x-order` when present, through encode and decode again.
+        @Test func propertyOrderIsKept() throws {
+            let written = #"{"type":"object","properties":{"reasoning":{"type":"string"},"zeta":{"type":"integer"},"arithmeticCheckPassed":{"type":"boolean"}},"required":["zeta"]}"#
+            let schema = try GenerationSchema(jsonSchema: GeneratedContent(json: written))
+            guard case .object(let object) = schema.root else { Issue.record("not an object"); return }
+            #expect(object.properties.map(\.name) == ["reasoning", "zeta", "arithmeticCheckPassed"])
+            let reordered = #"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"x-order":["b","a"]}"#
+            guard case .object(let explicit) = try GenerationSchema(jsonSchema: GeneratedContent(json: reordered)).root else { return }
+            #expect(explicit.properties.map(\.name) == ["b", "a"])
+            // Codable round trips (JSONEncoder/JSONDecoder) keep it through x-order.
+            let once = try JSONDecoder().decode(GenerationSchema.self, from: JSONEncoder().encode(schema))
+            let twice = try JSONDecoder().decode(GenerationSchema.self, from: JSONEncoder().encode(once))
+            for decoded in [once, twice] {
+                guard case .object(let round) = decoded.root else { Issue.record("not an object"); return }
+                #expect(round.properties.map(\.name) == ["reasoning", "zeta", "arithmeticCheckPassed"])
+            }
+        }
+    }
+}
