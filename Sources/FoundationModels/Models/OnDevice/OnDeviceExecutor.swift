@@ -119,9 +119,10 @@ struct OnDeviceExecutor: Sendable {
         do {
             turn = try router.finish()
         } catch .incompleteBlock(let text) {
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+            throw GeneratedContent.ParsingError(
+                rawContent: text,
                 debugDescription: "The model's tool-call block is not a complete list of calls: \(text)"
-            ))
+            )
         }
         switch turn {
         case .answer(let rest, let tokenCount):
@@ -157,9 +158,10 @@ struct OnDeviceExecutor: Sendable {
                 debugDescription: "The response schema or a tool's arguments (\(names)) cannot be enforced: \(message)"
             ))
         } catch .unsatisfiable(let message) {
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+            throw GeneratedContent.ParsingError(
+                rawContent: "",
                 debugDescription: "No tool call or answer can satisfy the schemas: \(message)"
-            ))
+            )
         }
     }
 
@@ -174,9 +176,10 @@ struct OnDeviceExecutor: Sendable {
                 debugDescription: "\(schema.name) cannot be enforced: \(message)"
             ))
         } catch .unsatisfiable(let message) {
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+            throw GeneratedContent.ParsingError(
+                rawContent: "",
                 debugDescription: "No value can satisfy \(schema.name): \(message)"
-            ))
+            )
         }
     }
 
