@@ -90,6 +90,20 @@ let package = Package(
             name: "AppCompatibilityTests",
             dependencies: ["FoundationModels"]
         ),
+        // A provider package's executor on the public API only (no
+        // @testable): reasoning, metadata, tool calls, usage and errors.
+        .testTarget(
+            name: "ProviderTests",
+            dependencies: ["FoundationModels"]
+        ),
+        // The module's interface against Apple's 27 declarations
+        // (apple27-declarations.tsv); compiles the module's sources itself,
+        // so it depends on the target only to have its dependencies built.
+        .testTarget(
+            name: "APICheckTests",
+            dependencies: ["FoundationModels"],
+            exclude: ["apple27-declarations.tsv", "deviations.tsv"]
+        ),
         // The constraint engine alone: no model, no llama.cpp.
         .testTarget(
             name: "GuidedGenerationTests",

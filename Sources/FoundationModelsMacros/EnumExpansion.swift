@@ -16,7 +16,7 @@ struct EnumExpansion {
         return [
             """
             \(raw: access)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
-            FoundationModels.GenerationSchema(type: Self.self, description: \(raw: description), anyOf: [\(raw: names)])
+            \(raw: arguments.named("FoundationModels.GenerationSchema(type: Self.self, description: \(description), anyOf: [\(names)])"))
             }
             """
         ]

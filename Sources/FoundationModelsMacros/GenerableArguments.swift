@@ -6,6 +6,8 @@ import SwiftSyntax
 /// through verbatim into the schema); the nil-representation flag must be a
 /// literal because it changes the shape of the generated code.
 struct GenerableArguments {
+    /// The `name:` expression (27): the schema's name instead of the type's.
+    var name: ExprSyntax?
     /// The `description:` expression, if one was written.
     var description: ExprSyntax?
     /// The value of `representNilExplicitlyInGeneratedContent:`, if written (26.4).
@@ -14,10 +16,19 @@ struct GenerableArguments {
     /// Whether a `nil` optional is written as `null` in generated content.
     var writesNilAsNull: Bool { representNilExplicitly ?? false }
 
+    /// `schema` (the text of a `GenerationSchema` expression) under the
+    /// `name:` the attribute gives, if any.
+    func named(_ schema: String) -> String {
+        guard let name else { return schema }
+        return "\(schema)._named(\(name))"
+    }
+
     init(attribute: AttributeSyntax, log: inout DiagnosticLog) {
         guard case .argumentList(let arguments) = attribute.arguments else { return }
         for argument in arguments {
             switch argument.label?.text {
+            case "name":
+                name = argument.expression.trimmed
             case "description":
                 if DescriptionCheck.isInterpolated(argument.expression) {
                     log.report(.interpolatedDescription, at: argument.expression)

@@ -8,5 +8,6 @@ struct FoundationModelsMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [
         GenerableMacro.self,
         GuideMacro.self,
+        SessionPropertyEntryMacro.self,
     ]
 }

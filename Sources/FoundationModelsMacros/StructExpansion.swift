@@ -37,11 +37,13 @@ struct StructExpansion {
         let list = CodeList.array(generatedProperties.map(Self.schemaProperty))
         return """
             \(raw: access)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+            \(raw: arguments.named("""
             FoundationModels.GenerationSchema(
             type: Self.self,
-            description: \(raw: description),
-            \(raw: nilArgument)properties: \(raw: list)
+            description: \(description),
+            \(nilArgument)properties: \(list)
             )
+            """))
             }
             """
     }

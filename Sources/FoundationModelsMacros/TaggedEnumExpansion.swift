@@ -31,11 +31,13 @@ struct TaggedEnumExpansion {
         return [
             """
             \(raw: access)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+            \(raw: arguments.named("""
             FoundationModels.GenerationSchema(
             type: Self.self,
-            description: \(raw: description),
-            taggedCases: \(raw: CodeList.array(taggedCases))
+            description: \(description),
+            taggedCases: \(CodeList.array(taggedCases))
             )
+            """))
             }
             """
         ]

@@ -1,9 +1,10 @@
 /// Why a schema cannot be turned into a token constraint.
 ///
 /// Exists so every refusal happens before the first model step, with a
-/// message that names the construct: the session maps
-/// ``unsupportedGuide(_:)`` to `GenerationError.unsupportedGuide` and
-/// ``unsatisfiable(_:)`` to `GenerationError.decodingFailure`.
+/// message that names the construct: the on-device executor maps
+/// ``unsupportedGuide(_:)`` to `LanguageModelError.unsupportedGenerationGuide`
+/// and ``unsatisfiable(_:)`` to `GeneratedContent.ParsingError` (surfaced to
+/// 26 sessions as `GenerationError.unsupportedGuide` / `.decodingFailure`).
 package enum GuidedGenerationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A guide, keyword or pattern construct this engine cannot enforce
     /// (a regex backreference, a lookahead, a JSON Schema keyword it does

@@ -9,7 +9,7 @@ enum ColdStart {
     /// The child: answer one prompt, announce the first token, finish.
     static func child() async throws {
         let session = LanguageModelSession(instructions: "Answer briefly.")
-        let stream = session.streamResponse(to: "Name a color.", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 4))
+        let stream = session.streamResponse(to: "Name a color.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 4))
         var announced = false
         for try await _ in stream where !announced {
             FileHandle.standardOutput.write(Data("\(marker)\n".utf8))

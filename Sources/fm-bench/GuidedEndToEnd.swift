@@ -70,7 +70,7 @@ struct GuidedEndToEnd {
         let start = Measure.clock.now
         let engine = OnDeviceEngine.shared(for: .current)
         let loaded = try await engine.loaded()
-        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: maximumTokens)
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: maximumTokens)
         func statistics() -> OnDeviceEngine.Statistics { engine.statistics.withLock { $0 } }
         func tokens(_ text: String) -> Int {
             (try? loaded.vocabulary.tokenize(text, addSpecial: false, parseSpecial: false).count) ?? 0

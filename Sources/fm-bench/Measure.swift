@@ -23,7 +23,7 @@ enum Measure {
     static func stream(_ session: LanguageModelSession, _ prompt: String, maximumTokens: Int) async throws -> Streamed {
         let start = clock.now
         var first: ContinuousClock.Instant?
-        let stream = session.streamResponse(to: prompt, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: maximumTokens))
+        let stream = session.streamResponse(to: prompt, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: maximumTokens))
         for try await _ in stream where first == nil {
             first = clock.now
         }

@@ -71,7 +71,7 @@ extension FM {
             } else {
                 sampling = nil
             }
-            return GenerationOptions(sampling: sampling, temperature: temperature, maximumResponseTokens: maxTokens)
+            return GenerationOptions(samplingMode: sampling, temperature: temperature, maximumResponseTokens: maxTokens)
         }
 
         /// The schema from `--schema`, with a message naming the file when it

@@ -32,16 +32,21 @@ public protocol Generable: ConvertibleFromGeneratedContent, ConvertibleToGenerat
 }
 
 extension Generable {
+    /// A type that generates completely at once is its own partially
+    /// generated form (a type with a nested `PartiallyGenerated`, as
+    /// `@Generable` structs have, uses that instead).
+    public typealias PartiallyGenerated = Self
+
     /// This value as a partially generated one.
     ///
     /// A complete value is always a valid partial value, so the conversion
     /// cannot fail for content produced by `generatedContent`.
-    public func asPartiallyGenerated() -> PartiallyGenerated {
-        if let same = self as? PartiallyGenerated {
+    public func asPartiallyGenerated() -> Self.PartiallyGenerated {
+        if let same = self as? Self.PartiallyGenerated {
             return same
         }
         do {
-            return try PartiallyGenerated(generatedContent)
+            return try Self.PartiallyGenerated(generatedContent)
         } catch {
             // A Generable type whose own complete content does not decode as its
             // partial type breaks the protocol's contract; that is a programming

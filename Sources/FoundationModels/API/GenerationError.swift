@@ -6,7 +6,7 @@ extension LanguageModelSession {
     /// It is the error type code written against Apple's 26 SDK catches, so
     /// the session reports every failure it knows as one of these cases;
     /// each carries a ``Context`` with a developer-facing description.
-    public enum GenerationError: Error, LocalizedError {
+    public enum GenerationError: Swift.Error, LocalizedError {
         /// The context in which the error occurred.
         public struct Context: Sendable {
             /// A debug description to help developers diagnose issues during

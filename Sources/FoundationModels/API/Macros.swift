@@ -40,6 +40,39 @@ public macro Generable(
     representNilExplicitlyInGeneratedContent: Bool
 ) = #externalMacro(module: "FoundationModelsMacros", type: "GenerableMacro")
 
+/// Conforms a structure or enumeration to ``Generable`` under a schema name
+/// of your choosing (the name a model sees, instead of the type's).
+///
+/// - Parameters:
+///   - name: The schema's name.
+///   - description: A description of the type for the model.
+///   - representNilExplicitlyInGeneratedContent: Whether a `nil` optional
+///     property is written as an explicit `null`.
+@attached(
+    extension,
+    conformances: Generable,
+    names: named(init(_:)), named(generatedContent)
+)
+@attached(member, names: arbitrary)
+public macro Generable(
+    name: String,
+    description: String? = nil,
+    representNilExplicitlyInGeneratedContent: Bool = false
+) = #externalMacro(module: "FoundationModelsMacros", type: "GenerableMacro")
+
+/// Declares a session property: a stored value of ``SessionPropertyValues``
+/// with a default, read and written with `@SessionProperty`.
+///
+/// ```swift
+/// extension SessionPropertyValues {
+///     @SessionPropertyEntry var tone: String = "friendly"
+/// }
+/// ```
+@attached(accessor)
+@attached(peer, names: prefixed(__Key_))
+public macro SessionPropertyEntry() =
+    #externalMacro(module: "FoundationModelsMacros", type: "SessionPropertyEntryMacro")
+
 /// Describes a property of a `@Generable` type and constrains the values the
 /// model may generate for it.
 ///
@@ -48,7 +81,7 @@ public macro Generable(
 ///   - guides: Constraints on the generated value.
 @attached(peer)
 public macro Guide<T>(description: String? = nil, _ guides: GenerationGuide<T>...) =
-    #externalMacro(module: "FoundationModelsMacros", type: "GuideMacro")
+    #externalMacro(module: "FoundationModelsMacros", type: "GuideMacro") where T: Generable
 
 /// Constrains a `String` property of a `@Generable` type to match a regular
 /// expression.
@@ -58,21 +91,6 @@ public macro Guide<T>(description: String? = nil, _ guides: GenerationGuide<T>..
 ///   - guides: The pattern generated strings must match.
 @attached(peer)
 public macro Guide<RegexOutput>(description: String? = nil, _ guides: Regex<RegexOutput>) =
-    #externalMacro(module: "FoundationModelsMacros", type: "GuideMacro")
-
-/// Describes an array property whose guides constrain only its length, such
-/// as `@Guide(description: "Items for sale", .count(3))`.
-///
-/// The length guides (`count`, `minimumCount`, `maximumCount`) are generic over
-/// the array's element type, which the attribute alone doesn't reveal. This
-/// overload lets such an attribute type-check; `@Generable` copies the guides
-/// next to the property's declared type, where the element type is inferred.
-///
-/// - Parameters:
-///   - description: A description of the property for the model.
-///   - guides: Constraints on the array's length.
-@attached(peer)
-public macro Guide(description: String? = nil, _ guides: GenerationGuide<[Never]>...) =
     #externalMacro(module: "FoundationModelsMacros", type: "GuideMacro")
 
 /// Describes a property of a `@Generable` type for the model.

@@ -6,14 +6,14 @@ extension LanguageModelSession {
     ///
     /// It exists so callers can tell which tool failed during a response and
     /// still reach the tool's own error.
-    public struct ToolCallError: Error, LocalizedError {
+    public struct ToolCallError: Swift.Error, LocalizedError {
         /// The tool that threw.
         public var tool: any Tool
         /// The error the tool threw.
-        public var underlyingError: any Error
+        public var underlyingError: any Swift.Error
 
         /// Creates a tool call error.
-        public init(tool: any Tool, underlyingError: any Error) {
+        public init(tool: any Tool, underlyingError: any Swift.Error) {
             self.tool = tool
             self.underlyingError = underlyingError
         }
@@ -30,7 +30,7 @@ extension LanguageModelSession {
             (underlyingError as? any LocalizedError)?.recoverySuggestion
         }
 
-        private static func describe(_ error: any Error) -> String {
+        private static func describe(_ error: any Swift.Error) -> String {
             if let localized = (error as? any LocalizedError)?.errorDescription {
                 return localized
             }

@@ -16,3 +16,8 @@ extension Optional: ConvertibleToGeneratedContent where Wrapped: ConvertibleToGe
 extension Optional: PromptRepresentable where Wrapped: ConvertibleToGeneratedContent {}
 
 extension Optional: InstructionsRepresentable where Wrapped: ConvertibleToGeneratedContent {}
+
+extension Optional where Wrapped: Generable {
+    /// An optional generable value streams as its wrapped type does.
+    public typealias PartiallyGenerated = Wrapped.PartiallyGenerated
+}

@@ -1,3 +1,11 @@
+import Foundation
+
+// The events an executor sends on its channel. The shapes follow Apple's
+// newest documentation (27.x): an `Event` struct built with `.response`,
+// `.reasoning` and `.toolCalls`, and "enum-like" action structs built with
+// leading-dot factories; metadata values are `GeneratedContent`. The beta 1
+// interface had an `Event` protocol and enum actions (docs/API_DECISIONS.md).
+
 extension LanguageModelExecutorGenerationChannel {
     /// One event sent on a channel, addressed to a transcript entry.
     public struct Event: Sendable {
@@ -11,8 +19,9 @@ extension LanguageModelExecutorGenerationChannel {
         /// What the event carries.
         public var kind: Kind
 
-        /// A response event. `entryID` `nil` coalesces consecutive response
-        /// events into one entry; an explicit id anchors it to that entry.
+        /// A response event. `entryID` `nil` addresses the entry the
+        /// previous response event of this turn opened (or opens one); an
+        /// explicit id addresses, or opens, the entry with that id.
         public static func response(entryID: String? = nil, action: Response.Action) -> Event {
             Event(kind: .response(Response(entryID: entryID, action: action)))
         }
@@ -28,13 +37,53 @@ extension LanguageModelExecutorGenerationChannel {
         }
     }
 
-    /// Token counts reported by an executor. A later report replaces an earlier one.
-    public enum Usage {
+    // MARK: Payloads
+
+    /// Text appended to a segment of a response or reasoning entry.
+    public struct TextFragment: Sendable {
+        /// The text to append.
+        public var content: String
+        /// The segment to append to; `nil` for the entry's current segment.
+        public var segmentID: String?
+        /// How many tokens the text took.
+        public var tokenCount: Int
+    }
+
+    /// The whole new text of one segment.
+    public struct TextSegmentReplacement: Sendable {
+        /// The segment's new text.
+        public var content: String
+        /// The segment to replace; `nil` for the entry's current segment.
+        public var segmentID: String?
+        /// How many tokens the text took.
+        public var tokenCount: Int
+    }
+
+    /// A reasoning entry's signature: an opaque token from the producer,
+    /// sent back with the reasoning on later requests. Each update replaces
+    /// the one before.
+    public struct ReasoningSignature: Sendable {
+        /// The opaque token.
+        public var signature: Data
+        /// How many tokens the signature carries, for usage accounting.
+        public var tokenCount: Int
+    }
+
+    /// An entry's metadata. Each update replaces the previous values
+    /// wholesale; keys left out are removed.
+    public struct Metadata: Sendable {
+        /// The metadata's key-value pairs.
+        public var values: [String: GeneratedContent]
+    }
+
+    /// Token counts for the whole turn so far, with metadata such as the
+    /// served tier or the cost. A later report replaces an earlier one.
+    public struct Usage: Sendable {
         /// Tokens read: the prompt, of which `cachedTokenCount` came from a cache.
         public struct Input: Sendable, Hashable {
             public var totalTokenCount: Int
             public var cachedTokenCount: Int
-            public init(totalTokenCount: Int, cachedTokenCount: Int = 0) {
+            public init(totalTokenCount: Int, cachedTokenCount: Int) {
                 self.totalTokenCount = totalTokenCount
                 self.cachedTokenCount = cachedTokenCount
             }
@@ -44,62 +93,76 @@ extension LanguageModelExecutorGenerationChannel {
         public struct Output: Sendable, Hashable {
             public var totalTokenCount: Int
             public var reasoningTokenCount: Int
-            public init(totalTokenCount: Int, reasoningTokenCount: Int = 0) {
+            public init(totalTokenCount: Int, reasoningTokenCount: Int) {
                 self.totalTokenCount = totalTokenCount
                 self.reasoningTokenCount = reasoningTokenCount
             }
         }
-    }
 
-    /// A usage report with its metadata.
-    package struct UsageReport: Sendable, Equatable {
-        package var input: Usage.Input
-        package var output: Usage.Output
+        /// Tokens read.
+        public var input: Input
+        /// Tokens written.
+        public var output: Output
+        /// Values reported with the counts, converted to content once, here.
         package var metadata: [String: GeneratedContent]
 
-        /// A report whose metadata values are converted to content once, here.
-        init(input: Usage.Input, output: Usage.Output, metadata: [String: any ConvertibleToGeneratedContent]) {
+        /// Creates a usage update.
+        public init(input: Input, output: Output, metadata: [String: any ConvertibleToGeneratedContent] = [:]) {
             self.input = input
             self.output = output
             self.metadata = metadata.mapValues(\.generatedContent)
         }
     }
 
-    /// A response event: text, segment replacements, metadata or usage.
+    // MARK: Response
+
+    /// A response event: text, segment replacements, attachments, metadata or usage.
     public struct Response: Sendable {
-        /// An operation on a response entry.
+        /// An operation on a response entry, built with a leading-dot factory.
         public struct Action: Sendable {
             package enum Storage: Sendable {
-                case appendText(String, segmentID: String?, tokenCount: Int)
-                case replaceTextSegment(String, segmentID: String, tokenCount: Int)
-                case updateMetadata([String: GeneratedContent])
-                case updateUsage(UsageReport)
+                case appendText(TextFragment)
+                case replaceTextSegment(TextSegmentReplacement)
+                case addAttachmentSegment(Transcript.AttachmentSegment)
+                case removeAttachmentSegment(id: String)
+                case updateMetadata(Metadata)
+                case updateUsage(Usage)
             }
 
             package var storage: Storage
 
             /// Appends text to the segment `segmentID`, or to the current one.
             public static func appendText(_ text: String, segmentID: String? = nil, tokenCount: Int) -> Action {
-                Action(storage: .appendText(text, segmentID: segmentID, tokenCount: tokenCount))
+                Action(storage: .appendText(TextFragment(content: text, segmentID: segmentID, tokenCount: tokenCount)))
             }
 
-            /// Replaces the whole text of segment `segmentID`.
-            public static func replaceTextSegment(_ text: String, segmentID: String, tokenCount: Int) -> Action {
-                Action(storage: .replaceTextSegment(text, segmentID: segmentID, tokenCount: tokenCount))
+            /// Replaces the whole text of segment `segmentID` (or of the current one).
+            public static func replaceTextSegment(_ text: String, segmentID: String? = nil, tokenCount: Int) -> Action {
+                Action(storage: .replaceTextSegment(TextSegmentReplacement(content: text, segmentID: segmentID, tokenCount: tokenCount)))
+            }
+
+            /// Adds an attachment (an image the model produced or cites) to the response.
+            public static func addAttachmentSegment(_ segment: Transcript.AttachmentSegment) -> Action {
+                Action(storage: .addAttachmentSegment(segment))
+            }
+
+            /// Removes an attachment segment added earlier.
+            public static func removeAttachmentSegment(id: String) -> Action {
+                Action(storage: .removeAttachmentSegment(id: id))
             }
 
             /// Replaces the entry's metadata.
             public static func updateMetadata(_ values: [String: any ConvertibleToGeneratedContent]) -> Action {
-                Action(storage: .updateMetadata(values.mapValues(\.generatedContent)))
+                Action(storage: .updateMetadata(Metadata(values: values.mapValues(\.generatedContent))))
             }
 
-            /// Replaces the entry's usage report.
+            /// Replaces the turn's usage report.
             public static func updateUsage(
                 input: Usage.Input,
                 output: Usage.Output,
                 metadata: [String: any ConvertibleToGeneratedContent] = [:]
             ) -> Action {
-                Action(storage: .updateUsage(UsageReport(input: input, output: output, metadata: metadata)))
+                Action(storage: .updateUsage(Usage(input: input, output: output, metadata: metadata)))
             }
         }
 
@@ -109,53 +172,71 @@ extension LanguageModelExecutorGenerationChannel {
         public var action: Action
     }
 
+    // MARK: Reasoning
+
     /// A reasoning event: reasoning text, its signature, metadata or usage.
     public struct Reasoning: Sendable {
-        /// An operation on a reasoning entry.
+        /// An operation on a reasoning entry, built with a leading-dot factory.
         public struct Action: Sendable {
             package enum Storage: Sendable {
-                case appendText(String, segmentID: String?, tokenCount: Int)
-                case updateSignature(String, tokenCount: Int)
-                case updateMetadata([String: GeneratedContent])
-                case updateUsage(UsageReport)
+                case appendText(TextFragment)
+                case replaceTextSegment(TextSegmentReplacement)
+                case updateSignature(ReasoningSignature)
+                case updateMetadata(Metadata)
+                case updateUsage(Usage)
             }
 
             package var storage: Storage
 
+            /// Appends reasoning text to the segment `segmentID`, or to the current one.
             public static func appendText(_ text: String, segmentID: String? = nil, tokenCount: Int) -> Action {
-                Action(storage: .appendText(text, segmentID: segmentID, tokenCount: tokenCount))
+                Action(storage: .appendText(TextFragment(content: text, segmentID: segmentID, tokenCount: tokenCount)))
             }
 
-            /// Sets the provider's opaque signature of the reasoning.
-            public static func updateSignature(_ signature: String, tokenCount: Int) -> Action {
-                Action(storage: .updateSignature(signature, tokenCount: tokenCount))
+            /// Replaces the whole text of a reasoning segment (a summary, say).
+            public static func replaceTextSegment(_ text: String, segmentID: String? = nil, tokenCount: Int) -> Action {
+                Action(storage: .replaceTextSegment(TextSegmentReplacement(content: text, segmentID: segmentID, tokenCount: tokenCount)))
             }
 
+            /// Sets the producer's opaque signature of the reasoning, which
+            /// the transcript keeps so it can be sent back.
+            public static func updateSignature(_ signature: Data, tokenCount: Int) -> Action {
+                Action(storage: .updateSignature(ReasoningSignature(signature: signature, tokenCount: tokenCount)))
+            }
+
+            /// Replaces the entry's metadata.
             public static func updateMetadata(_ values: [String: any ConvertibleToGeneratedContent]) -> Action {
-                Action(storage: .updateMetadata(values.mapValues(\.generatedContent)))
+                Action(storage: .updateMetadata(Metadata(values: values.mapValues(\.generatedContent))))
             }
 
+            /// Replaces the turn's usage report.
             public static func updateUsage(
                 input: Usage.Input,
                 output: Usage.Output,
                 metadata: [String: any ConvertibleToGeneratedContent] = [:]
             ) -> Action {
-                Action(storage: .updateUsage(UsageReport(input: input, output: output, metadata: metadata)))
+                Action(storage: .updateUsage(Usage(input: input, output: output, metadata: metadata)))
             }
         }
 
+        /// The entry the event targets, or `nil` for the current one.
         public var entryID: String?
+        /// The operation to perform.
         public var action: Action
     }
 
-    /// A tool-call event: argument deltas for one call, a retraction, or usage.
+    // MARK: Tool calls
+
+    /// A tool-call event: argument deltas for one call, a retraction,
+    /// metadata or usage.
     public struct ToolCalls: Sendable {
-        /// An operation on a tool-calls entry.
+        /// An operation on a tool-calls entry, built with a leading-dot factory.
         public struct Action: Sendable {
             package enum Storage: Sendable {
                 case toolCall(ToolCall)
                 case removeToolCall(id: String)
-                case updateUsage(UsageReport)
+                case updateMetadata(Metadata)
+                case updateUsage(Usage)
             }
 
             package var storage: Storage
@@ -170,42 +251,63 @@ extension LanguageModelExecutorGenerationChannel {
                 Action(storage: .removeToolCall(id: id))
             }
 
+            /// Replaces the metadata of every call in the entry (a call's own
+            /// metadata, set with `ToolCall.Action.updateMetadata`, wins).
+            public static func updateMetadata(_ values: [String: any ConvertibleToGeneratedContent]) -> Action {
+                Action(storage: .updateMetadata(Metadata(values: values.mapValues(\.generatedContent))))
+            }
+
+            /// Replaces the turn's usage report.
             public static func updateUsage(
                 input: Usage.Input,
                 output: Usage.Output,
                 metadata: [String: any ConvertibleToGeneratedContent] = [:]
             ) -> Action {
-                Action(storage: .updateUsage(UsageReport(input: input, output: output, metadata: metadata)))
+                Action(storage: .updateUsage(Usage(input: input, output: output, metadata: metadata)))
             }
         }
 
         /// An event for one tool call.
         public struct ToolCall: Sendable {
-            /// An operation on one tool call.
+            /// Argument text appended to a call.
+            public struct ArgumentsFragment: Sendable {
+                /// The JSON text to append.
+                public var content: String
+                /// How many tokens the text took.
+                public var tokenCount: Int
+            }
+
+            /// An operation on one tool call, built with a leading-dot factory.
             public struct Action: Sendable {
                 package enum Storage: Sendable {
-                    case appendArguments(String, tokenCount: Int)
-                    case updateMetadata([String: GeneratedContent])
+                    case appendArguments(ArgumentsFragment)
+                    case updateMetadata(Metadata)
                 }
 
                 package var storage: Storage
 
                 /// Appends argument text (JSON) to the call.
                 public static func appendArguments(_ content: String, tokenCount: Int) -> Action {
-                    Action(storage: .appendArguments(content, tokenCount: tokenCount))
+                    Action(storage: .appendArguments(ArgumentsFragment(content: content, tokenCount: tokenCount)))
                 }
 
+                /// Replaces the call's metadata.
                 public static func updateMetadata(_ values: [String: any ConvertibleToGeneratedContent]) -> Action {
-                    Action(storage: .updateMetadata(values.mapValues(\.generatedContent)))
+                    Action(storage: .updateMetadata(Metadata(values: values.mapValues(\.generatedContent))))
                 }
             }
 
+            /// The call's identifier (a tool output answers it with the same id).
             public var id: String
+            /// The tool to call.
             public var name: String
+            /// The operation to perform.
             public var action: Action
         }
 
+        /// The entry the event targets, or `nil` for the current one.
         public var entryID: String?
+        /// The operation to perform.
         public var action: Action
     }
 }

@@ -43,8 +43,13 @@ public struct LanguageModelCapabilities: Sendable, Hashable {
     private var storage: Set<Capability>
 
     /// Creates a capability set.
-    public init(_ capabilities: [Capability]) {
+    public init(capabilities: [Capability]) {
         self.storage = Set(capabilities)
+    }
+
+    /// Creates a capability set.
+    public init(_ capabilities: [Capability]) {
+        self.init(capabilities: capabilities)
     }
 
     /// Whether the model supports `capability`.

@@ -1,12 +1,13 @@
 import Foundation
 
-/// The errors an executor throws, each with a payload describing the failure.
+/// A failure that may occur while generating a response with any language
+/// model, each case with a payload describing it.
 ///
-/// This is the 27 taxonomy provider packages are written against. Sessions
-/// translate the cases that have a 26 equivalent into
-/// ``LanguageModelSession/GenerationError`` so code written against 26 keeps
-/// catching what it always caught; the rest (`unsupportedCapability`,
-/// `unsupportedTranscriptContent`, `timeout`) surface as they are.
+/// This is the 27 taxonomy: every executor (the system model's and provider
+/// packages') throws it, and a session created with a 27 initializer
+/// surfaces it as thrown. A session created with a 26 initializer surfaces
+/// the deprecated ``LanguageModelSession/GenerationError`` case that names
+/// it as its replacement (see ErrorSurfacing.swift for the rule).
 public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConvertible {
     case contextSizeExceeded(ContextSizeExceeded)
     case rateLimited(RateLimited)
@@ -37,7 +38,7 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         public var resetDate: Date?
         public var debugDescription: String
         public var metadata: [String: any Sendable]
-        public init(resetDate: Date? = nil, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+        public init(resetDate: Date?, debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.resetDate = resetDate
             self.debugDescription = debugDescription
             self.metadata = metadata
@@ -56,11 +57,9 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
 
     /// The model declined to answer.
     public struct Refusal: Sendable {
-        public var explanation: String?
         public var debugDescription: String
         public var metadata: [String: any Sendable]
-        public init(explanation: String? = nil, debugDescription: String, metadata: [String: any Sendable] = [:]) {
-            self.explanation = explanation
+        public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.debugDescription = debugDescription
             self.metadata = metadata
         }
@@ -80,9 +79,12 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
 
     /// The transcript holds content the model cannot take (an image for a text model).
     public struct UnsupportedTranscriptContent: Sendable {
+        /// The entries holding the content the model cannot take.
+        public var unsupportedContent: [Transcript.Entry]
         public var debugDescription: String
         public var metadata: [String: any Sendable]
-        public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
+        public init(unsupportedContent: [Transcript.Entry], debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.unsupportedContent = unsupportedContent
             self.debugDescription = debugDescription
             self.metadata = metadata
         }
@@ -93,7 +95,7 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         public var schemaName: String?
         public var debugDescription: String
         public var metadata: [String: any Sendable]
-        public init(schemaName: String? = nil, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+        public init(schemaName: String?, debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.schemaName = schemaName
             self.debugDescription = debugDescription
             self.metadata = metadata
@@ -102,10 +104,11 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
 
     /// The prompt's language or locale is not supported.
     public struct UnsupportedLanguageOrLocale: Sendable {
-        public var languageCode: String?
+        /// The language the model does not support.
+        public var languageCode: Locale.LanguageCode
         public var debugDescription: String
         public var metadata: [String: any Sendable]
-        public init(languageCode: String? = nil, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+        public init(languageCode: Locale.LanguageCode, debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.languageCode = languageCode
             self.debugDescription = debugDescription
             self.metadata = metadata
@@ -148,16 +151,16 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
             }
         case .guardrailViolation:
             "A safety guardrail blocked the prompt or the response."
-        case .refusal(let e):
-            e.explanation.map { "The model declined to answer: \($0)" } ?? "The model declined to answer."
+        case .refusal:
+            "The model declined to answer."
         case .unsupportedCapability(let e):
             "The model does not support \(e.capability), which this request needs."
-        case .unsupportedTranscriptContent:
-            "The transcript contains content this model cannot read."
+        case .unsupportedTranscriptContent(let e):
+            "The transcript contains content this model cannot read (\(e.unsupportedContent.count) \(e.unsupportedContent.count == 1 ? "entry" : "entries"))."
         case .unsupportedGenerationGuide(let e):
             "A generation guide\(e.schemaName.map { " in \($0)" } ?? "") cannot be enforced by this model."
         case .unsupportedLanguageOrLocale(let e):
-            "The language\(e.languageCode.map { " \"\($0)\"" } ?? "") is not supported by this model."
+            "The language \"\(e.languageCode.identifier)\" is not supported by this model."
         case .timeout:
             "The model did not answer in time."
         }
@@ -170,7 +173,7 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         case .contextSizeExceeded: "Start a new session, or shorten the instructions, transcript or prompt."
         case .rateLimited: "Wait for earlier requests to finish, then try again."
         case .guardrailViolation: "Rephrase the prompt."
-        case .refusal: "Rephrase the prompt or read the explanation."
+        case .refusal: "Rephrase the prompt, or ask for something the model can help with."
         case .unsupportedCapability: "Use a model that declares this capability, or remove the schema or tools from the request."
         case .unsupportedTranscriptContent: "Remove attachments the model cannot read from the transcript."
         case .unsupportedGenerationGuide: "Remove or simplify the guide."

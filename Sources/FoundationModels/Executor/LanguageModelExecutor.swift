@@ -16,7 +16,8 @@ public protocol LanguageModelExecutor: Sendable {
     /// The model type this executor serves.
     associatedtype Model: LanguageModel
 
-    /// Creates an executor. Throwing here surfaces as `assetsUnavailable`.
+    /// Creates an executor. An error thrown here fails the request that
+    /// needed the executor, as thrown (the next request tries again).
     init(configuration: Configuration) throws
 
     /// Prepares for a request on `transcript` (load weights, evaluate the
@@ -24,7 +25,10 @@ public protocol LanguageModelExecutor: Sendable {
     func prewarm(model: Model, transcript: Transcript)
 
     /// Generates the next entry for `request.transcript`, sending deltas into
-    /// `channel`. Cancellation of the calling task must stop generation promptly.
+    /// `channel`. Cancellation of the calling task must stop generation
+    /// promptly. Failures are thrown as ``LanguageModelError`` (or the
+    /// model's own error type); the session decides what its caller sees
+    /// (see ErrorSurfacing.swift).
     func respond(
         to request: LanguageModelExecutorGenerationRequest,
         model: Model,

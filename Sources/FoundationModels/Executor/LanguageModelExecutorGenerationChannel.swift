@@ -6,7 +6,7 @@
 /// on the reader; events are buffered in order.
 public struct LanguageModelExecutorGenerationChannel: AsyncSequence, Sendable {
     public typealias Element = Event
-    public typealias Failure = Never
+    public typealias Failure = any Error
 
     private let stream: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
@@ -19,6 +19,7 @@ public struct LanguageModelExecutorGenerationChannel: AsyncSequence, Sendable {
     }
 
     /// Sends one event to the session.
+    nonisolated(nonsending)
     public func send(_ event: Event) async {
         continuation.yield(event)
     }
@@ -34,7 +35,20 @@ public struct LanguageModelExecutorGenerationChannel: AsyncSequence, Sendable {
         continuation.finish()
     }
 
-    public func makeAsyncIterator() -> AsyncStream<Event>.Iterator {
-        stream.makeAsyncIterator()
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: stream.makeAsyncIterator())
+    }
+
+    /// The events sent on a channel, in order, until it is closed.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncStream<Event>.Iterator
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Event? {
+            await base.next(isolation: actor)
+        }
+
+        public mutating func next() async throws -> Event? {
+            await base.next(isolation: nil)
+        }
     }
 }

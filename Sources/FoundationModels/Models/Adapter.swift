@@ -11,7 +11,7 @@ extension SystemLanguageModel {
         let fileURL: URL
 
         /// Values the adapter's creator stored in it.
-        public var creatorDefinedMetadata: [String: any Sendable] { [:] }
+        public var creatorDefinedMetadata: [String: Any] { [:] }
 
         /// Loads an adapter from a file.
         public init(fileURL: URL) throws {
@@ -41,7 +41,7 @@ extension SystemLanguageModel {
         public static func removeObsoleteAdapters() throws {}
 
         /// Why an adapter could not be loaded.
-        public enum AssetError: Error, LocalizedError {
+        public enum AssetError: Swift.Error, LocalizedError {
             /// What went wrong, for developers.
             public struct Context: Sendable {
                 public let debugDescription: String
@@ -57,6 +57,14 @@ extension SystemLanguageModel {
                 case .invalidAsset(let c): "The adapter file is invalid. \(c.debugDescription)"
                 case .invalidAdapterName(let c): "The adapter name is invalid. \(c.debugDescription)"
                 case .compatibleAdapterNotFound(let c): "No compatible adapter was found. \(c.debugDescription)"
+                }
+            }
+
+            public var recoverySuggestion: String? {
+                switch self {
+                case .invalidAsset: "Check that the file is an adapter for this model and is readable."
+                case .invalidAdapterName: "Use an adapter name made of letters, digits, '_' and '-'."
+                case .compatibleAdapterNotFound: "Install an adapter built for this model, or load one from a file with init(fileURL:)."
                 }
             }
         }

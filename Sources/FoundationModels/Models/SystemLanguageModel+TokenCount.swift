@@ -5,10 +5,11 @@ extension SystemLanguageModel {
         try await SystemModelRuntime.tokenCount(of: .instructions(Transcript.Instructions(segments: instructions.segments, toolDefinitions: [])), configuration)
     }
 
-    /// The number of tokens `prompt` takes in the model's context.
+    /// The number of tokens `prompt` (a string, a `Prompt`, a Generable
+    /// value…) takes in the model's context.
     nonisolated(nonsending)
-    public final func tokenCount(for prompt: Prompt) async throws -> Int {
-        try await SystemModelRuntime.tokenCount(of: .prompt(Transcript.Prompt(segments: prompt.segments)), configuration)
+    public final func tokenCount(for prompt: some PromptRepresentable) async throws -> Int {
+        try await SystemModelRuntime.tokenCount(of: .prompt(Transcript.Prompt(segments: prompt.promptRepresentation.segments)), configuration)
     }
 
     /// The number of tokens the definitions of `tools` take in the model's context.

@@ -34,6 +34,35 @@ public final class SystemLanguageModel: Observable, Sendable {
         self.configurationOverride = configuration
     }
 
+    /// The system model running a local model of your choosing, with its own
+    /// engine settings (not in Apple's API, where the system model is fixed).
+    ///
+    /// Every setting left `nil` comes from the process environment (the
+    /// `FOUNDATION_MODELS_*` variables) or its default. Models with equal
+    /// settings share one engine (one copy of the weights); every local
+    /// model in the process takes turns on the CPU.
+    ///
+    /// - Parameters:
+    ///   - modelFile: A GGUF file.
+    ///   - contextSize: Tokens per context (capped at the model's training length).
+    ///   - threads: CPU threads for decoding.
+    ///   - contexts: KV caches kept, i.e. conversations served at once.
+    public convenience init(
+        modelFile: URL,
+        contextSize: Int? = nil,
+        threads: Int? = nil,
+        contexts: Int? = nil,
+        useCase: UseCase = .general,
+        guardrails: Guardrails = .default
+    ) {
+        var configuration = OnDeviceConfiguration.current
+        configuration.modelPath = modelFile.path
+        if let contextSize { configuration.contextSize = max(16, contextSize) }
+        if let threads { configuration.threads = max(1, threads) }
+        if let contexts { configuration.contexts = max(1, contexts) }
+        self.init(configuration: configuration, useCase: useCase, guardrails: guardrails)
+    }
+
     /// Creates a model for a use case.
     public init(useCase: UseCase = .general, guardrails: Guardrails = .default) {
         self.useCase = useCase

@@ -66,11 +66,29 @@ enum SystemModelRuntime {
 
     /// Throws `assetsUnavailable`, explaining why, unless the model is available.
     static func checkAvailable(_ configuration: OnDeviceConfiguration) throws {
-        if case .unavailable(let reason) = availability(configuration) {
-            throw LanguageModelSession.GenerationError.assetsUnavailable(.init(
-                debugDescription: "The on-device model is unavailable (\(reason)): \(explanation(reason, configuration))"
-            ))
-        }
+        if let error = unavailabilityError(configuration) { throw error }
+    }
+
+    /// `assetsUnavailable`, explaining why, or `nil` when the model is available.
+    static func unavailabilityError(_ configuration: OnDeviceConfiguration) -> SystemLanguageModel.Error? {
+        guard case .unavailable(let reason) = availability(configuration) else { return nil }
+        return .assetsUnavailable(.init(
+            debugDescription: "The on-device model is unavailable (\(reason)): \(explanation(reason, configuration))"
+        ))
+    }
+}
+
+extension SystemLanguageModel: AvailabilityReporting {
+    package var unavailabilityError: (any Swift.Error)? {
+        SystemModelRuntime.unavailabilityError(configuration)
+    }
+}
+
+extension SystemLanguageModel.Executor: ReleasableExecutor {
+    /// Drops the engine for this configuration: its weights and contexts are
+    /// freed once the requests in flight finish.
+    package func release() {
+        OnDeviceEngine.release(executor.engine)
     }
 }
 
@@ -88,7 +106,7 @@ extension SystemLanguageModel: LanguageModel {
 
         let executor: OnDeviceExecutor
 
-        public init(configuration: Configuration) throws {
+        public init(configuration: Configuration) {
             self.executor = OnDeviceExecutor(configuration: configuration.engine)
         }
 

@@ -48,4 +48,11 @@ public struct InstructionsBuilder {
     public static func buildExpression(_ expression: Instructions) -> Instructions {
         expression
     }
+
+    /// Any other statement: rejected with an explanation rather than a
+    /// wall of overload candidates.
+    @available(*, unavailable, message: "an instructions builder accepts only values that conform to InstructionsRepresentable")
+    public static func buildExpression<T>(_ expression: T) -> Instructions {
+        Instructions(segments: [])
+    }
 }

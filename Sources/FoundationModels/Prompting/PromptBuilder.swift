@@ -48,4 +48,11 @@ public struct PromptBuilder {
     public static func buildExpression(_ expression: Prompt) -> Prompt {
         expression
     }
+
+    /// Any other statement: rejected with an explanation rather than a
+    /// wall of overload candidates.
+    @available(*, unavailable, message: "a prompt builder accepts only values that conform to PromptRepresentable")
+    public static func buildExpression<T>(_ expression: T) -> Prompt {
+        Prompt(segments: [])
+    }
 }

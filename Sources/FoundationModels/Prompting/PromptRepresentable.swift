@@ -37,3 +37,14 @@ extension ConvertibleToGeneratedContent {
         return Prompt(segments: [.structure(Transcript.StructuredSegment(source: String(describing: Self.self), content: generatedContent))])
     }
 }
+
+extension Result: PromptRepresentable where Success: PromptRepresentable, Failure: PromptRepresentable {
+    /// The success value's prompt, or the failure's: a tool can return a
+    /// `Result` and the model reads whichever it holds.
+    public var promptRepresentation: Prompt {
+        switch self {
+        case .success(let value): return value.promptRepresentation
+        case .failure(let error): return error.promptRepresentation
+        }
+    }
+}

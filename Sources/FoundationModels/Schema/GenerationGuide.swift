@@ -147,6 +147,30 @@ extension GenerationGuide {
     }
 }
 
+// Length guides written where the element type is not known, as in
+// `@Guide(description: "Items for sale", .count(3))`: the attribute alone
+// doesn't say what the array holds, so these overloads (Apple's, hidden from
+// its documentation) make the guide a `GenerationGuide<[Never]>`. `@Generable`
+// copies the guide next to the property's declared type, where the real
+// element type is inferred.
+extension GenerationGuide where Value == [Never] {
+    public static func minimumCount(_ count: Int) -> GenerationGuide<Value> {
+        GenerationGuide(.minimumCount(count))
+    }
+
+    public static func maximumCount(_ count: Int) -> GenerationGuide<Value> {
+        GenerationGuide(.maximumCount(count))
+    }
+
+    public static func count(_ range: ClosedRange<Int>) -> GenerationGuide<Value> {
+        GenerationGuide(.count(range.lowerBound, range.upperBound))
+    }
+
+    public static func count(_ count: Int) -> GenerationGuide<Value> {
+        GenerationGuide(.count(count, count))
+    }
+}
+
 /// Converts guide bounds to the `Double`s the schema stores, through their
 /// decimal text so `Float(0.1)` becomes `0.1`, not `0.10000000149011612`.
 enum GuideNumber {

@@ -168,3 +168,13 @@ package enum TaggedCaseFormat {
     /// The property holding a tagged case's name.
     package static let discriminator = "case"
 }
+
+extension GenerationSchema {
+    /// This schema under another name: what `@Generable(name:)` generates.
+    /// Not meant to be called directly.
+    public func _named(_ name: String) -> GenerationSchema {
+        var schema = self
+        schema.name = name
+        return schema
+    }
+}

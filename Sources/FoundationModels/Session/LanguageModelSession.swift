@@ -15,23 +15,49 @@ public final class LanguageModelSession: Observable, Sendable {
     /// The mutable part of a session, guarded by one lock.
     struct State: Sendable {
         var transcript: Transcript
+        /// Bumped whenever the transcript is replaced from outside; a request
+        /// that started from another version does not commit.
+        var transcriptVersion = 0
         var isResponding = false
         var usage = Usage()
         var maximumToolRounds = LanguageModelSession.defaultMaximumToolRounds
+        var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
     }
 
-    let backend: ModelBackend
-    let tools: [any Tool]
-    /// The tools' definitions (with their argument schemas), built once per
-    /// session rather than on every request.
-    let toolDefinitions: [Transcript.ToolDefinition]
+    /// Where a request's setup comes from: fixed at creation, or evaluated
+    /// from a dynamic profile or dynamic instructions before every request.
+    enum SetupSource: Sendable {
+        case fixed(RequestSetup)
+        case dynamic(DynamicSetup)
+    }
+
+    let setupSource: SetupSource
+    /// Which error types callers see (see ErrorSurfacing.swift).
+    let errorFamily: ErrorFamily
     let state: Mutex<State>
+    /// The values `@SessionProperty` reads and writes in this session's
+    /// profile, instructions and tools.
+    public let properties: SessionPropertyValues
     private let registrar = ObservationRegistrar()
 
     /// The conversation so far.
+    ///
+    /// Setting it while a request is in flight makes that request fail with
+    /// ``LanguageModelSession/Error/transcriptMutationWhileResponding``
+    /// instead of adding its entries.
     public var transcript: Transcript {
-        registrar.access(self, keyPath: \.transcript)
-        return state.withLock { $0.transcript }
+        get {
+            registrar.access(self, keyPath: \.transcript)
+            return state.withLock { $0.transcript }
+        }
+        set {
+            registrar.withMutation(of: self, keyPath: \.transcript) {
+                state.withLock { state in
+                    state.transcript = newValue
+                    state.transcriptVersion += 1
+                }
+            }
+        }
     }
 
     /// Whether a request is in flight.
@@ -46,6 +72,13 @@ public final class LanguageModelSession: Observable, Sendable {
         return state.withLock { $0.usage }
     }
 
+    /// What a failed request does to the transcript; `nil` is the profile's
+    /// choice, or ``TranscriptErrorHandlingPolicy/revertTranscript``.
+    public var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy? {
+        get { state.withLock { $0.transcriptErrorHandlingPolicy } }
+        set { state.withLock { $0.transcriptErrorHandlingPolicy = newValue } }
+    }
+
     /// The most tool rounds (the model calls tools, the session runs them
     /// and calls the model again) one request may take; the next round
     /// fails the request with `decodingFailure` instead of looping. Not in
@@ -58,11 +91,16 @@ public final class LanguageModelSession: Observable, Sendable {
 
     static let defaultMaximumToolRounds = 8
 
-    init(backend: ModelBackend, tools: [any Tool], transcript: Transcript) {
-        self.backend = backend
-        self.tools = tools
-        self.toolDefinitions = tools.map { Transcript.ToolDefinition(tool: $0) }
+    init(setup: SetupSource, transcript: Transcript, errorFamily: ErrorFamily, properties: SessionPropertyValues = SessionPropertyValues()) {
+        self.setupSource = setup
+        self.errorFamily = errorFamily
+        self.properties = properties
         self.state = Mutex(State(transcript: transcript))
+    }
+
+    /// A session whose model and tools are fixed.
+    convenience init(backend: ModelBackend, tools: [any Tool], transcript: Transcript, errorFamily: ErrorFamily) {
+        self.init(setup: .fixed(RequestSetup(backend: backend, tools: tools)), transcript: transcript, errorFamily: errorFamily)
     }
 
     /// The instructions entry a new session starts with: the instructions'
@@ -80,47 +118,95 @@ public final class LanguageModelSession: Observable, Sendable {
         return Transcript(entries: [.instructions(entry)])
     }
 
-    // MARK: Initializers (Apple's shapes; `model` defaults to the system model)
+    // MARK: Initializers
+    //
+    // Two families, as in Apple's SDK: the 26 family takes the system model
+    // (and defaults to it), so `LanguageModelSession(model: .default)` and
+    // `LanguageModelSession(instructions:)` resolve there; the 27 family
+    // takes any `LanguageModel` and has no default.
 
-    /// Creates a session with instructions given as a string.
+    /// Creates a session on the system model with instructions given as a string.
     @_disfavoredOverload
     public convenience init(
-        model: some LanguageModel = SystemLanguageModel.default,
+        model: SystemLanguageModel = .default,
         tools: [any Tool] = [],
         instructions: String? = nil
     ) {
         self.init(model: model, tools: tools, instructions: instructions.map { text in Instructions { text } })
     }
 
-    /// Creates a session with optional instructions.
+    /// Creates a session on the system model with optional instructions.
     public convenience init(
-        model: some LanguageModel = SystemLanguageModel.default,
+        model: SystemLanguageModel = .default,
         tools: [any Tool] = [],
         instructions: Instructions? = nil
     ) {
         self.init(
             backend: ModelBackend(model),
             tools: tools,
-            transcript: Self.initialTranscript(instructions: instructions, tools: tools)
+            transcript: Self.initialTranscript(instructions: instructions, tools: tools),
+            errorFamily: .generationError
         )
     }
 
-    /// Creates a session with instructions built by a result builder.
+    /// Creates a session on the system model with instructions built by a result builder.
     public convenience init(
-        model: some LanguageModel = SystemLanguageModel.default,
+        model: SystemLanguageModel = .default,
         tools: [any Tool] = [],
         @InstructionsBuilder instructions: () throws -> Instructions
     ) rethrows {
         self.init(model: model, tools: tools, instructions: try instructions())
     }
 
-    /// Resumes a conversation from a transcript.
+    /// Resumes a conversation on the system model from a transcript.
     public convenience init(
-        model: some LanguageModel = SystemLanguageModel.default,
+        model: SystemLanguageModel = .default,
         tools: [any Tool] = [],
         transcript: Transcript
     ) {
-        self.init(backend: ModelBackend(model), tools: tools, transcript: transcript)
+        self.init(backend: ModelBackend(model), tools: tools, transcript: transcript, errorFamily: .generationError)
+    }
+
+    /// Creates a session on `model` with instructions given as a string.
+    @_disfavoredOverload
+    public convenience init(
+        model: some LanguageModel,
+        tools: [any Tool] = [],
+        instructions: String? = nil
+    ) {
+        self.init(model: model, tools: tools, instructions: instructions.map { text in Instructions { text } })
+    }
+
+    /// Creates a session on `model` with optional instructions.
+    public convenience init(
+        model: some LanguageModel,
+        tools: [any Tool] = [],
+        instructions: Instructions? = nil
+    ) {
+        self.init(
+            backend: ModelBackend(model),
+            tools: tools,
+            transcript: Self.initialTranscript(instructions: instructions, tools: tools),
+            errorFamily: .current
+        )
+    }
+
+    /// Creates a session on `model` with instructions built by a result builder.
+    public convenience init<Failure: Swift.Error>(
+        model: some LanguageModel,
+        tools: [any Tool] = [],
+        @InstructionsBuilder instructions: () throws(Failure) -> Instructions
+    ) throws(Failure) {
+        self.init(model: model, tools: tools, instructions: try instructions())
+    }
+
+    /// Resumes a conversation on `model` from a transcript.
+    public convenience init(
+        model: some LanguageModel,
+        tools: [any Tool] = [],
+        transcript: Transcript
+    ) {
+        self.init(backend: ModelBackend(model), tools: tools, transcript: transcript, errorFamily: .current)
     }
 
     // MARK: Prewarming
@@ -133,7 +219,11 @@ public final class LanguageModelSession: Observable, Sendable {
         if let promptPrefix {
             transcript.append(.prompt(Transcript.Prompt(segments: promptPrefix.segments)))
         }
-        let backend = self.backend
+        let backend: ModelBackend
+        switch setupSource {
+        case .fixed(let setup): backend = setup.backend
+        case .dynamic(let dynamic): backend = dynamic.currentBackend(properties: properties)
+        }
         Task.detached(priority: .utility) {
             backend.prewarm(transcript: transcript)
         }
@@ -141,8 +231,9 @@ public final class LanguageModelSession: Observable, Sendable {
 
     // MARK: State transitions
 
-    /// Marks the session busy, or throws `concurrentRequests` if it already is.
-    func beginResponding() throws(GenerationError) {
+    /// Marks the session busy and returns what the request runs with, or
+    /// throws `concurrentRequests` if a request is already in flight.
+    func beginResponding() throws -> RequestSetup {
         let started = registrar.withMutation(of: self, keyPath: \.isResponding) {
             state.withLock { state -> Bool in
                 if state.isResponding { return false }
@@ -151,22 +242,44 @@ public final class LanguageModelSession: Observable, Sendable {
             }
         }
         guard started else {
-            throw .concurrentRequests(.init(
-                debugDescription: "The session is already responding to a request; wait for it to finish (see isResponding) or use another session."
-            ))
+            throw LanguageModelSession.Error.concurrentRequests
         }
+        var setup: RequestSetup
+        switch setupSource {
+        case .fixed(let fixed):
+            setup = fixed
+        case .dynamic(let dynamic):
+            do {
+                setup = try dynamic.evaluate(properties: properties, history: state.withLock { $0.transcript.entries })
+            } catch {
+                endResponding()
+                throw error
+            }
+        }
+        if let policy = transcriptErrorHandlingPolicy { setup.errorPolicy = policy }
+        return setup
     }
 
-    /// Appends one request's entries and usage in one step. Returns the
-    /// appended entries, at their indices in the transcript.
-    func commit(_ entries: [Transcript.Entry], usage: Usage) -> ArraySlice<Transcript.Entry> {
-        registrar.withMutation(of: self, keyPath: \.transcript) {
-            registrar.withMutation(of: self, keyPath: \.usage) {
-                state.withLock { state in
+    /// Appends one request's entries and usage in one step (and, for a
+    /// session with dynamic instructions, records the instructions the
+    /// request was sent with). Returns the appended entries, at their
+    /// indices in the transcript. Throws `transcriptMutationWhileResponding`
+    /// when the transcript was replaced since the request started.
+    func commit(_ run: RequestRun) throws -> ArraySlice<Transcript.Entry> {
+        try registrar.withMutation(of: self, keyPath: \.transcript) {
+            try registrar.withMutation(of: self, keyPath: \.usage) {
+                try state.withLock { state in
+                    guard state.transcriptVersion == run.transcriptVersion else {
+                        throw LanguageModelSession.Error.transcriptMutationWhileResponding
+                    }
+                    if let instructions = run.setup.instructions {
+                        let (_, rest) = Transcript.splitInstructions(state.transcript.entries)
+                        state.transcript.entries = [.instructions(instructions)] + rest
+                    }
                     let start = state.transcript.count
-                    state.transcript.append(contentsOf: entries)
-                    state.usage.add(usage)
-                    return Array(state.transcript)[start...]
+                    state.transcript.append(contentsOf: run.added)
+                    state.usage.add(run.usage)
+                    return state.transcript.entries[start...]
                 }
             }
         }

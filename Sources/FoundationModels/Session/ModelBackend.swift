@@ -1,25 +1,38 @@
 import Foundation
+#if canImport(UniformTypeIdentifiers)
+import UniformTypeIdentifiers
+#endif
 import Synchronization
 
 /// A model with its executor, with the model's concrete types erased so the
 /// session can hold any ``LanguageModel``.
 ///
-/// The executor is created lazily on first use (creating one may load
-/// weights) and shared through ``ExecutorCache``: every session on an equal
-/// configuration talks to the same executor.
+/// This is the one seam every model plugs into — the system model, Private
+/// Cloud Compute, provider packages: the session sees capabilities, whether
+/// the model is available (``AvailabilityReporting``), and an executor that
+/// throws the 27 error family. It never asks which model it is.
+///
+/// The executor is created lazily on first use and shared through
+/// ``ExecutorCache``: every session on an equal configuration talks to the
+/// same executor.
 package struct ModelBackend: Sendable {
     package let capabilities: LanguageModelCapabilities
+    /// Whether the model reads data attachments of a content type.
+    package let supportsDataAttachmentType: @Sendable (UTType) -> Bool
     /// Throws when the model cannot be used at all. Checked before
-    /// capabilities: an app on a machine without the model must see
-    /// `assetsUnavailable`, whatever it asked for.
+    /// capabilities: an app on a machine without the model must see why
+    /// (the system model's `assetsUnavailable`), whatever it asked for.
     package let preflight: @Sendable () throws -> Void
     private let makeRespond: @Sendable () throws -> @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel) async throws -> Void
     private let makePrewarm: @Sendable () throws -> @Sendable (Transcript) -> Void
 
     package init<Model: LanguageModel>(_ model: Model) {
         self.capabilities = model.capabilities
-        if let system = model as? SystemLanguageModel {
-            self.preflight = { try SystemModelRuntime.checkAvailable(system.configuration) }
+        self.supportsDataAttachmentType = { model.supportsDataAttachmentType($0) }
+        if let reporting = model as? any AvailabilityReporting {
+            self.preflight = {
+                if let error = reporting.unavailabilityError { throw error }
+            }
         } else {
             self.preflight = {}
         }
@@ -36,20 +49,13 @@ package struct ModelBackend: Sendable {
         }
     }
 
-    /// Runs one generation. Executor creation failures surface as `assetsUnavailable`.
+    /// Runs one generation. An executor that cannot be created fails the
+    /// request with the error its initializer threw.
     package func respond(
         to request: LanguageModelExecutorGenerationRequest,
         streamingInto channel: LanguageModelExecutorGenerationChannel
     ) async throws {
-        let respond: @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel) async throws -> Void
-        do {
-            respond = try makeRespond()
-        } catch {
-            throw LanguageModelSession.GenerationError.assetsUnavailable(
-                .init(debugDescription: "The model's executor could not be created: \(error)")
-            )
-        }
-        try await respond(request, channel)
+        try await makeRespond()(request, channel)
     }
 
     /// Asks the executor to prepare for `transcript`; failures are left for
@@ -87,6 +93,22 @@ package final class ExecutorCache: Sendable {
     // (executors load weights lazily), so holding the lock while creating one
     // only serialises the creation of the same kind of object.
     private let executors = Mutex<[Key: any Sendable]>([:])
+
+    /// Empties the cache: every executor is dropped, and those holding
+    /// resources (``ReleasableExecutor``) give them back. Sessions keep
+    /// working; their next request creates its executor again.
+    package func removeAll() {
+        let removed = executors.withLock { executors in
+            defer { executors.removeAll() }
+            return Array(executors.values)
+        }
+        for executor in removed {
+            (executor as? any ReleasableExecutor)?.release()
+        }
+    }
+
+    /// How many executors the cache holds.
+    package var count: Int { executors.withLock { $0.count } }
 
     package func executor<Executor: LanguageModelExecutor>(for configuration: Executor.Configuration) throws -> Executor {
         let key = Key(executorType: ObjectIdentifier(Executor.self), configuration: configuration)

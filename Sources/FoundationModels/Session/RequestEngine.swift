@@ -1,19 +1,5 @@
 import Foundation
 
-/// What a caller asked of the session, with the result type erased so the
-/// engine is not generic: the content is validated by a closure that decodes
-/// it into the caller's type.
-struct RequestSpec: Sendable {
-    var prompt: Prompt
-    /// The schema to enforce, or `nil` for free text.
-    var schema: GenerationSchema?
-    var responseFormat: Transcript.ResponseFormat?
-    var includeSchemaInPrompt: Bool
-    var options: GenerationOptions
-    /// Throws when the final content does not decode into the caller's type.
-    var validate: @Sendable (GeneratedContent) throws -> Void
-}
-
 /// What a completed request produced, before decoding into the caller's type.
 struct RequestResult: Sendable {
     var rawContent: GeneratedContent
@@ -21,65 +7,118 @@ struct RequestResult: Sendable {
     var usage: LanguageModelSession.Usage
 }
 
+/// A request in progress, as a streaming caller sees it after each delta.
+struct RequestProgress: Sendable {
+    /// The content so far: a partial string, or the partial JSON parsed so far.
+    var content: GeneratedContent
+    /// The request's entries so far: its prompt, finished tool rounds, and
+    /// the current turn's reasoning and response.
+    var entries: [Transcript.Entry]
+    /// The tokens read and written so far.
+    var usage: LanguageModelSession.Usage
+}
+
 extension LanguageModelSession {
     /// Runs one request to completion: the executor, the tool rounds, and the
     /// commit of the new entries. On any error or cancellation the transcript
-    /// is left as it was.
+    /// is left as it was (unless the policy preserves what was added).
     ///
-    /// `onSnapshot` receives the accumulated content after every text delta.
+    /// `onSnapshot` receives the request's progress after every text delta.
     func perform(
         _ spec: RequestSpec,
-        onSnapshot: (@Sendable (GeneratedContent) -> Void)? = nil
+        onSnapshot: (@Sendable (RequestProgress) -> Void)? = nil
     ) async throws -> RequestResult {
-        try beginResponding()
-        defer { endResponding() }
+        let setup: RequestSetup
         do {
-            return try await performWhileResponding(spec, onSnapshot: onSnapshot)
+            setup = try beginResponding()
         } catch {
-            throw Self.surfaced(error)
+            throw surfaced(error, entries: [])
+        }
+        defer { endResponding() }
+        var run = RequestRun(spec: spec, setup: setup)
+        do {
+            // Hooks and tools read and write this session's properties.
+            return try await SessionPropertyValues.$current.withValue(properties) {
+                try await perform(&run, onSnapshot: onSnapshot)
+            }
+        } catch {
+            if run.setup.errorPolicy == .preserveTranscript, !run.added.isEmpty {
+                _ = try? commit(run)
+            }
+            throw surfaced(error, entries: run.added)
         }
     }
 
-    private func performWhileResponding(
-        _ spec: RequestSpec,
-        onSnapshot: (@Sendable (GeneratedContent) -> Void)?
-    ) async throws -> RequestResult {
+    /// One request's state: what it runs with and what it has added so far.
+    struct RequestRun {
+        var spec: RequestSpec
+        var setup: RequestSetup
+        /// The entries this request has added: its prompt, tool rounds, reasoning, response.
+        var added: [Transcript.Entry] = []
+        var usage = Usage()
+        /// The transcript version the request started from (see `commit`).
+        var transcriptVersion = 0
+        var history: [Transcript.Entry] = []
+    }
+
+    private func perform(_ run: inout RequestRun, onSnapshot: (@Sendable (RequestProgress) -> Void)?) async throws -> RequestResult {
+        let spec = run.spec
         if let schema = spec.schema, !schema.unsupportedGuides.isEmpty {
-            throw GenerationError.unsupportedGuide(.init(
+            throw LanguageModelError.unsupportedGenerationGuide(.init(
+                schemaName: schema.name,
                 debugDescription: "\(schema.name) has guides that cannot be enforced: \(schema.unsupportedGuides.joined(separator: "; "))."
             ))
         }
-        let history = state.withLock { $0.transcript }
-        var prompt = Transcript.Prompt(
+        (run.history, run.transcriptVersion) = state.withLock { ($0.transcript.entries, $0.transcriptVersion) }
+        let options = run.setup.adjusted(spec.options)
+        try options.validate()
+        let contextOptions = run.setup.adjusted(spec.contextOptions)
+        let prompt = Transcript.Prompt(
+            id: UUID().uuidString,
+            metadata: spec.metadata,
             segments: spec.prompt.segments,
-            options: spec.options,
-            responseFormat: spec.responseFormat
+            options: options,
+            responseFormat: spec.responseFormat,
+            contextOptions: contextOptions
         )
-        prompt.contextOptions = ContextOptions(includeSchemaInPrompt: spec.includeSchemaInPrompt)
-        let promptEntry = Transcript.Entry.prompt(prompt)
-        var added: [Transcript.Entry] = [promptEntry]
-        var usage = Usage()
+        run.added = [.prompt(prompt)]
+        try await run.setup.hooks.prompt(prompt)
+
         var toolRounds = 0
         let maximumToolRounds = state.withLock { $0.maximumToolRounds }
         var previousCalls: Set<String> = []
+        let structured = spec.schema != nil
         // Set once the model repeats a call it already made: the next round
         // answers from the outputs it has, with no tools.
         var mustAnswer = false
 
         while true {
             try Task.checkCancellation()
-            let request = makeRequest(spec, transcript: Transcript(entries: history.entries + added), toolRound: toolRounds, mustAnswer: mustAnswer)
-            let turn = try await runTurn(request, structured: spec.schema != nil, onSnapshot: onSnapshot)
-            usage.add(turn.usage)
+            let request = makeRequest(run, options: options, contextOptions: contextOptions, toolRound: toolRounds, mustAnswer: mustAnswer)
+            let done = run.added
+            let usageSoFar = run.usage
+            let turn = try await runTurn(request, setup: run.setup, structured: structured) { accumulator, content in
+                guard let onSnapshot else { return }
+                var usage = usageSoFar
+                usage.add(accumulator.usage)
+                let current = accumulator.reasoningEntries + [.response(accumulator.responseEntry(
+                    structured: structured ? content : nil,
+                    schemaName: spec.responseFormat?.name ?? ""
+                ))]
+                onSnapshot(RequestProgress(content: content, entries: done + current, usage: usage))
+            }
+            run.usage.add(turn.usage)
+            run.added += turn.reasoningEntries
 
             if !turn.toolCalls.isEmpty {
                 toolRounds += 1
                 guard toolRounds <= maximumToolRounds else {
-                    throw GenerationError.decodingFailure(.init(
+                    throw GeneratedContent.ParsingError(
+                        rawContent: turn.toolCalls.map { "\($0.name)(\($0.arguments))" }.joined(separator: "; "),
                         debugDescription: "The model kept calling tools for \(maximumToolRounds) rounds without answering (maximumToolRounds is \(maximumToolRounds))."
-                    ))
+                    )
                 }
-                let calls = try resolveToolCalls(turn.toolCalls, enabled: request.enabledToolDefinitions)
+                let calls = try resolveToolCalls(turn, enabled: request.enabledToolDefinitions)
                 let signature = calls.map { "\($0.toolName)(\($0.arguments.jsonString))" }.joined(separator: ";")
                 guard previousCalls.insert(signature).inserted else {
                     // The outputs of this very call are already in the
@@ -87,27 +126,30 @@ extension LanguageModelSession {
                     mustAnswer = true
                     continue
                 }
-                added.append(.toolCalls(Transcript.ToolCalls(calls)))
-                let outputs = try await invokeTools(calls)
-                added.append(contentsOf: outputs.map { .toolOutput($0) })
+                run.added.append(.toolCalls(calls))
+                for call in calls { try await run.setup.hooks.toolCall(call) }
+                let outputs = try await invokeTools(Array(calls), tools: run.setup.tools)
+                for (call, output) in zip(calls, outputs) { try await run.setup.hooks.toolOutput(call, output) }
+                run.added += outputs.map { .toolOutput($0) }
                 continue
             }
 
-            let rawContent = try finalContent(of: turn, structured: spec.schema != nil)
+            let rawContent = try finalContent(of: turn, structured: structured)
             do {
                 try spec.validate(rawContent)
             } catch {
-                throw GenerationError.decodingFailure(.init(
+                throw GeneratedContent.ParsingError(
+                    rawContent: rawContent.jsonString,
+                    underlyingError: error,
                     debugDescription: "The model's response does not decode into the requested type: \(error)"
-                ))
+                )
             }
-            let segment: Transcript.Segment = spec.schema == nil
-                ? .text(Transcript.TextSegment(content: turn.text))
-                : .structure(Transcript.StructuredSegment(source: spec.responseFormat?.name ?? "", content: rawContent))
-            added.append(.response(Transcript.Response(assetIDs: [], segments: [segment])))
+            let response = turn.responseEntry(structured: structured ? rawContent : nil, schemaName: spec.responseFormat?.name ?? "")
+            run.added.append(.response(response))
+            try await run.setup.hooks.response(response)
             try Task.checkCancellation()
-            let entries = commit(added, usage: usage)
-            return RequestResult(rawContent: rawContent, transcriptEntries: entries, usage: usage)
+            let entries = try commit(run)
+            return RequestResult(rawContent: rawContent, transcriptEntries: entries, usage: run.usage)
         }
     }
 
@@ -115,10 +157,8 @@ extension LanguageModelSession {
     /// round must call one or more tools and the round after their outputs
     /// answers: the model "must call one or more tools before it can
     /// respond", and a request always ends in a response, whatever the
-    /// model would like to call next. (Apple's 27 SDK can also keep calling
-    /// until a tool throws or a `DynamicProfile` changes the mode; there is
-    /// no `DynamicProfile` here, so that would only ever end at the round
-    /// limit.) For chains of dependent calls, use `.allowed`.
+    /// model would like to call next. For chains of dependent calls, use
+    /// `.allowed` (or a dynamic profile that changes the mode).
     ///
     /// A model that repeats a call it already made in this request (same
     /// tool, same arguments) is not given the same output again: the call is
@@ -126,42 +166,50 @@ extension LanguageModelSession {
     /// disallowed, from the outputs it has. Small models often call again
     /// after reading an output; this turns that into an answer instead of an
     /// error.
-    private func makeRequest(_ spec: RequestSpec, transcript: Transcript, toolRound: Int, mustAnswer: Bool) -> LanguageModelExecutorGenerationRequest {
-        var options = spec.options
+    private func makeRequest(
+        _ run: RequestRun,
+        options: GenerationOptions,
+        contextOptions: ContextOptions,
+        toolRound: Int,
+        mustAnswer: Bool
+    ) -> LanguageModelExecutorGenerationRequest {
+        var options = options
         if mustAnswer || (toolRound > 0 && options.toolCallingMode == .required) {
             options.toolCallingMode = .disallowed
         }
-        let enabledTools = options.toolCallingMode == .disallowed ? [] : toolDefinitions
+        let enabledTools = options.toolCallingMode == .disallowed ? [] : run.setup.toolDefinitions
         return LanguageModelExecutorGenerationRequest(
             id: UUID(),
-            transcript: transcript,
+            transcript: run.setup.transcript(history: run.history, added: run.added),
             enabledTools: enabledTools,
-            schema: spec.schema,
+            schema: run.spec.schema,
             generationOptions: options,
-            contextOptions: ContextOptions(includeSchemaInPrompt: spec.includeSchemaInPrompt),
-            metadata: [:]
+            contextOptions: contextOptions,
+            metadata: run.spec.metadata
         )
     }
 
     /// Calls the executor once, folding its events as they arrive.
+    /// `onProgress` sees the accumulator and the content so far after every
+    /// text delta.
     private func runTurn(
         _ request: LanguageModelExecutorGenerationRequest,
+        setup: RequestSetup,
         structured: Bool,
-        onSnapshot: (@Sendable (GeneratedContent) -> Void)?
+        onProgress: @escaping (TurnAccumulator, GeneratedContent) -> Void
     ) async throws -> TurnAccumulator {
-        try checkCapabilities(for: request)
+        try checkCapabilities(for: request, backend: setup.backend)
         let channel = LanguageModelExecutorGenerationChannel()
-        let backend = self.backend
+        let backend = setup.backend
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { channel.finish() }
                 try await backend.respond(to: request, streamingInto: channel)
             }
             var accumulator = TurnAccumulator()
-            for await event in channel {
-                if accumulator.apply(event), let onSnapshot,
-                   let snapshot = Self.snapshot(of: accumulator.text, structured: structured) {
-                    onSnapshot(snapshot)
+            for try await event in channel {
+                if accumulator.apply(event), let content = Self.snapshot(of: accumulator.text, structured: structured) {
+                    onProgress(accumulator, content)
                 }
             }
             try await group.waitForAll()
@@ -170,9 +218,10 @@ extension LanguageModelSession {
         }
     }
 
-    /// Refuses, before calling the executor, a request that needs a
-    /// capability the model does not declare.
-    private func checkCapabilities(for request: LanguageModelExecutorGenerationRequest) throws {
+    /// Refuses, before calling the executor, a request the model cannot
+    /// serve: the model is unavailable, or the request needs a capability
+    /// the model does not declare.
+    private func checkCapabilities(for request: LanguageModelExecutorGenerationRequest, backend: ModelBackend) throws {
         try backend.preflight()
         if let schema = request.schema, !backend.capabilities.contains(.guidedGeneration) {
             throw LanguageModelError.unsupportedCapability(.init(
@@ -184,6 +233,21 @@ extension LanguageModelSession {
             throw LanguageModelError.unsupportedCapability(.init(
                 capability: .toolCalling,
                 debugDescription: "The session has tools but the model does not declare tool calling."
+            ))
+        }
+        let unreadable = request.transcript.entries.filter { entry in
+            entry.segments.contains { segment in
+                guard case .attachment(let attachment) = segment else { return false }
+                switch attachment.content {
+                case .image: return !backend.capabilities.contains(.vision)
+                case .data(let data): return !backend.supportsDataAttachmentType(data.contentType)
+                }
+            }
+        }
+        if !unreadable.isEmpty {
+            throw LanguageModelError.unsupportedTranscriptContent(.init(
+                unsupportedContent: unreadable,
+                debugDescription: "\(unreadable.count) transcript \(unreadable.count == 1 ? "entry holds" : "entries hold") attachments the model cannot read (images need the vision capability; data needs a content type the model supports)."
             ))
         }
     }
@@ -207,12 +271,17 @@ extension LanguageModelSession {
         do {
             content = try GeneratedContent(json: turn.text)
         } catch {
-            throw GenerationError.decodingFailure(.init(debugDescription: "The model's response is not valid JSON: \(error)"))
+            throw GeneratedContent.ParsingError(
+                rawContent: turn.text,
+                underlyingError: error,
+                debugDescription: "The model's response is not valid JSON: \(error)"
+            )
         }
         guard content.isComplete else {
-            throw GenerationError.decodingFailure(.init(
+            throw GeneratedContent.ParsingError(
+                rawContent: turn.text,
                 debugDescription: "The model's response ended before the value was complete: \(turn.text)"
-            ))
+            )
         }
         return content
     }

@@ -1,12 +1,36 @@
+import Foundation
+
+/// What a caller asked of the session, with the result type erased so the
+/// engine is not generic: the content is validated by a closure that decodes
+/// it into the caller's type.
+struct RequestSpec: Sendable {
+    var prompt: Prompt
+    /// The schema to enforce, or `nil` for free text.
+    var schema: GenerationSchema?
+    var responseFormat: Transcript.ResponseFormat?
+    var options: GenerationOptions
+    var contextOptions: ContextOptions
+    /// Values for the executor, recorded on the prompt entry.
+    var metadata: [String: GeneratedContent]
+    /// Throws when the final content does not decode into the caller's type.
+    var validate: @Sendable (GeneratedContent) throws -> Void
+}
+
 extension LanguageModelSession {
     /// A request for free text.
-    func specForText(_ prompt: Prompt, options: GenerationOptions) -> RequestSpec {
+    func specForText(
+        _ prompt: Prompt,
+        options: GenerationOptions,
+        contextOptions: ContextOptions = ContextOptions(),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) -> RequestSpec {
         RequestSpec(
             prompt: prompt,
             schema: nil,
             responseFormat: nil,
-            includeSchemaInPrompt: false,
             options: options,
+            contextOptions: contextOptions,
+            metadata: metadata.mapValues(\.generatedContent),
             validate: { _ = try String($0) }
         )
     }
@@ -15,15 +39,17 @@ extension LanguageModelSession {
     func specForSchema(
         _ prompt: Prompt,
         schema: GenerationSchema,
-        includeSchemaInPrompt: Bool,
-        options: GenerationOptions
+        options: GenerationOptions,
+        contextOptions: ContextOptions,
+        metadata: [String: any ConvertibleToGeneratedContent] = [:]
     ) -> RequestSpec {
         RequestSpec(
             prompt: prompt,
             schema: schema,
             responseFormat: Transcript.ResponseFormat(schema: schema),
-            includeSchemaInPrompt: includeSchemaInPrompt,
             options: options,
+            contextOptions: contextOptions,
+            metadata: metadata.mapValues(\.generatedContent),
             validate: { _ in }
         )
     }
@@ -32,18 +58,20 @@ extension LanguageModelSession {
     func specForType<Content: Generable>(
         _ prompt: Prompt,
         type: Content.Type,
-        includeSchemaInPrompt: Bool,
-        options: GenerationOptions
+        options: GenerationOptions,
+        contextOptions: ContextOptions,
+        metadata: [String: any ConvertibleToGeneratedContent] = [:]
     ) -> RequestSpec {
         if Content.self == String.self {
-            return specForText(prompt, options: options)
+            return specForText(prompt, options: options, contextOptions: contextOptions, metadata: metadata)
         }
         return RequestSpec(
             prompt: prompt,
             schema: Content.generationSchema,
             responseFormat: Transcript.ResponseFormat(type: Content.self),
-            includeSchemaInPrompt: includeSchemaInPrompt,
             options: options,
+            contextOptions: contextOptions,
+            metadata: metadata.mapValues(\.generatedContent),
             validate: { _ = try Content($0) }
         )
     }

@@ -15,10 +15,16 @@ extension LanguageModelSession {
             public var content: Content.PartiallyGenerated
             /// The raw content so far (`isComplete` is `false` until the end).
             public var rawContent: GeneratedContent
+            /// The entries the request has produced so far: its prompt,
+            /// finished tool rounds, and the reasoning and response being
+            /// generated.
+            public var transcriptEntries: ArraySlice<Transcript.Entry>
+            /// The tokens read and written so far.
+            public var usage: Usage
         }
 
         public typealias Element = Snapshot
-        public typealias Failure = any Error
+        public typealias Failure = any Swift.Error
 
         let run: StreamRun
 
@@ -30,7 +36,7 @@ extension LanguageModelSession {
         package init(rawContent: GeneratedContent, transcriptEntries: ArraySlice<Transcript.Entry>) {
             let result = RequestResult(rawContent: rawContent, transcriptEntries: transcriptEntries, usage: .init())
             self.init(run: StreamRun { onSnapshot in
-                onSnapshot(rawContent)
+                onSnapshot(RequestProgress(content: rawContent, entries: Array(transcriptEntries), usage: .init()))
                 return result
             })
         }
@@ -59,7 +65,7 @@ extension LanguageModelSession {
         /// generated type in the caller's isolation.
         public struct AsyncIterator: AsyncIteratorProtocol {
             let run: StreamRun
-            private var events: AsyncThrowingStream<StreamRun.Event, any Error>.Iterator?
+            private var events: AsyncThrowingStream<StreamRun.Event, any Swift.Error>.Iterator?
             private var finished = false
 
             init(run: StreamRun) {
@@ -70,23 +76,33 @@ extension LanguageModelSession {
                 try await next(isolation: nil)
             }
 
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Snapshot? {
+            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(any Swift.Error) -> Snapshot? {
                 if finished { return nil }
                 if events == nil {
                     events = run.events().makeAsyncIterator()
                 }
                 while let event = try await events?.next(isolation: actor) {
                     switch event {
-                    case .snapshot(let raw):
+                    case .snapshot(let progress):
                         // Content that does not decode yet (an enum value
                         // half-written) is skipped; the next delta completes it.
-                        if let partial = try? Content.PartiallyGenerated(raw) {
-                            return Snapshot(content: partial, rawContent: raw)
+                        if let partial: Content.PartiallyGenerated = try? .init(progress.content) {
+                            return Snapshot(
+                                content: partial,
+                                rawContent: progress.content,
+                                transcriptEntries: progress.entries[...],
+                                usage: progress.usage
+                            )
                         }
                     case .completed(let result):
                         finished = true
-                        if let partial = try? Content.PartiallyGenerated(result.rawContent) {
-                            return Snapshot(content: partial, rawContent: result.rawContent)
+                        if let partial: Content.PartiallyGenerated = try? .init(result.rawContent) {
+                            return Snapshot(
+                                content: partial,
+                                rawContent: result.rawContent,
+                                transcriptEntries: result.transcriptEntries,
+                                usage: result.usage
+                            )
                         }
                         return nil
                     }
@@ -103,11 +119,11 @@ extension LanguageModelSession {
 /// return the response after the stream was iterated.
 final class StreamRun: Sendable {
     enum Event: Sendable {
-        case snapshot(GeneratedContent)
+        case snapshot(RequestProgress)
         case completed(RequestResult)
     }
 
-    typealias Body = @Sendable (_ onSnapshot: @escaping @Sendable (GeneratedContent) -> Void) async throws -> RequestResult
+    typealias Body = @Sendable (_ onSnapshot: @escaping @Sendable (RequestProgress) -> Void) async throws -> RequestResult
 
     private let body: Body
     private let state = Mutex<(started: Bool, result: RequestResult?)>((false, nil))
@@ -120,7 +136,7 @@ final class StreamRun: Sendable {
     var result: RequestResult? { state.withLock { $0.result } }
 
     /// Starts the generation (or, when it already ran, replays its end).
-    func events() -> AsyncThrowingStream<Event, any Error> {
+    func events() -> AsyncThrowingStream<Event, any Swift.Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Event.self)
         let alreadyStarted = state.withLock { state -> Bool in
             defer { state.started = true }

@@ -4,38 +4,42 @@ extension LanguageModelSession {
     /// call to a tool the request did not enable or with arguments that are
     /// not a complete JSON value.
     func resolveToolCalls(
-        _ calls: [TurnAccumulator.ToolCall],
+        _ turn: TurnAccumulator,
         enabled: [Transcript.ToolDefinition]
-    ) throws -> [Transcript.ToolCall] {
-        try calls.map { call in
+    ) throws -> Transcript.ToolCalls {
+        let arguments = try turn.toolCalls.map { call in
             guard enabled.contains(where: { $0.name == call.name }) else {
-                throw GenerationError.decodingFailure(.init(
+                throw GeneratedContent.ParsingError(
+                    rawContent: call.arguments,
                     debugDescription: "The model called \"\(call.name)\", which is not one of the session's enabled tools (\(enabled.map(\.name).joined(separator: ", ")))."
-                ))
+                )
             }
             let arguments: GeneratedContent
             do {
                 arguments = try GeneratedContent(json: call.arguments.isEmpty ? "{}" : call.arguments)
             } catch {
-                throw GenerationError.decodingFailure(.init(
+                throw GeneratedContent.ParsingError(
+                    rawContent: call.arguments,
+                    underlyingError: error,
                     debugDescription: "The arguments of the call to \"\(call.name)\" are not valid JSON: \(error)"
-                ))
+                )
             }
             guard arguments.isComplete else {
-                throw GenerationError.decodingFailure(.init(
+                throw GeneratedContent.ParsingError(
+                    rawContent: call.arguments,
                     debugDescription: "The arguments of the call to \"\(call.name)\" are incomplete: \(call.arguments)"
-                ))
+                )
             }
-            return Transcript.ToolCall(id: call.id, toolName: call.name, arguments: arguments)
+            return arguments
         }
+        return turn.transcriptToolCalls(arguments: arguments)
     }
 
     /// Calls every tool concurrently, as child tasks of the request, so
     /// cancelling the request cancels them. Outputs keep the calls' order.
     /// The first tool that throws ends the request with a ``ToolCallError``.
-    func invokeTools(_ calls: [Transcript.ToolCall]) async throws -> [Transcript.ToolOutput] {
-        let tools = self.tools
-        return try await withThrowingTaskGroup(of: (Int, Transcript.ToolOutput).self) { group in
+    func invokeTools(_ calls: [Transcript.ToolCall], tools: [any Tool]) async throws -> [Transcript.ToolOutput] {
+        try await withThrowingTaskGroup(of: (Int, Transcript.ToolOutput).self) { group in
             for (index, call) in calls.enumerated() {
                 // `resolveToolCalls` admitted only enabled tools, all of which are in `tools`.
                 guard let tool = tools.first(where: { $0.name == call.toolName }) else { continue }

@@ -131,17 +131,15 @@ extension Transcript {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Keys.self)
             options = ContextOptions(
-                includeSchemaInPrompt: try container.decodeIfPresent(Bool.self, forKey: .includeSchemaInPrompt) ?? true,
-                reasoningLevel: try container.decodeIfPresent(String.self, forKey: .reasoningLevel).map(ContextOptions.ReasoningLevel.init(rawValue:))
+                includeSchemaInPrompt: try container.decodeIfPresent(Bool.self, forKey: .includeSchemaInPrompt),
+                reasoningLevel: try container.decodeIfPresent(String.self, forKey: .reasoningLevel).map(ContextOptions.ReasoningLevel.init(name:))
             )
         }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
-            if !options.includeSchemaInPrompt {
-                try container.encode(false, forKey: .includeSchemaInPrompt)
-            }
-            try container.encodeIfPresent(options.reasoningLevel?.rawValue, forKey: .reasoningLevel)
+            try container.encodeIfPresent(options.includeSchemaInPrompt, forKey: .includeSchemaInPrompt)
+            try container.encodeIfPresent(options.reasoningLevel?.name, forKey: .reasoningLevel)
         }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(UniformTypeIdentifiers)
+import UniformTypeIdentifiers
+#endif
 
 extension Transcript {
     /// One segment in its JSON form: `{"type": "text" | "structure" | "image", "id", …}`.
@@ -10,7 +13,7 @@ extension Transcript {
         }
 
         private enum Keys: String, CodingKey {
-            case type, id, text, source, content, image, label
+            case type, id, text, source, content, image, label, contentType, data, metadata
         }
 
         init(from decoder: any Decoder) throws {
@@ -31,10 +34,24 @@ extension Transcript {
                 }
                 let label = try container.decodeIfPresent(String.self, forKey: .label)
                 segment = .attachment(AttachmentSegment(id: id, content: .image(ImageAttachment(imageURL: url)), label: label))
+            case "data":
+                let identifier = try container.decode(String.self, forKey: .contentType)
+                guard let contentType = UTType(identifier) else {
+                    throw DecodingError.dataCorruptedError(forKey: .contentType, in: container, debugDescription: "\"\(identifier)\" is not a content type identifier.")
+                }
+                let attachment = DataAttachment(
+                    contentType: contentType,
+                    content: try container.decode(Data.self, forKey: .data),
+                    metadata: container.contains(.metadata)
+                        ? try JSONText.decodeContent(from: container, forKey: .metadata)
+                        : GeneratedContent(properties: [:])
+                )
+                let label = try container.decodeIfPresent(String.self, forKey: .label)
+                segment = .attachment(AttachmentSegment(id: id, content: .data(attachment), label: label))
             default:
                 throw DecodingError.dataCorruptedError(
                     forKey: .type, in: container,
-                    debugDescription: "Unknown content type \"\(type)\"; expected text, structure or image."
+                    debugDescription: "Unknown content type \"\(type)\"; expected text, structure, image or data."
                 )
             }
         }
@@ -55,6 +72,11 @@ extension Transcript {
                 case .image(let image):
                     try container.encode("image", forKey: .type)
                     try container.encode(image.url?.absoluteString ?? "", forKey: .image)
+                case .data(let data):
+                    try container.encode("data", forKey: .type)
+                    try container.encode(data.contentType.identifier, forKey: .contentType)
+                    try container.encode(data.content, forKey: .data)
+                    try container.encode(data.metadata.jsonString, forKey: .metadata)
                 }
                 try container.encodeIfPresent(attachment.label, forKey: .label)
             }

@@ -103,10 +103,13 @@ extension Transcript {
     public enum Attachment: Sendable, Equatable, CustomStringConvertible {
         /// An attached image.
         case image(Transcript.ImageAttachment)
+        /// Attached data, identified by its content type.
+        case data(Transcript.DataAttachment)
 
         public var description: String {
             switch self {
             case .image(let image): image.description
+            case .data(let data): "\(data.contentType.identifier) data (\(data.content.count) bytes)"
             }
         }
     }
@@ -114,7 +117,7 @@ extension Transcript {
     /// An image attached to an entry, referenced by the URL of its file.
     public struct ImageAttachment: Sendable, Equatable, CustomStringConvertible {
         /// The URL of the image file.
-        public var url: URL?
+        public let url: URL?
 
         /// Creates an image attachment from a file URL pointing to an image.
         public init(imageURL: URL) {

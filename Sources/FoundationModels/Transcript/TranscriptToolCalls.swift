@@ -5,6 +5,7 @@ extension Transcript {
     /// the order it generated them.
     public struct ToolCalls: Sendable, Identifiable, Equatable, CustomStringConvertible, RandomAccessCollection {
         public typealias Index = Int
+        public typealias Indices = Range<Int>
         public typealias Element = Transcript.ToolCall
 
         public var id: String
@@ -45,7 +46,7 @@ extension Transcript {
         }
 
         /// Creates a tool call with metadata.
-        public init(id: String = UUID().uuidString, metadata: [String: any ConvertibleToGeneratedContent], toolName: String, arguments: GeneratedContent) {
+        public init(id: String, metadata: [String: any ConvertibleToGeneratedContent], toolName: String, arguments: GeneratedContent) {
             self.id = id
             self.toolName = toolName
             self.arguments = arguments
@@ -64,8 +65,8 @@ extension Transcript {
         /// The output's content.
         public var segments: [Transcript.Segment]
 
-        /// Creates a tool output.
-        public init(id: String = UUID().uuidString, toolName: String, segments: [Transcript.Segment]) {
+        /// Creates a tool output; `id` is, by convention, the id of the call it answers.
+        public init(id: String, toolName: String, segments: [Transcript.Segment]) {
             self.id = id
             self.toolName = toolName
             self.segments = segments

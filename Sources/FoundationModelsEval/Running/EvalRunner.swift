@@ -150,7 +150,7 @@ package struct EvalRunner {
         let clock = ContinuousClock()
         let start = clock.now
         var produced = await run(seconds: { Self.seconds(clock.now - start) }) {
-            let response = try await session.respond(to: prompt, generating: T.Answer.self, options: GenerationOptions(sampling: .greedy))
+            let response = try await session.respond(to: prompt, generating: T.Answer.self, options: GenerationOptions(samplingMode: .greedy))
             return SessionAnswer(text: response.rawContent.jsonString, content: response.rawContent, usage: response.usage)
         }
         produced.truncated = engine.statistics.withLock { $0.closedEarly } > before.closedEarly
@@ -162,7 +162,7 @@ package struct EvalRunner {
         let clock = ContinuousClock()
         let start = clock.now
         var produced = await run(seconds: { Self.seconds(clock.now - start) }) {
-            let response = try await session.respond(to: prompt, options: GenerationOptions(sampling: .greedy))
+            let response = try await session.respond(to: prompt, options: GenerationOptions(samplingMode: .greedy))
             return SessionAnswer(text: response.content, content: nil, usage: response.usage)
         }
         guard produced.status == .answered else { return produced }

@@ -170,6 +170,13 @@ extension OnDeviceTests {
                 guard case LanguageModelSession.GenerationError.decodingFailure(let context) = error else { return false }
                 return context.debugDescription.contains("Impossible")
             }
+            // The executor throws the 27 family; a 27 session sees it as thrown.
+            await #expect {
+                _ = try await ModelSeamTests.session27(SystemLanguageModel.default).respond(to: "Go.", schema: schema)
+            } throws: { error in
+                guard let error = error as? GeneratedContent.ParsingError else { return false }
+                return error.debugDescription.contains("Impossible")
+            }
         }
     }
 }

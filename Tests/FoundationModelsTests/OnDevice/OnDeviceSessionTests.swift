@@ -49,6 +49,9 @@ extension OnDeviceTests {
             let long = try await model.tokenCount(for: Prompt("Hello there, how are you doing today?"))
             #expect(short > 0)
             #expect(long > short)
+            // Apple's overload takes any PromptRepresentable: a String as is.
+            let text = "Hello there, how are you doing today?"
+            #expect(try await model.tokenCount(for: text) == long)
             let session = LanguageModelSession(instructions: "Answer briefly.")
             let response = try await session.respond(to: "Hello there, how are you doing today?", options: OnDevice.greedy)
             // The whole input is the entries' tokens plus the template's opening of the assistant turn.

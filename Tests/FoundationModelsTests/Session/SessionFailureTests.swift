@@ -16,8 +16,8 @@ struct SessionFailureTests {
         await #expect {
             try await session.respond(to: "two")
         } throws: { error in
-            guard case LanguageModelSession.GenerationError.concurrentRequests = error else { return false }
-            return true
+            // A session on a 27 initializer surfaces the 27 type.
+            (error as? LanguageModelSession.Error) == .concurrentRequests
         }
         #expect(try await first.content == "slow")
         #expect(session.transcript.count == 2)
@@ -51,16 +51,48 @@ struct SessionFailureTests {
         #expect(!session.isResponding)
     }
 
-    @Test func executorErrorsSurfaceAsGenerationErrors() async throws {
+    @Test func executorErrorsReachA27SessionAsThrown() async throws {
         let overflow = LanguageModelError.contextSizeExceeded(.init(contextSize: 4096, tokenCount: 5000, debugDescription: "too long"))
         let session = LanguageModelSession(model: ScriptedModel([[.fail(overflow)]]))
         await #expect {
             try await session.respond(to: "x")
         } throws: { error in
-            guard case LanguageModelSession.GenerationError.exceededContextWindowSize(let context) = error else { return false }
-            return context.debugDescription.contains("5000") && context.debugDescription.contains("4096")
+            guard case LanguageModelError.contextSizeExceeded(let info) = error else { return false }
+            return info.tokenCount == 5000 && info.contextSize == 4096
         }
         #expect(session.transcript.isEmpty)
+    }
+
+    /// The 26 counterpart of every 27 error that has one, as a session made
+    /// with a 26 initializer surfaces it (see ErrorSurfacing.swift).
+    @Test func every27ErrorWithA26CounterpartTranslates() throws {
+        typealias GenerationError = LanguageModelSession.GenerationError
+        let prompt = Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(.init(content: "why?"))]))
+        func translated(_ error: any Error) -> GenerationError? {
+            LanguageModelSession.generationError(for: error, entries: [prompt])
+        }
+        guard case .exceededContextWindowSize(let context)? = translated(LanguageModelError.contextSizeExceeded(.init(contextSize: 10, tokenCount: 12, debugDescription: "long"))) else {
+            Issue.record("contextSizeExceeded"); return
+        }
+        #expect(context.debugDescription.contains("12 tokens needed, context size 10"))
+        guard case .rateLimited? = translated(LanguageModelError.rateLimited(.init(resetDate: nil, debugDescription: "busy"))) else { Issue.record("rateLimited"); return }
+        guard case .guardrailViolation? = translated(LanguageModelError.guardrailViolation(.init(debugDescription: "unsafe"))) else { Issue.record("guardrailViolation"); return }
+        guard case .refusal(let refusal, let refusalContext)? = translated(LanguageModelError.refusal(.init(debugDescription: "no"))) else { Issue.record("refusal"); return }
+        #expect(refusal.transcriptEntries == [prompt])
+        #expect(refusalContext.debugDescription == "no")
+        guard case .unsupportedGuide? = translated(LanguageModelError.unsupportedGenerationGuide(.init(schemaName: "S", debugDescription: "regex"))) else { Issue.record("unsupportedGenerationGuide"); return }
+        guard case .unsupportedLanguageOrLocale? = translated(LanguageModelError.unsupportedLanguageOrLocale(.init(languageCode: "xx", debugDescription: "xx"))) else { Issue.record("unsupportedLanguageOrLocale"); return }
+        guard case .assetsUnavailable? = translated(SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "gone"))) else { Issue.record("assetsUnavailable"); return }
+        guard case .concurrentRequests? = translated(LanguageModelSession.Error.concurrentRequests) else { Issue.record("concurrentRequests"); return }
+        guard case .decodingFailure(let decoding)? = translated(GeneratedContent.ParsingError(rawContent: "{", debugDescription: "cut off")) else { Issue.record("decodingFailure"); return }
+        #expect(decoding.debugDescription == "cut off")
+        // No 26 counterpart: passed through unchanged.
+        #expect(translated(LanguageModelError.timeout(.init(debugDescription: "slow"))) == nil)
+        #expect(translated(LanguageModelError.unsupportedCapability(.init(capability: .vision, debugDescription: "text only"))) == nil)
+        #expect(translated(LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: [prompt], debugDescription: "image"))) == nil)
+        #expect(translated(LanguageModelSession.Error.transcriptMutationWhileResponding) == nil)
+        #expect(translated(CancellationError()) == nil)
+        #expect(translated(Boom()) == nil)
     }
 
     @Test func aModelWithoutGuidedGenerationIsNeverAskedForStructuredOutput() async throws {
@@ -81,8 +113,8 @@ struct SessionFailureTests {
         await #expect {
             try await session.respond(to: "x", generating: Flashcard.self)
         } throws: { error in
-            guard case LanguageModelSession.GenerationError.decodingFailure = error else { return false }
-            return true
+            guard let error = error as? GeneratedContent.ParsingError else { return false }
+            return error.rawContent == "{\"front\":\"a\",\"back\":"
         }
         #expect(session.transcript.isEmpty)
     }

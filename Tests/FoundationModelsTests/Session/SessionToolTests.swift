@@ -73,8 +73,7 @@ struct SessionToolTests {
         await #expect {
             try await session.respond(to: "go")
         } throws: { error in
-            guard case LanguageModelSession.GenerationError.decodingFailure(let context) = error else { return false }
-            return context.debugDescription.contains("Nope")
+            (error as? GeneratedContent.ParsingError)?.debugDescription.contains("Nope") == true
         }
     }
 
@@ -168,8 +167,7 @@ struct SessionToolTests {
         await #expect {
             try await session.respond(to: "go")
         } throws: { error in
-            guard case LanguageModelSession.GenerationError.decodingFailure(let context) = error else { return false }
-            return context.debugDescription.contains("maximumToolRounds is 2")
+            (error as? GeneratedContent.ParsingError)?.debugDescription.contains("maximumToolRounds is 2") == true
         }
         #expect(session.transcript.count == 1) // the instructions entry with the tool
 

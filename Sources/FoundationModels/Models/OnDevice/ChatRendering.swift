@@ -109,7 +109,7 @@ struct ChatRendering: Sendable {
     /// same way and reuses its cached tokens.
     static func userText(_ prompt: Transcript.Prompt) -> String {
         let text = prompt.segments.renderedText
-        guard let format = prompt.responseFormat, prompt.contextOptions.includeSchemaInPrompt else { return text }
+        guard let format = prompt.responseFormat, prompt.contextOptions.includeSchemaInPrompt != false else { return text }
         return (text.isEmpty ? "" : text + "\n\n") + format.schema.promptDescription
     }
 

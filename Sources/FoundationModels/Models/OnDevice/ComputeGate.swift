@@ -12,6 +12,11 @@ import Foundation
 /// served. `@unchecked Sendable` is sound because `nextTicket` and `serving`
 /// are only read or written while `condition` is locked.
 final class ComputeGate: @unchecked Sendable {
+    /// The one gate of the process: every context of every local model
+    /// takes its turn here, so two models loaded side by side interleave
+    /// their steps instead of each using every core at once.
+    static let shared = ComputeGate()
+
     private let condition = NSCondition()
     private var nextTicket: UInt64 = 0
     private var serving: UInt64 = 0

@@ -68,6 +68,7 @@ final class ContextPool: Sendable {
             }
         case .reject(let waiting):
             throw LanguageModelError.rateLimited(.init(
+                resetDate: nil,
                 debugDescription: "All \(capacity) contexts of the on-device model are busy and \(waiting) requests are already waiting (FOUNDATION_MODELS_MAX_QUEUE)."
             ))
         case .wait:

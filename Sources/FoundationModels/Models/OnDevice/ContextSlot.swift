@@ -16,7 +16,7 @@ import Synchronization
 final class ContextSlot: @unchecked Sendable {
     private let context: LlamaContext
     private let queue: DispatchQueue
-    private let gate: ComputeGate
+    let gate: ComputeGate
     /// Raised to stop the running job within one decoding step.
     let abortFlag: LlamaAbortFlag
     private let cached = Mutex<[LlamaToken]>([])

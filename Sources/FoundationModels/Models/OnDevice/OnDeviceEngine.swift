@@ -29,7 +29,7 @@ package final class OnDeviceEngine: Sendable {
             let trained = model.trainingContextLength
             let contextSize = trained > 0 ? min(configuration.contextSize, trained) : configuration.contextSize
             self.contextSize = contextSize
-            let gate = ComputeGate()
+            let gate = ComputeGate.shared
             self.pool = ContextPool(capacity: configuration.contexts, maximumWaiting: configuration.maximumQueuedRequests) { number in
                 let parameters = LlamaContext.Parameters(contextLength: contextSize, threads: configuration.threads)
                 return ContextSlot(context: try LlamaContext(model: model, parameters: parameters), gate: gate, label: "foundation-models.context.\(number)")
@@ -47,6 +47,17 @@ package final class OnDeviceEngine: Sendable {
     }
 
     private static let engines = Mutex<[OnDeviceConfiguration: OnDeviceEngine]>([:])
+
+    /// Forgets `engine`, so the next request on its configuration creates
+    /// (and loads) a new one; the old one is freed when the requests that
+    /// hold it finish.
+    package static func release(_ engine: OnDeviceEngine) {
+        engines.withLock { engines in
+            if engines[engine.configuration] === engine {
+                engines[engine.configuration] = nil
+            }
+        }
+    }
 
     /// The engine for `configuration`, created on first use.
     package static func shared(for configuration: OnDeviceConfiguration) -> OnDeviceEngine {
@@ -74,7 +85,7 @@ package final class OnDeviceEngine: Sendable {
             return try await task.value
         } catch {
             loading.withLock { if $0 == task { $0 = nil } }
-            throw LanguageModelSession.GenerationError.assetsUnavailable(.init(
+            throw SystemLanguageModel.Error.assetsUnavailable(.init(
                 debugDescription: "The on-device model at \(configuration.modelPath) could not be loaded: \(error)"
             ))
         }

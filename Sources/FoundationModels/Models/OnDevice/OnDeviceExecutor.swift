@@ -27,9 +27,7 @@ struct OnDeviceExecutor: Sendable {
         )
         let requested = request.generationOptions.maximumResponseTokens
         if let requested, requested < 0 {
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(
-                debugDescription: "maximumResponseTokens is \(requested); it must be zero or more."
-            ))
+            throw InvalidGenerationOptions(option: "maximumResponseTokens", reason: "must not be negative, got \(requested).")
         }
         let reserved = max(1, requested ?? 1)
         guard prompt.count + reserved <= loaded.contextSize else {
@@ -81,9 +79,10 @@ struct OnDeviceExecutor: Sendable {
                 ? "the context filled up (\(loaded.contextSize) tokens)"
                 : "the response reached its limit of \(outcome.generatedTokens) tokens"
             let what = request.schema.map { "the \($0.name) value" } ?? "the tool call"
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+            throw GeneratedContent.ParsingError(
+                rawContent: "",
                 debugDescription: "\(limit) before \(what) was complete; raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
-            ))
+            )
         }
         if outcome.contextFull {
             throw LanguageModelError.contextSizeExceeded(.init(
@@ -97,7 +96,7 @@ struct OnDeviceExecutor: Sendable {
         }
         await channel.send(.response(action: .updateUsage(
             input: .init(totalTokenCount: prompt.count, cachedTokenCount: outcome.cachedPromptTokens),
-            output: .init(totalTokenCount: outcome.generatedTokens)
+            output: .init(totalTokenCount: outcome.generatedTokens, reasoningTokenCount: 0)
         )))
     }
 
@@ -120,9 +119,10 @@ struct OnDeviceExecutor: Sendable {
         do {
             turn = try router.finish()
         } catch .incompleteBlock(let text) {
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+            throw GeneratedContent.ParsingError(
+                rawContent: text,
                 debugDescription: "The model's tool-call block is not a complete list of calls: \(text)"
-            ))
+            )
         }
         switch turn {
         case .answer(let rest, let tokenCount):
@@ -158,9 +158,10 @@ struct OnDeviceExecutor: Sendable {
                 debugDescription: "The response schema or a tool's arguments (\(names)) cannot be enforced: \(message)"
             ))
         } catch .unsatisfiable(let message) {
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+            throw GeneratedContent.ParsingError(
+                rawContent: "",
                 debugDescription: "No tool call or answer can satisfy the schemas: \(message)"
-            ))
+            )
         }
     }
 
@@ -175,9 +176,10 @@ struct OnDeviceExecutor: Sendable {
                 debugDescription: "\(schema.name) cannot be enforced: \(message)"
             ))
         } catch .unsatisfiable(let message) {
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(
+            throw GeneratedContent.ParsingError(
+                rawContent: "",
                 debugDescription: "No value can satisfy \(schema.name): \(message)"
-            ))
+            )
         }
     }
 

@@ -1,0 +1,125 @@
+// Emits the FoundationModels module's own textual interface
+// (`.swiftinterface`) by compiling its sources with `swiftc -emit-module`,
+// against the dependency modules `swift build` already produced.
+
+import Foundation
+
+enum ModuleInterface {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The package root (this file is Tests/APICheckTests/ModuleInterface.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The name SwiftPM gives the root package (its directory name, as an
+    /// identifier): `package` declarations of the dependency modules are
+    /// visible only under the same name.
+    static var packageName: String {
+        String(packageRoot.lastPathComponent.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+
+    /// The directory of the build products this test runs from: the test
+    /// bundle lives there, next to `Modules/`.
+    static func buildProducts() throws -> URL {
+        var candidates: [URL] = []
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.deletingLastPathComponent())
+        }
+        let arguments = CommandLine.arguments
+        if let first = arguments.first {
+            candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+        }
+        candidates.append(packageRoot.appendingPathComponent(".build/debug"))
+        for candidate in candidates {
+            var directory = candidate.resolvingSymlinksInPath()
+            // The test binary may sit inside a bundle directory.
+            for _ in 0..<4 {
+                if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Modules/GuidedGeneration.swiftmodule").path) {
+                    return directory
+                }
+                directory.deleteLastPathComponent()
+            }
+        }
+        throw Failure(description: "no build products with Modules/GuidedGeneration.swiftmodule near \(candidates.map(\.path))")
+    }
+
+    /// The Swift sources of the FoundationModels target.
+    static func sources() throws -> [String] {
+        let root = packageRoot.appendingPathComponent("Sources/FoundationModels")
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
+            throw Failure(description: "cannot list \(root.path)")
+        }
+        return enumerator.compactMap { ($0 as? URL)?.path }.filter { $0.hasSuffix(".swift") }.sorted()
+    }
+
+    /// Runs a process to completion, returning its standard output.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func which(_ tool: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// The `-Xcc` flags that let the compiler load llama.cpp's headers (the
+    /// `CLlama` module LlamaKit imports), from pkg-config as SwiftPM reads them.
+    static func llamaFlags() throws -> [String] {
+        var flags = ["-Xcc", "-fmodule-map-file=\(packageRoot.path)/Sources/CLlama/module.modulemap"]
+        if let pkgConfig = which("pkg-config") {
+            let result = try run(pkgConfig, ["--cflags", "llama"])
+            if result.status == 0 {
+                for flag in result.output.split(whereSeparator: \.isWhitespace) {
+                    flags += ["-Xcc", String(flag)]
+                }
+            }
+        }
+        return flags
+    }
+
+    /// The module's textual interface, freshly emitted.
+    static func emit() throws -> String {
+        guard let swiftc = which("swiftc") else { throw Failure(description: "swiftc is not on PATH") }
+        let products = try buildProducts()
+        let output = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fm-api-check-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let interface = output.appendingPathComponent("FoundationModels.swiftinterface")
+        var arguments = [
+            "-emit-module",
+            "-module-name", "FoundationModels",
+            "-package-name", packageName,
+            "-parse-as-library",
+            "-swift-version", "6",
+            "-enable-library-evolution",
+            "-emit-module-interface-path", interface.path,
+            "-emit-module-path", output.appendingPathComponent("FoundationModels.swiftmodule").path,
+            "-I", products.appendingPathComponent("Modules").path,
+            "-suppress-warnings",
+            "-no-verify-emitted-module-interface",
+        ]
+        arguments += try llamaFlags()
+        arguments += try sources()
+        let result = try run(swiftc, arguments)
+        guard result.status == 0, let text = try? String(contentsOf: interface, encoding: .utf8) else {
+            throw Failure(description: "swiftc could not emit the interface (status \(result.status)):\n\(result.output.suffix(4000))")
+        }
+        return text
+    }
+}

@@ -1,0 +1,64 @@
+// Calls shaped exactly as code written against Apple's SDK makes them, for
+// the declarations that did not compile here before (issue 12): each line
+// below is a compile-time check, and each expectation checks the call does
+// what Apple's does. Run, like the rest of this target, with the model not
+// downloaded (see SessionUsageTests).
+
+import Foundation
+import FoundationModels
+import Testing
+
+@Suite("Apple's declaration shapes from app code")
+struct DeclarationShapeTests {
+    @Test("LanguageModelSession(model: .default) is the 26 family: it surfaces GenerationError")
+    func sessionOnTheDefaultModel() async throws {
+        let session = LanguageModelSession(model: .default, instructions: "Answer briefly.")
+        let alsoSession = LanguageModelSession(model: .default)
+        #expect(alsoSession.transcript.isEmpty)
+        do {
+            _ = try await session.respond(to: "Hello")
+            Issue.record("an unavailable model answered")
+        } catch LanguageModelSession.GenerationError.assetsUnavailable {
+            // The 26 catch clause app code has keeps working.
+        }
+        #expect(session.transcript.count == 1)
+    }
+
+    @Test("tokenCount(for:) takes a String, as any PromptRepresentable")
+    func tokenCountOfAString() async throws {
+        let text = "How many tokens is this?"
+        // The model is not downloaded in this run: the call compiles and
+        // fails with the reason, never a crash. (The count itself is
+        // checked on the model in OnDeviceSessionTests.tokenCountsAreExact.)
+        await #expect {
+            _ = try await SystemLanguageModel.default.tokenCount(for: text)
+        } throws: { error in
+            guard case SystemLanguageModel.Error.assetsUnavailable = error else { return false }
+            return true
+        }
+    }
+
+    @Test("PartiallyGenerated typealiases of plain Generable types and Optional")
+    func partiallyGeneratedTypealiases() throws {
+        let partial: String.PartiallyGenerated = "ab"
+        let optional: Optional<Int>.PartiallyGenerated = 3
+        #expect(partial == "ab")
+        #expect(optional == 3)
+        #expect(String.PartiallyGenerated.self == String.self)
+        #expect(Optional<Int>.PartiallyGenerated.self == Int.self)
+    }
+
+    @Test("ContextOptions.ReasoningLevel is Apple's enum, custom levels included")
+    func reasoningLevels() {
+        let levels: [ContextOptions.ReasoningLevel] = [.light, .moderate, .deep, .custom("max")]
+        let names = levels.map { level -> String in
+            switch level {
+            case .light: "light"
+            case .moderate: "moderate"
+            case .deep: "deep"
+            case .custom(let name): name
+            }
+        }
+        #expect(names == ["light", "moderate", "deep", "max"])
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import FoundationModels
+
+/// The one seam models plug into: availability, per-instance configuration,
+/// the error family and option checks, without a model loaded.
+@Suite("The model seam")
+struct ModelSeamTests {
+    /// A session made with a 27 initializer on any model.
+    static func session27(_ model: some LanguageModel) -> LanguageModelSession {
+        LanguageModelSession(model: model, instructions: Instructions { "seam" })
+    }
+
+    @Test func aLocalModelsConfigurationIsItsOwn() {
+        let missing = URL(fileURLWithPath: "/nonexistent/custom.gguf")
+        let custom = SystemLanguageModel(modelFile: missing, contextSize: 1024, threads: 1, contexts: 1)
+        #expect(custom.configuration.modelPath == missing.path)
+        #expect(custom.configuration.contextSize == 1024)
+        #expect(custom.configuration.threads == 1)
+        #expect(custom.configuration.contexts == 1)
+        #expect(custom.contextSize == 1024)
+        #expect(custom.availability == .unavailable(.modelNotReady))
+        #expect(custom.executorConfiguration != SystemLanguageModel.default.executorConfiguration)
+        // The environment's configuration is only the default.
+        #expect(SystemLanguageModel.default.configuration == OnDeviceConfiguration.current)
+    }
+
+    @Test func anUnavailableSystemModelFailsBeforeItsExecutorInEitherFamily() async throws {
+        let missing = SystemLanguageModel(modelFile: URL(fileURLWithPath: "/nonexistent/weights.gguf"))
+        await #expect {
+            try await Self.session27(missing).respond(to: "hello")
+        } throws: { error in
+            guard case SystemLanguageModel.Error.assetsUnavailable(let info) = error else { return false }
+            return info.debugDescription.contains("/nonexistent/weights.gguf")
+        }
+        await #expect {
+            try await LanguageModelSession(model: missing).respond(to: "hello")
+        } throws: { error in
+            guard case LanguageModelSession.GenerationError.assetsUnavailable = error else { return false }
+            return true
+        }
+    }
+
+    @Test func privateCloudComputeReportsItsAvailabilityThroughTheSameSeam() async throws {
+        let model = PrivateCloudComputeLanguageModel()
+        #expect(model.availability == .unavailable(.deviceNotEligible))
+        #expect(!model.isAvailable)
+        await #expect {
+            try await Self.session27(model).respond(to: "hello")
+        } throws: { error in
+            guard case PrivateCloudComputeLanguageModel.Error.serviceUnavailable = error else { return false }
+            return true
+        }
+        await #expect(throws: PrivateCloudComputeLanguageModel.Error.self) { _ = try await model.contextSize }
+    }
+
+    @Test func optionsNoModelCanHonorFailBeforeTheExecutor() async throws {
+        let model = ScriptedModel([[.text("never")]])
+        let session = LanguageModelSession(model: model)
+        await #expect {
+            try await session.respond(to: "x", options: GenerationOptions(temperature: -1))
+        } throws: { error in
+            (error as? InvalidGenerationOptions)?.option == "temperature"
+        }
+        #expect(model.script.requests.isEmpty)
+        #expect(session.transcript.isEmpty)
+    }
+
+    @Test func anExecutorThatCannotBeCreatedFailsTheRequestWithItsOwnError() async throws {
+        struct Broken: LanguageModel {
+            typealias Executor = BrokenExecutor
+            var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: []) }
+            var executorConfiguration: BrokenExecutor.Configuration { .init() }
+        }
+        struct NoCredentials: Error {}
+        struct BrokenExecutor: LanguageModelExecutor {
+            struct Configuration: Hashable, Sendable {}
+            typealias Model = Broken
+            init(configuration: Configuration) throws { throw NoCredentials() }
+            func respond(to request: LanguageModelExecutorGenerationRequest, model: Broken, streamingInto channel: LanguageModelExecutorGenerationChannel) async throws {}
+        }
+        await #expect(throws: NoCredentials.self) {
+            try await LanguageModelSession(model: Broken()).respond(to: "x")
+        }
+    }
+}
