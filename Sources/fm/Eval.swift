@@ -75,7 +75,7 @@ extension FM.Eval {
             do {
                 result = try await runner.run(selected)
             } catch {
-                throw CleanExit.message("error: \(error)")
+                throw Failure.exit(error)
             }
             if let json {
                 try result.encoded().write(to: URL(fileURLWithPath: json), options: .atomic)

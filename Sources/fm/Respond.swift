@@ -121,8 +121,8 @@ extension FM {
                 } else {
                     print(try await session.respond(to: prompt, options: options).content)
                 }
-            } catch let error as LanguageModelSession.GenerationError {
-                throw CleanExit.message("error: \(error.errorDescription ?? "\(error)")\n\(error.recoverySuggestion ?? "")")
+            } catch {
+                throw Failure.exit(error)
             }
         }
     }

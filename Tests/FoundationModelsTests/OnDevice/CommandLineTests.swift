@@ -111,5 +111,17 @@ extension OnDeviceTests {
             #expect(result.error.contains("uniqueItems"), "\(result.error)")
             #expect(result.output.isEmpty)
         }
+
+        @Test func aFailedGenerationIsAnErrorOnStandardError() throws {
+            try OnDevice.requireModel()
+            let file = try Self.schemaFile(#"{"type":"object","properties":{"story":{"type":"string","minLength":40}},"required":["story"]}"#)
+            defer { try? FileManager.default.removeItem(at: file) }
+            // Two tokens cannot hold a 40-character string: a decoding failure.
+            let result = try Self.run(["respond", "--schema", file.path, "--max-tokens", "2", "Tell a story."])
+            #expect(result.status == 1)
+            #expect(result.output.isEmpty, "\(result.output)")
+            #expect(result.error.hasPrefix("error: "), "\(result.error)")
+            #expect(result.error.contains("maximumResponseTokens"), "\(result.error)")
+        }
     }
 }

@@ -325,7 +325,7 @@ extension OnDeviceTests.Tools {
         let tool = MeetingFlightTool()
         let instructions = """
             You check flights. For several flights, call flightStatus once per flight, all in one block, like \
-            <tool_call>[{"name":"flightStatus","arguments":{"flightNumber":"AB1"}},{"name":"flightStatus","arguments":{"flightNumber":"CD2"}}]</tool_call>
+            <tool_call>[{"name": "flightStatus", "arguments": {"flightNumber": "AB1"}}, {"name": "flightStatus", "arguments": {"flightNumber": "CD2"}}]</tool_call>
             """
         let session = LanguageModelSession(tools: [tool], instructions: instructions)
         let response = try await session.respond(to: "Check flights LH454 and BA117.", options: Self.required)

@@ -82,7 +82,8 @@ struct ChatRendering: Sendable {
         switch toolFormat.style {
         case .jsonArray:
             let tools = instructions.toolDefinitions.map(\.promptDescription)
-            let usage = "To call tools, reply with only \(toolFormat.open)[{\"name\":\"<tool name>\",\"arguments\":{…}}]\(toolFormat.close). "
+            // In the layout the turn grammar writes calls in (ConstraintCache.layout).
+            let usage = "To call tools, reply with only \(toolFormat.open)[{\"name\": \"<tool name>\", \"arguments\": {…}}]\(toolFormat.close). "
                 + "Each tool's output comes back to you; then answer."
             return (text.isEmpty ? "" : text + "\n\n") + "Tools:\n" + tools.joined(separator: "\n") + "\n" + usage
         case .hermes:
