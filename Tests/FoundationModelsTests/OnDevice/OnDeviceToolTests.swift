@@ -328,7 +328,10 @@ extension OnDeviceTests.Tools {
             <tool_call>[{"name": "flightStatus", "arguments": {"flightNumber": "AB1"}}, {"name": "flightStatus", "arguments": {"flightNumber": "CD2"}}]</tool_call>
             """
         let session = LanguageModelSession(tools: [tool], instructions: instructions)
-        let response = try await session.respond(to: "Check flights LH454 and BA117.", options: Self.required)
+        // Room for two calls in the spaced layout (about 25 tokens each):
+        // the 48 tokens of `required` fit only one.
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 96, toolCallingMode: .required)
+        let response = try await session.respond(to: "Check flights LH454 and BA117.", options: options)
         let calls = response.transcriptEntries.compactMap { entry -> Transcript.ToolCalls? in
             if case .toolCalls(let calls) = entry { calls } else { nil }
         }
