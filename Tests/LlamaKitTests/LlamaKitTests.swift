@@ -2,10 +2,12 @@ import Foundation
 import LlamaKit
 import Testing
 
-/// The default model: FOUNDATION_MODELS_MODEL (the Makefile sets it), else
-/// where `make setup` installs it.
+/// The small model, SmolLM2-135M, whose vocabulary size and architecture
+/// the tests assert: FOUNDATION_MODELS_SMALL_MODEL (env.sh exports it), else
+/// where `make setup` installs it. (FOUNDATION_MODELS_MODEL names the default
+/// model, Qwen2.5, in the same environment.)
 let modelPath: String = {
-    if let path = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_MODEL"], !path.isEmpty {
+    if let path = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_SMALL_MODEL"], !path.isEmpty {
         return path
     }
     let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
@@ -20,7 +22,7 @@ func model() throws -> LlamaModel {
     switch sharedModel {
     case .success(let model): return model
     case .failure(let error):
-        Issue.record("the default model did not load from \(modelPath): \(error) — run `make setup`")
+        Issue.record("the small model did not load from \(modelPath): \(error) — run `make setup`")
         throw error
     }
 }
