@@ -29,6 +29,10 @@ package final class TokenConstraint: Sendable {
     /// Compiles `root` (with `definitions`) for `vocabulary`.
     package convenience init(root: SchemaNode, definitions: [SchemaDefinition], vocabulary: TokenVocabulary, layout: JSONLayout = .compact) throws(GuidedGenerationError) {
         self.init(grammar: try GrammarCompiler.compile(root: root, definitions: definitions, layout: layout), vocabulary: vocabulary)
+        // (`minItems` of `minItems`: a value no token budget could hold.)
+        guard completions.nodeLength[Int(grammar.root)] <= ShortestCompletion.textLimit else {
+            throw .unsupportedGuide("#: its shortest value is longer than \(ShortestCompletion.textLimit) bytes (minItems)")
+        }
     }
 
     /// A decoder for one generation, at the start of the value.

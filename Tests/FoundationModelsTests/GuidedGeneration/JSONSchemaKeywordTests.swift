@@ -138,6 +138,10 @@ extension OnDeviceTests {
             (#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"dependentRequired":{"a":["b"]}}"#, "#/dependentRequired/a"),
             (#"{"type":"object","properties":{"a":{"type":"string"}},"dependentSchemas":{"a":{"required":["b"]}}}"#, "#/dependentSchemas/a"),
             (#"{"type":"string","pattern":"(?=a)"}"#, "#/pattern"),
+            // MaskBench regression (a stack overflow): a recursion through a
+            // `$ref` with siblings, which is expanded in place at every level.
+            (##"{"definitions":{"Foo":{"type":"object","properties":{"child":{"allOf":[{"$ref":"#/definitions/Foo"},{"type":"object"}]}}}},"$ref":"#/definitions/Foo"}"##,
+             "nested more than 40 levels deep"),
         ]
 
         static func constraint(_ json: String, vocabulary: TokenVocabulary) throws -> TokenConstraint {
