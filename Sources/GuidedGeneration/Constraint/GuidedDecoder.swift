@@ -86,18 +86,33 @@ package struct GuidedDecoder {
     }
 
     private mutating func allowedInLeaf(_ alternative: Alternative, into mask: inout TokenMask) {
-        let masks: LeafMasks
-        // A length-bounded free string: the free string's masks, less the
-        // tokens that spell more than the characters it may still take.
-        var remaining = Int.max
-        if let counted = constraint.countedMasks(leaf: alternative.leaf, state: alternative.leafState) {
-            masks = counted.masks
-            remaining = counted.remaining
-        } else {
-            masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
+        if case .counted(_, _, let minimum, let maximum) = constraint.grammar.leaves[Int(alternative.leaf)] {
+            allowedInCountedString(alternative, minimum: minimum, maximum: maximum, into: &mask)
+            return
         }
+        let masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
         mask.assign(masks.always)
-        addExits(masks, after: alternative, remaining: remaining, into: &mask)
+        addExits(masks, after: alternative, remaining: Int.max, into: &mask)
+    }
+
+    /// A length-bounded free string: the free string's masks in the same
+    /// automaton state, less the tokens that write more characters than it
+    /// may still take, and less those that close it before its minimum.
+    private mutating func allowedInCountedString(_ alternative: Alternative, minimum: UInt64, maximum: UInt64, into mask: inout TokenMask) {
+        let low = LeafState(low: alternative.leafState.low)
+        let count = alternative.leafState.high
+        let masks = constraint.masks(leaf: SharedLeaf.anyString.rawValue, state: low)
+        let remaining = Int(clamping: maximum - min(count, maximum))
+        let needed = minimum > count ? Int(clamping: minimum - count) : 0
+        mask.assign(constraint.countedAlways(masks, low: low.low, remaining: remaining))
+        if needed > 0 {
+            for (token, characters) in zip(masks.closers, masks.closerCharacters) where Int(characters) < needed {
+                mask.remove(token)
+            }
+        }
+        addExits(masks, after: alternative, remaining: Int.max, into: &mask) { exit in
+            Int(exit.characters) >= needed && Int(exit.characters) <= remaining
+        }
     }
 
     /// Adds the exits of `masks` (tokens that close the leaf of

@@ -58,8 +58,10 @@ struct Matcher {
             startValue(frame.node, parent: record.parent, byte, into: &out)
 
         case .object:
-            let shape = grammar.objects[Int(frame.node)]
-            if frame.b == 0, !shape.extras.isEmpty, frame.a / 2 >= shape.optionalTail {
+            // The shape's fields are read one by one: a copy of the shape
+            // would retain and release its arrays at every byte.
+            let shape = Int(frame.node)
+            if frame.b == 0, !grammar.objects[shape].extras.isEmpty, frame.a / 2 >= grammar.objects[shape].optionalTail {
                 // Extra keys may start here: after a comma, or as the first key.
                 if frame.a & 1 == 1 {
                     if byte == UInt8(ascii: ",") {
@@ -69,15 +71,14 @@ struct Matcher {
                     startExtraKey(shape: frame.node, parent: record.parent, byte, into: &out)
                 }
             }
-            let trie = shape.keyTries[Int(frame.a)]
-            guard let next = trie.child(of: frame.b, byte: byte) else { return }
-            switch trie.outcome(next) {
+            guard let next = grammar.objects[shape].keyTries[Int(frame.a)].child(of: frame.b, byte: byte) else { return }
+            switch grammar.objects[shape].keyTries[Int(frame.a)].outcome(next) {
             case .none:
                 out.append(Alternative(top: push(Frame(.object, node: frame.node, a: frame.a, b: next), parent: record.parent)))
             case .close:
                 out.append(complete(record.parent))
             case .property(let index):
-                let value = grammar.objects[Int(frame.node)].properties[Int(index)].value
+                let value = grammar.objects[shape].properties[Int(index)].value
                 let waiting = push(Frame(.objectValue, node: frame.node, a: index), parent: record.parent)
                 out.append(Alternative(top: push(Frame(.value, node: value), parent: waiting)))
             }
@@ -118,7 +119,6 @@ struct Matcher {
             }
 
         case .extra:
-            let extras = grammar.objects[Int(frame.node)].extras
             switch ExtraPhase(rawValue: frame.a) ?? .inValue {
             case .afterComma:
                 if byte == UInt8(ascii: "\"") {
@@ -130,7 +130,7 @@ struct Matcher {
                 }
             case .afterColon:
                 let waiting = push(Frame(.extra, node: frame.node, a: ExtraPhase.inValue.rawValue, b: frame.b), parent: record.parent)
-                startValue(extras[Int(frame.b)].value, parent: waiting, byte, into: &out)
+                startValue(grammar.objects[Int(frame.node)].extras[Int(frame.b)].value, parent: waiting, byte, into: &out)
             case .afterValue:
                 if byte == UInt8(ascii: ",") {
                     out.append(separated(push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
