@@ -67,7 +67,7 @@ struct AppModeTests {
         #expect(String(describing: Prompt { Self.soup }).contains("Leek soup"))
     }
 
-    @Test("LanguageModelSession(model: .default, tools:, instructions:) lists the tool and fails as the model is missing")
+    @Test("LanguageModelSession(model: .default, tools:, instructions:) and its builder form list the tool; respond fails as the model is missing")
     func sessionWithTools() async throws {
         let box = RecipeBox()
         guard case .instructions(let instructions) = try #require(box.session.transcript.first) else {
@@ -75,6 +75,16 @@ struct AppModeTests {
             return
         }
         #expect(instructions.toolDefinitions.map(\.name) == ["PantryTool"])
+        let built = LanguageModelSession(model: .default, tools: [PantryTool(pantry: [])]) {
+            "Cook like this:"
+            Self.soup
+        }
+        guard case .instructions(let builtInstructions) = try #require(built.transcript.first) else {
+            Issue.record("the first entry should be the instructions")
+            return
+        }
+        #expect(builtInstructions.toolDefinitions.map(\.name) == ["PantryTool"])
+        #expect(builtInstructions.segments.count == 2)
         await box.suggest(.main, like: Self.soup)
         #expect(box.failure == .modelUnavailable)
         await box.label(for: Self.soup)
