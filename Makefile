@@ -43,8 +43,11 @@ demo: setup
 #   the timing assertions of the first run;
 # - LlamaKit's tests on the small model, alone, so two processes' worth of
 #   llama.cpp threads never share the cores (timing assertions stay honest);
-# - the app-compatibility target, which exercises apps' "model not ready yet"
-#   path, with the model pointed at a file that does not exist;
+# - the app-compatibility targets, which exercise apps' "model not ready yet"
+#   path, with the model pointed at a file that does not exist: the same app
+#   code built three ways (AppCompatibilityTests: Swift 6; MainActor- and
+#   Swift5AppCompatibilityTests: Xcode's default main-actor isolation, in
+#   Swift 6 and Swift 5 mode), all matched by the AppCompatibilityTests filter;
 # - the suites that judge answers (QUALITY) on the default model,
 #   Qwen2.5-Coder-0.5B-Instruct: app types and tools with seeded runs, and
 #   the quality tests of typed answers.

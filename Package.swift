@@ -1,6 +1,28 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import CompilerPluginSupport
 import PackageDescription
+
+/// What a new Xcode app project sets: SWIFT_DEFAULT_ACTOR_ISOLATION =
+/// MainActor, SWIFT_APPROACHABLE_CONCURRENCY (of its five features, the two
+/// Swift 6 mode lacks; `approachableInSwift5` has the other three, and the
+/// bare /regex/ literals Swift 6 has and Xcode turns on in Swift 5) and
+/// member import visibility. APP_DEFAULT_MAIN_ACTOR lets the shared app
+/// sources name this mode's one compiler limitation (Models/RecipeModels.swift).
+let xcodeAppSettings: [SwiftSetting] = [
+    .defaultIsolation(MainActor.self),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .define("APP_DEFAULT_MAIN_ACTOR"),
+]
+let approachableInSwift5: [SwiftSetting] = [
+    .swiftLanguageMode(.v5),
+    .enableUpcomingFeature("DisableOutwardActorInference"),
+    .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
+    .enableUpcomingFeature("InferSendableFromCaptures"),
+    // Xcode's -enable-bare-slash-regex (regex literal guides).
+    .enableUpcomingFeature("BareSlashRegexLiterals"),
+]
 
 let package = Package(
     name: "swift-foundation-models",
@@ -89,6 +111,20 @@ let package = Package(
         .testTarget(
             name: "AppCompatibilityTests",
             dependencies: ["FoundationModels"]
+        ),
+        // The same app code (AppCompatibilityTests' AppCode, Models and a
+        // few of its test files, linked into these folders) built as Xcode
+        // builds apps today: default main-actor isolation with approachable
+        // concurrency, in Swift 6 and in Swift 5 mode (a new Xcode project).
+        .testTarget(
+            name: "MainActorAppCompatibilityTests",
+            dependencies: ["FoundationModels"],
+            swiftSettings: xcodeAppSettings
+        ),
+        .testTarget(
+            name: "Swift5AppCompatibilityTests",
+            dependencies: ["FoundationModels"],
+            swiftSettings: xcodeAppSettings + approachableInSwift5
         ),
         // A provider package's executor on the public API only (no
         // @testable): reasoning, metadata, tool calls, usage and errors.
