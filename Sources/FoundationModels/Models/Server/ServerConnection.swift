@@ -206,6 +206,25 @@ package enum ServerHTTP {
         }
     }
 
+    /// GETs `url` once (no retries): the status and the body as text,
+    /// within the size limit. For small informational endpoints.
+    package static func get(_ url: String, headers: [(String, String)], options: ServerOptions) async throws(ServerFailure) -> (Int, String) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .GET
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        do {
+            let response = try await client(for: options).execute(
+                request,
+                deadline: .now() + timeAmount(options.connectTimeout + options.idleTimeout),
+                logger: logger
+            )
+            let text = try await readAll(response.body, limit: min(options.maximumResponseBytes, 1 << 20))
+            return (Int(response.status.code), text)
+        } catch {
+            throw transportFailure(error)
+        }
+    }
+
     /// How long to wait before sending a failed request again, or `nil`
     /// when it is not worth sending again.
     private static func retryDelay(for failure: ServerFailure, options: ServerOptions) -> Duration? {
