@@ -17,7 +17,7 @@ FM_ENV := . "$(FM_CACHE)/env.sh" &&
 # seeded runs each, and the quality of typed answers.
 QUALITY := GuidedAcceptanceTests|ToolAcceptanceTests|QualityTests
 
-.PHONY: setup setup-bench build demo test bench maskbench eval clean
+.PHONY: setup setup-bench setup-tiers build demo test bench maskbench eval clean
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
 setup:
@@ -26,6 +26,11 @@ setup:
 # Also the benchmark-only model (Gemma 3 270M Q4_K_M).
 setup-bench:
 	@scripts/setup.sh --bench
+
+# Also the private-cloud tier's model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M,
+# 1.1 GB), for serving with llama-server (README, "Model tiers").
+setup-tiers:
+	@scripts/setup.sh --tiers
 
 build: setup
 	$(FM_ENV) $(SWIFT) build
