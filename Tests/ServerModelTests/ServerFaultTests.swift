@@ -175,3 +175,46 @@ struct ServerFaultTests {
         _ = try OpenAICompatibleLanguageModel(baseURL: URL(string: "https://models.example.com/v1")!, model: "m")
     }
 }
+
+@Suite("OpenAI-compatible tool calls on the wire")
+struct ServerToolCallTests {
+    static func toolCallChunk(index: Int, id: String?, name: String?, arguments: String) -> String {
+        var function: [String: Any] = ["arguments": arguments]
+        if let name { function["name"] = name }
+        var call: [String: Any] = ["index": index, "function": function]
+        if let id { call["id"] = id; call["type"] = "function" }
+        let choice: [String: Any] = ["index": 0, "delta": ["tool_calls": [call]], "finish_reason": NSNull()]
+        return OpenAIWire.json(["id": "chatcmpl-2", "object": "chat.completion.chunk", "choices": [choice]])
+    }
+
+    @Test("streamed tool_calls run the tool; the next request carries the call and its output by id")
+    func toolCalls() async throws {
+        let call = StubReply.events([
+            (nil, Self.toolCallChunk(index: 0, id: "call_9", name: "exchangeRate", arguments: "")),
+            (nil, Self.toolCallChunk(index: 0, id: nil, name: nil, arguments: #"{"from": "EUR", "#)),
+            (nil, Self.toolCallChunk(index: 0, id: nil, name: nil, arguments: #""to": "JPY"}"#)),
+            (nil, OpenAIWire.chunk(finish: "tool_calls")), (nil, OpenAIWire.usage(prompt: 80, completion: 20)), (nil, "[DONE]"),
+        ])
+        let stub = try StubServer([call, OpenAIWire.answer(["1 EUR is 162 JPY."])])
+        defer { stub.stop() }
+        let session = LanguageModelSession(model: try ServerFaultTests.model(stub), tools: [ExchangeRate()])
+        let response = try await session.respond(to: "How many yen for a euro?", options: GenerationOptions(toolCallingMode: .required))
+        #expect(response.content == "1 EUR is 162 JPY.")
+        let outputs = session.transcript.compactMap { if case .toolOutput(let output) = $0 { output } else { nil } }
+        #expect(outputs.map(\.id) == ["call_9"])
+
+        let first = try #require(stub.requests.first?.json)
+        #expect(first["tool_choice"] as? String == "required")
+        let tools = try #require(first["tools"] as? [[String: Any]])
+        #expect((tools.first?["function"] as? [String: Any])?["name"] as? String == "exchangeRate")
+        let messages = try #require(stub.requests.last?.json?["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["role"] as? String } == ["user", "assistant", "tool"])
+        let sent = try #require((messages[1]["tool_calls"] as? [[String: Any]])?.first)
+        #expect(sent["id"] as? String == "call_9")
+        #expect((sent["function"] as? [String: Any])?["arguments"] as? String == #"{"from":"EUR","to":"JPY"}"#)
+        #expect(messages[2]["tool_call_id"] as? String == "call_9")
+        #expect(messages[2]["content"] as? String == "162")
+        // The second round answers: toolCallingMode .required asks for calls in the first only.
+        #expect(stub.requests.last?.json?["tool_choice"] == nil)
+    }
+}

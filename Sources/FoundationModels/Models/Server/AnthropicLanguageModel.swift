@@ -218,7 +218,8 @@ struct AnthropicRequest {
         for entry in transcript {
             switch entry {
             case .instructions(let instructions):
-                system.append(Transcript.wireText(instructions.segments))
+                let text = Transcript.wireText(instructions.segments)
+                if !text.isEmpty { system.append(text) }
             case .prompt(let prompt):
                 add("user", text(OpenAIChatClient.userText(prompt)))
             case .reasoning(let reasoning):

@@ -220,7 +220,10 @@ package struct OpenAIChatClient: Sendable {
         transcript.compactMap { entry -> GeneratedContent? in
             switch entry {
             case .instructions(let instructions):
-                return message("system", Transcript.wireText(instructions.segments))
+                // Tool definitions go out as `tools`; an entry holding only
+                // them has no system text.
+                let text = Transcript.wireText(instructions.segments)
+                return text.isEmpty ? nil : message("system", text)
             case .prompt(let prompt):
                 return message("user", userText(prompt))
             case .reasoning:

@@ -141,6 +141,11 @@ package enum ServerHTTP {
                 timeout: .init(connect: timeAmount(options.connectTimeout), read: timeAmount(options.idleTimeout))
             )
             configuration.httpVersion = .automatic
+            // A refused connection fails at once, not after the pool's own
+            // retries until the connect timeout (10 s for a dead server the
+            // router is waiting to walk past); ServerOptions.maximumRetries
+            // is the one retry policy.
+            configuration.connectionPool.retryConnectionEstablishment = false
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             clients[key] = client
             return client
