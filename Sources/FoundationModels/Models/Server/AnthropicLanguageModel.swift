@@ -37,11 +37,11 @@ public struct AnthropicLanguageModel: LanguageModel {
         options: ServerOptions = ServerOptions()
     ) throws {
         let endpoint = try ServerEndpoint(baseURL)
-        let key = apiKey ?? apiKeyEnvironmentVariable.flatMap { ProcessInfo.processInfo.environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+        let key = ServerSecret.resolve(apiKey, environmentVariable: apiKeyEnvironmentVariable)
         if key == nil, !ServerEndpoint.isLoopback(baseURL.host ?? "") {
             throw ServerModelError("no Anthropic API key: pass apiKey or set \(apiKeyEnvironmentVariable ?? "an environment variable")")
         }
-        configuration = AnthropicConfiguration(endpoint: endpoint, model: model, apiKey: key.map(ServerSecret.init), options: options)
+        configuration = AnthropicConfiguration(endpoint: endpoint, model: model, apiKey: key, options: options)
     }
 
     public var capabilities: LanguageModelCapabilities {

@@ -44,11 +44,10 @@ public struct OpenAICompatibleLanguageModel: LanguageModel {
         apiKeyEnvironmentVariable: String? = "OPENAI_API_KEY",
         options: ServerOptions = ServerOptions()
     ) throws {
-        let key = apiKey ?? apiKeyEnvironmentVariable.flatMap { ProcessInfo.processInfo.environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
         configuration = OpenAIChatConfiguration(
             endpoint: try ServerEndpoint(baseURL),
             model: model,
-            apiKey: key.map(ServerSecret.init),
+            apiKey: ServerSecret.resolve(apiKey, environmentVariable: apiKeyEnvironmentVariable),
             options: options
         )
     }

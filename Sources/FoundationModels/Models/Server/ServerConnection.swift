@@ -46,6 +46,14 @@ public struct ServerOptions: Sendable, Hashable {
 package struct ServerSecret: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     package let value: String
     package init(_ value: String) { self.value = value }
+
+    /// The key given, else the one in the environment variable (`nil`
+    /// when neither is set or the variable is empty).
+    package static func resolve(_ key: String?, environmentVariable: String?) -> ServerSecret? {
+        let value = key ?? environmentVariable.flatMap { ProcessInfo.processInfo.environment[$0] }
+        return value.flatMap { $0.isEmpty ? nil : ServerSecret($0) }
+    }
+
     package var description: String { "<redacted>" }
     package var debugDescription: String { "<redacted>" }
 }
