@@ -17,7 +17,7 @@ FM_ENV := . "$(FM_CACHE)/env.sh" &&
 # seeded runs each, and the quality of typed answers.
 QUALITY := GuidedAcceptanceTests|ToolAcceptanceTests|QualityTests
 
-.PHONY: setup setup-bench build demo test bench maskbench eval clean
+.PHONY: setup setup-bench setup-tiers build demo test bench maskbench eval clean
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
 setup:
@@ -27,6 +27,11 @@ setup:
 setup-bench:
 	@scripts/setup.sh --bench
 
+# Also the private-cloud tier's model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M,
+# 1.1 GB), for serving with llama-server (README, "Model tiers").
+setup-tiers:
+	@scripts/setup.sh --tiers
+
 build: setup
 	$(FM_ENV) $(SWIFT) build
 
@@ -34,13 +39,16 @@ demo: setup
 	$(FM_ENV) $(SWIFT) build -c release --product fm
 	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/fm"
 
-# Five runs of the one test bundle:
+# Six runs of the one test bundle:
 # - the API, session and on-device mechanics (validity, streaming,
 #   cancellation, queueing, tools) on the small model, SmolLM2-135M, for speed
 #   (with the eval's corpora and scorers, which need no model);
 # - the eval harness on a couple of receipts (small model, llama-server
 #   started by the test), alone, so its server never shares the cores with
 #   the timing assertions of the first run;
+# - the server models and the tier router against a real llama-server on
+#   127.0.0.1 (small model, started and stopped by the tests) and loopback
+#   stubs, alone for the same reason;
 # - LlamaKit's tests on the small model, alone, so two processes' worth of
 #   llama.cpp threads never share the cores (timing assertions stay honest);
 # - the app-compatibility targets, which exercise apps' "model not ready yet"
@@ -53,8 +61,9 @@ demo: setup
 #   the quality tests of typed answers.
 test: setup
 	$(FM_ENV) $(SWIFT) build --build-tests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)' --skip EvalModelTests
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)' --skip EvalModelTests --skip ServerModelTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter EvalModelTests
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter ServerModelTests
 	$(FM_ENV) $(SWIFT) test --skip-build --filter LlamaKitTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip '$(QUALITY)'
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_DEFAULT_MODEL" $(SWIFT) test --skip-build --filter '$(QUALITY)'

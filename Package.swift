@@ -29,6 +29,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FoundationModels", targets: ["FoundationModels"]),
+        // The routing layer over the model tiers (on device, private cloud,
+        // frontier): apart, so FoundationModels stays Apple's shape.
+        .library(name: "FoundationModelsTiers", targets: ["FoundationModelsTiers"]),
         .executable(name: "fm", targets: ["fm"]),
         .executable(name: "fm-bench", targets: ["fm-bench"]),
     ],
@@ -37,6 +40,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // HTTP for the server models (Models/Server): streams and cancels
+        // cleanly without spinning a core, which Linux's URLSession does
+        // while a request is in flight (docs/ARCHITECTURE.md).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
     ],
     targets: [
         // llama.cpp's C API, found through pkg-config (llama.pc, installed by
@@ -65,7 +73,15 @@ let package = Package(
                 "GuidedGeneration",
                 "LlamaKit",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
+        ),
+        // Layer 6: routing between model tiers by per-feature policy.
+        .target(
+            name: "FoundationModelsTiers",
+            dependencies: ["FoundationModels"]
         ),
         // The @Generable / @Guide compiler plugin.
         .macro(
@@ -91,6 +107,7 @@ let package = Package(
             name: "fm",
             dependencies: [
                 "FoundationModels",
+                "FoundationModelsTiers",
                 "FoundationModelsEval",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -98,7 +115,7 @@ let package = Package(
         // `make bench`: the session against llama.cpp's own tools; writes BENCHMARKS.md.
         .executableTarget(
             name: "fm-bench",
-            dependencies: ["FoundationModels", "FoundationModelsEval", "GuidedGeneration", "LlamaKit"]
+            dependencies: ["FoundationModels", "FoundationModelsEval", "FoundationModelsTiers", "GuidedGeneration", "LlamaKit"]
         ),
         .testTarget(
             name: "FoundationModelsTests",
@@ -153,6 +170,13 @@ let package = Package(
         .testTarget(
             name: "FoundationModelsEvalTests",
             dependencies: ["FoundationModelsEval", "FoundationModels"]
+        ),
+        // The server models and the tiers: a real llama-server on 127.0.0.1
+        // (started by the tests), loopback stubs for faults and for
+        // Anthropic's wire format, the router over them.
+        .testTarget(
+            name: "ServerModelTests",
+            dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval"]
         ),
         // Runs on the real default model (FOUNDATION_MODELS_MODEL).
         .testTarget(
