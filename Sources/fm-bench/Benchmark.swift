@@ -7,7 +7,8 @@ import FoundationModels
 ///
 /// `fm-bench [OUTPUT.md]` runs everything; `fm-bench guided OUTPUT.md` only
 /// the guided-generation part (its section alone); `fm-bench tools` only the
-/// tool round (to standard output); `fm-bench maskbench DATA` the
+/// tool round and `fm-bench tiers` only the tiers section (to standard
+/// output); `fm-bench maskbench DATA` the
 /// MaskBench comparison (its own section of BENCHMARKS.md, see
 /// ``MaskBench``); `fm-bench cold-ttft` is
 /// the child process the cold time-to-first-token measurement starts.
@@ -38,6 +39,11 @@ struct Benchmark {
         }
         if arguments.first == "maskbench-worker" {
             try MaskBench.worker(modelPath: arguments.dropFirst().first ?? "")
+            return
+        }
+        if arguments.first == "tiers" {
+            let result = try await TiersBenchmark().run { log($0) }
+            print(TiersBenchmark.markdown(result, error: nil).joined(separator: "\n"))
             return
         }
         if arguments.first == "tools" {

@@ -51,6 +51,7 @@ extension Suite.Report {
         lines.append("unless the measurement says so.")
         lines.append("")
         lines += ToolRound.markdown(toolRound, error: toolRoundError)
+        lines += TiersBenchmark.markdown(tiers, error: tiersError)
         lines += guided.markdown()
         return lines.joined(separator: "\n")
     }

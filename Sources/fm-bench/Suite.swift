@@ -28,6 +28,8 @@ struct Suite {
         var guided: GuidedBenchmarks.Report
         var toolRound: ToolRound.Result?
         var toolRoundError: String?
+        var tiers: TiersBenchmark.Result?
+        var tiersError: String?
     }
 
     func run() async throws -> Report {
@@ -125,6 +127,15 @@ struct Suite {
             toolRoundError = "\(error)"
         }
 
+        log("tiers: server against device, router overhead")
+        var tiers: TiersBenchmark.Result?
+        var tiersError: String?
+        do {
+            tiers = try await TiersBenchmark().run(log: log)
+        } catch {
+            tiersError = "\(error)"
+        }
+
         log("guided generation")
         let guided = await GuidedBenchmarks(threads: threads).run(log: log)
 
@@ -147,7 +158,9 @@ struct Suite {
             transcriptTokens: transcriptTokens,
             guided: guided,
             toolRound: toolRound,
-            toolRoundError: toolRoundError
+            toolRoundError: toolRoundError,
+            tiers: tiers,
+            tiersError: tiersError
         )
     }
 

@@ -125,12 +125,15 @@ extension FM.Eval {
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write the corpora from their seeds (eval/corpora/*.json).")
 
-        @Option(help: "The folder to write (default: eval/corpora).")
+        @Option(help: "The folder to write (default: eval/corpora, or eval/heldout with --held-out).")
         var output: String?
 
+        @Flag(help: "Write the held-out sample: the same generators from other seeds.")
+        var heldOut = false
+
         func run() throws {
-            let directory = output.map { URL(fileURLWithPath: $0) } ?? CorpusFiles.defaultDirectory
-            try CorpusFiles.writeAll(to: directory)
+            let directory = output.map { URL(fileURLWithPath: $0) } ?? (heldOut ? CorpusFiles.heldOutDirectory : CorpusFiles.defaultDirectory)
+            try CorpusFiles.writeAll(to: directory, heldOut: heldOut)
             FileHandle.standardError.write(Data("wrote \(Corpus.allCases.map(\.fileName).joined(separator: ", ")) in \(directory.path)\n".utf8))
         }
     }

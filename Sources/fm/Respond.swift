@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import FoundationModels
+import FoundationModelsTiers
 
 extension FM {
     /// `fm respond "PROMPT"`: one answer from the on-device model.
@@ -45,6 +46,35 @@ extension FM {
 
         @OptionGroup var model: ModelOptions
 
+        @Option(help: ArgumentHelp(
+            "Answer from an OpenAI-compatible server instead (its API root, such as http://127.0.0.1:8080/v1; https:// unless on this machine).",
+            valueName: "url"
+        ))
+        var server: String?
+
+        @Option(name: .customLong("server-model"), help: "With --server: the model name the server knows.")
+        var serverModel = "default"
+
+        @Option(name: .customLong("api-key-env"), help: ArgumentHelp("With --server: the environment variable holding the API key.", valueName: "name"))
+        var apiKeyEnv = "OPENAI_API_KEY"
+
+        @Option(help: ArgumentHelp(
+            "Route by tier policy: local (on device only), cloudFree (the private server, else on device), premium. The private server is --server, else FOUNDATION_MODELS_PCC_URL.",
+            valueName: "local|cloudFree|premium"
+        ))
+        var policy: PolicyName?
+
+        enum PolicyName: String, ExpressibleByArgument, CaseIterable {
+            case local, cloudFree, premium
+            var policy: TierPolicy {
+                switch self {
+                case .local: .local
+                case .cloudFree: .cloudFree
+                case .premium: .premium
+                }
+            }
+        }
+
         func validate() throws {
             if greedy, temperature != nil || topK != nil || topP != nil || seed != nil {
                 throw ValidationError("--greedy cannot be combined with --temperature, --top-k, --top-p or --seed")
@@ -56,6 +86,49 @@ extension FM {
             if let topK, topK < 1 { throw ValidationError("--top-k must be at least 1") }
             if let topP, !(topP > 0 && topP <= 1) { throw ValidationError("--top-p must be in (0, 1]") }
             if let temperature, !(temperature >= 0) { throw ValidationError("--temperature must be 0 or more") }
+            if policy != nil, schema != nil { throw ValidationError("--policy answers in text; it cannot be combined with --schema") }
+        }
+
+        /// The `--server` model, or `nil` without one.
+        func serverLanguageModel() throws -> OpenAICompatibleLanguageModel? {
+            guard let server else { return nil }
+            guard let url = URL(string: server) else { throw ValidationError("--server is not a URL: \(server)") }
+            do {
+                return try OpenAICompatibleLanguageModel(baseURL: url, model: serverModel, apiKeyEnvironmentVariable: apiKeyEnv)
+            } catch {
+                throw ValidationError("--server: \(error)")
+            }
+        }
+
+        /// `--policy`: the router over the on-device model and the private
+        /// server; the serving tier and the skipped ones go to stderr.
+        func runRouted(_ policy: TierPolicy) async throws {
+            let privateCloud: any LanguageModel = try serverLanguageModel() ?? PrivateCloudComputeLanguageModel()
+            let router = ModelRouter(onDevice: model.model, privateCloud: privateCloud)
+            if stream {
+                var printed = ""
+                var tier: ModelTier?
+                for try await snapshot in router.streamResponse(to: prompt, instructions: instructions, policy: policy, options: options) {
+                    if snapshot.tier != tier {
+                        if tier != nil { print() }
+                        tier = snapshot.tier
+                        printed = ""
+                    }
+                    if snapshot.isFinal {
+                        for skip in snapshot.skipped { FileHandle.standardError.write(Data("skipped \(skip)\n".utf8)) }
+                        FileHandle.standardError.write(Data("served by: \(snapshot.tier)\n".utf8))
+                    } else if snapshot.content.hasPrefix(printed) {
+                        FileHandle.standardOutput.write(Data(snapshot.content.dropFirst(printed.count).utf8))
+                        printed = snapshot.content
+                    }
+                }
+                print()
+            } else {
+                let response = try await router.respond(to: prompt, instructions: instructions, policy: policy, options: options)
+                for skip in response.skipped { FileHandle.standardError.write(Data("skipped \(skip)\n".utf8)) }
+                FileHandle.standardError.write(Data("served by: \(response.tier)\n".utf8))
+                print(response.content)
+            }
         }
 
         var options: GenerationOptions {
@@ -96,8 +169,17 @@ extension FM {
         }
 
         func run() async throws {
-            let session = LanguageModelSession(model: model.model, instructions: instructions)
+            let session: LanguageModelSession
+            if let server = try serverLanguageModel(), policy == nil {
+                session = LanguageModelSession(model: server, instructions: instructions)
+            } else {
+                session = LanguageModelSession(model: model.model, instructions: instructions)
+            }
             do {
+                if let policy {
+                    try await runRouted(policy.policy)
+                    return
+                }
                 if let schema = try self.schema.map(loadSchema) {
                     if stream {
                         let responses = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: !noSchemaInPrompt, options: options)

@@ -92,6 +92,28 @@ enum ModuleInterface {
         return flags
     }
 
+    /// The `-Xcc -fmodule-map-file` flags of the C modules the package's
+    /// dependencies build (SwiftNIO's and swift-atomics' shims, under
+    /// AsyncHTTPClient): the maps SwiftPM generates beside their build
+    /// products, and those the packages ship in their `include/` folders.
+    static func dependencyModuleMapFlags(_ products: URL) -> [String] {
+        let files = FileManager.default
+        var maps: [String] = []
+        for entry in (try? files.contentsOfDirectory(atPath: products.path)) ?? [] where entry.hasSuffix(".build") && !entry.hasSuffix("-tool.build") {
+            let map = products.appendingPathComponent(entry).appendingPathComponent("module.modulemap").path
+            if files.fileExists(atPath: map) { maps.append(map) }
+        }
+        let checkouts = products.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("checkouts")
+        for package in (try? files.contentsOfDirectory(atPath: checkouts.path)) ?? [] {
+            let sources = checkouts.appendingPathComponent(package).appendingPathComponent("Sources")
+            for target in (try? files.contentsOfDirectory(atPath: sources.path)) ?? [] {
+                let map = sources.appendingPathComponent(target).appendingPathComponent("include/module.modulemap").path
+                if files.fileExists(atPath: map) { maps.append(map) }
+            }
+        }
+        return maps.sorted().flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
+    }
+
     /// The module's textual interface, freshly emitted.
     static func emit() throws -> String {
         guard let swiftc = which("swiftc") else { throw Failure(description: "swiftc is not on PATH") }
@@ -115,6 +137,7 @@ enum ModuleInterface {
             "-no-verify-emitted-module-interface",
         ]
         arguments += try llamaFlags()
+        arguments += dependencyModuleMapFlags(products)
         arguments += try sources()
         let result = try run(swiftc, arguments)
         guard result.status == 0, let text = try? String(contentsOf: interface, encoding: .utf8) else {

@@ -21,11 +21,11 @@ struct JSONObject {
     var keys: Set<String> { Set(raw.keys) }
 
     func object(_ key: String) -> JSONObject? {
-        (raw[key] as? [String: Any]).map(JSONObject.init)
+        (raw[key] as? [String: Any]).map { JSONObject($0) }
     }
 
     func objects(_ key: String) -> [JSONObject]? {
-        (raw[key] as? [Any])?.compactMap { ($0 as? [String: Any]).map(JSONObject.init) }
+        (raw[key] as? [Any])?.compactMap { element in (element as? [String: Any]).map { JSONObject($0) } }
     }
 
     func string(_ key: String) -> String? {

@@ -3,29 +3,74 @@ import Observation
 
 /// Apple's larger server model, reached through Private Cloud Compute.
 ///
-/// The type is here so code written for Apple's 27 SDK compiles; this
-/// platform has no Private Cloud Compute, so the model reports
-/// `.unavailable(.deviceNotEligible)` and a request fails with
-/// ``Error/serviceUnavailable(_:)``. (A backend for it, reaching a server
-/// model of your own, is planned with the hybrid tiers.)
+/// Off Apple's devices the private cloud is the user's own model server:
+/// any OpenAI-compatible endpoint (llama-server, vLLM, Ollama), configured
+/// by the environment — `FOUNDATION_MODELS_PCC_URL` (the API root, such as
+/// `http://127.0.0.1:8080/v1`), `FOUNDATION_MODELS_PCC_MODEL`,
+/// `FOUNDATION_MODELS_PCC_API_KEY` and optionally
+/// `FOUNDATION_MODELS_PCC_CONTEXT_SIZE` — or by
+/// ``init(url:model:apiKey:contextSize:options:)``. Requests go through the
+/// same executor as ``OpenAICompatibleLanguageModel`` and fail with this
+/// type's own errors: no connection or a timeout → ``Error/networkFailure(_:)``,
+/// a server error → ``Error/serviceUnavailable(_:)``, HTTP 429 →
+/// ``Error/quotaLimitReached(_:)`` with the reset date from `Retry-After`.
+///
+/// Unconfigured, the model is `.unavailable(.systemNotReady)` and a request
+/// fails with `serviceUnavailable` before anything is sent. After a request
+/// could not reach the server, ``availability`` says so until one does.
 public final class PrivateCloudComputeLanguageModel: Sendable, Observable {
-    public init() {}
+    /// The server, or why there is none.
+    let backend: Result<PrivateCloudComputeBackend, ServerModelError>
+
+    /// The model the environment configures (`FOUNDATION_MODELS_PCC_*`).
+    public init() {
+        backend = PrivateCloudComputeBackend.fromEnvironment()
+    }
+
+    /// A model on the OpenAI-compatible server at `url` (the API root).
+    ///
+    /// - Parameters:
+    ///   - url: `https://`, or `http://` to this machine.
+    ///   - model: the model name the server knows.
+    ///   - apiKey: sent as `Authorization: Bearer`, when given.
+    ///   - contextSize: the model's context, when known; otherwise
+    ///     ``contextSize`` asks the server (llama-server's `/props`).
+    ///   - options: timeouts, size limit and retries.
+    /// - Throws: ``ServerModelError`` for a URL that is not http(s) or is
+    ///   plain HTTP to another machine.
+    public init(url: URL, model: String, apiKey: String? = nil, contextSize: Int? = nil, options: ServerOptions = ServerOptions()) throws {
+        let endpoint = try ServerEndpoint(url)
+        backend = .success(PrivateCloudComputeBackend(
+            chat: OpenAIChatConfiguration(endpoint: endpoint, model: model, apiKey: apiKey.map(ServerSecret.init), options: options),
+            contextSize: contextSize
+        ))
+    }
 
     /// Whether the model can be used here, and why not if it cannot.
-    public var availability: Availability { .unavailable(.deviceNotEligible) }
+    public var availability: Availability {
+        guard case .success(let backend) = backend else { return .unavailable(.systemNotReady) }
+        return backend.state.isUnreachable ? .unavailable(.systemNotReady) : .available
+    }
 
     /// Whether ``availability`` is `.available`.
     public var isAvailable: Bool { availability == .available }
 
-    /// How much of the account's quota is used.
+    /// How much of the account's quota is used: at its limit after the
+    /// server answered 429, until the reset date it gave.
     public var quotaUsage: QuotaUsage {
-        QuotaUsage(status: .belowLimit(.init(isApproachingLimit: false)))
+        if case .success(let backend) = backend, let reset = backend.state.quotaReset {
+            return QuotaUsage(status: .limitReached(.init()), resetDate: reset)
+        }
+        return QuotaUsage(status: .belowLimit(.init(isApproachingLimit: false)))
     }
 
-    /// The number of tokens the model's context holds.
+    /// The number of tokens the model's context holds: the configured
+    /// size, else what the server reports (llama-server's `/props`).
     public var contextSize: Int {
         get async throws {
-            throw Error.serviceUnavailable(.init(debugDescription: Self.unavailableReason))
+            let backend = try backend.mapError { Error.serviceUnavailable(.init(debugDescription: $0.description)) }.get()
+            if let size = backend.contextSize { return size }
+            return try await backend.serverContextSize()
         }
     }
 
@@ -38,7 +83,7 @@ public final class PrivateCloudComputeLanguageModel: Sendable, Observable {
         return supportedLanguages.contains { $0.languageCode == code }
     }
 
-    static let unavailableReason = "Private Cloud Compute is not available on this platform."
+    static let unconfiguredReason = "Private Cloud Compute has no server: set FOUNDATION_MODELS_PCC_URL and FOUNDATION_MODELS_PCC_MODEL (an OpenAI-compatible endpoint), or use init(url:model:apiKey:contextSize:options:)."
 
     /// Whether the model can be used, and why not.
     public enum Availability: Equatable, Sendable {
@@ -87,7 +132,7 @@ public final class PrivateCloudComputeLanguageModel: Sendable, Observable {
             return false
         }
 
-        init(status: Status, limitIncreaseSuggestion: LimitIncreaseSuggestion? = nil, resetDate: Date? = nil) {
+        package init(status: Status, limitIncreaseSuggestion: LimitIncreaseSuggestion? = nil, resetDate: Date? = nil) {
             self.status = status
             self.limitIncreaseSuggestion = limitIncreaseSuggestion
             self.resetDate = resetDate
@@ -143,21 +188,40 @@ public final class PrivateCloudComputeLanguageModel: Sendable, Observable {
 }
 
 extension PrivateCloudComputeLanguageModel: AvailabilityReporting {
+    /// Refuses a request before it is sent when there is no server, or
+    /// while the quota is used up. A server that could not be reached is
+    /// tried again: only a request can tell that it is back.
     package var unavailabilityError: (any Swift.Error)? {
-        guard case .unavailable = availability else { return nil }
-        return Error.serviceUnavailable(.init(debugDescription: Self.unavailableReason))
+        switch backend {
+        case .failure(let problem):
+            return Error.serviceUnavailable(.init(debugDescription: problem.description))
+        case .success(let backend):
+            guard let reset = backend.state.quotaReset else { return nil }
+            return Error.quotaLimitReached(.init(resetDate: reset, debugDescription: "The server's quota is used up until \(reset)."))
+        }
     }
 }
 
 extension PrivateCloudComputeLanguageModel: LanguageModel {
-    /// The executor for Private Cloud Compute.
+    /// The executor for Private Cloud Compute: the OpenAI-compatible
+    /// executor, surfacing this model's errors.
     public struct Executor: LanguageModelExecutor {
         public typealias Model = PrivateCloudComputeLanguageModel
 
-        /// There is one Private Cloud Compute service; its executors are alike.
-        public struct Configuration: Hashable, Sendable {}
+        /// The server, model, key and options; equal configurations share an executor.
+        public struct Configuration: Hashable, Sendable {
+            let backend: PrivateCloudComputeBackend?
+        }
 
-        public init(configuration: Configuration) {}
+        let client: OpenAIChatClient?
+
+        public init(configuration: Configuration) {
+            client = configuration.backend.map { backend in
+                OpenAIChatClient(configuration: backend.chat, family: .privateCloudCompute) { failure in
+                    backend.state.record(failure)
+                }
+            }
+        }
 
         public func prewarm(model: PrivateCloudComputeLanguageModel, transcript: Transcript) {}
 
@@ -166,7 +230,10 @@ extension PrivateCloudComputeLanguageModel: LanguageModel {
             model: PrivateCloudComputeLanguageModel,
             streamingInto channel: LanguageModelExecutorGenerationChannel
         ) async throws {
-            throw Error.serviceUnavailable(.init(debugDescription: PrivateCloudComputeLanguageModel.unavailableReason))
+            guard let client else {
+                throw Error.serviceUnavailable(.init(debugDescription: PrivateCloudComputeLanguageModel.unconfiguredReason))
+            }
+            try await client.respond(to: request, streamingInto: channel)
         }
     }
 
@@ -174,5 +241,7 @@ extension PrivateCloudComputeLanguageModel: LanguageModel {
         LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling, .reasoning])
     }
 
-    public var executorConfiguration: Executor.Configuration { Executor.Configuration() }
+    public var executorConfiguration: Executor.Configuration {
+        Executor.Configuration(backend: try? backend.get())
+    }
 }

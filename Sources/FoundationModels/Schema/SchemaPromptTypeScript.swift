@@ -25,6 +25,19 @@ package enum SchemaPromptStyle: String, Sendable, CaseIterable {
     }()
 }
 
+/// Where the schema's description goes in the prompt turn: after the
+/// prompt's own text (the default) or before it. For measurements:
+/// `FOUNDATION_MODELS_SCHEMA_PLACEMENT` (`after`, `before`).
+package enum SchemaPromptPlacement: String, Sendable, CaseIterable {
+    case after, before
+
+    package static let standard: SchemaPromptPlacement = .after
+
+    package static let current: SchemaPromptPlacement = {
+        ProcessInfo.processInfo.environment["FOUNDATION_MODELS_SCHEMA_PLACEMENT"].flatMap(SchemaPromptPlacement.init(rawValue:)) ?? standard
+    }()
+}
+
 /// Writes a schema as a TypeScript type (``SchemaPromptStyle/typeScript``).
 enum SchemaTypeScriptWriter {
     static func describe(_ schema: GenerationSchema) -> String {

@@ -10,22 +10,33 @@ package enum CorpusFiles {
         URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("eval/corpora")
     }
 
-    /// A corpus as its file holds it.
-    package static func encode(_ corpus: Corpus) throws -> Data {
-        try encode(corpus.taskType)
+    /// `eval/heldout`: the same generators from other seeds.
+    package static var heldOutDirectory: URL {
+        URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("eval/heldout")
     }
 
-    private static func encode<T: EvalTask>(_ task: T.Type) throws -> Data {
+    /// The seed of a corpus's held-out sample: its own seed with every bit
+    /// flipped, so the two share no item by construction of the generator's
+    /// random stream.
+    package static func heldOutSeed<T: EvalTask>(for task: T.Type) -> UInt64 { ~task.seed }
+
+    /// A corpus as its file holds it (from its own seed, or its held-out one).
+    package static func encode(_ corpus: Corpus, heldOut: Bool = false) throws -> Data {
+        try encode(corpus.taskType, heldOut: heldOut)
+    }
+
+    private static func encode<T: EvalTask>(_ task: T.Type, heldOut: Bool) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(task.generate()) + Data("\n".utf8)
+        let items = task.generate(seed: heldOut ? heldOutSeed(for: task) : task.seed)
+        return try encoder.encode(items) + Data("\n".utf8)
     }
 
     /// Writes every corpus's file into `directory`.
-    package static func writeAll(to directory: URL) throws {
+    package static func writeAll(to directory: URL, heldOut: Bool = false) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for corpus in Corpus.allCases {
-            try encode(corpus).write(to: directory.appendingPathComponent(corpus.fileName), options: .atomic)
+            try encode(corpus, heldOut: heldOut).write(to: directory.appendingPathComponent(corpus.fileName), options: .atomic)
         }
     }
 

@@ -59,5 +59,6 @@ package enum CrateTask: EvalTask {
         Scoring.normalized(text).contains(Scoring.normalized("\(CrateAIInsight.self)"))
     }
 
-    package static func generate() -> [CrateItem] { CrateCorpus.generate() }
+    package static let seed = CrateCorpus.seed
+    package static func generate(seed: UInt64) -> [CrateItem] { CrateCorpus.generate(seed: seed) }
 }

@@ -22,8 +22,13 @@ package protocol EvalTask {
     static func score(_ answer: Answer, for item: Item) -> [FieldScore]
     /// Labels the report breaks accuracy down by (a receipt's features).
     static func groups(of item: Item) -> [String]
-    /// The corpus, from its seed.
-    static func generate() -> [Item]
+    /// The corpus's own seed: the committed files in `eval/corpora`.
+    static var seed: UInt64 { get }
+    /// The corpus from `seed`. Another seed gives another sample of the
+    /// same distribution: `eval/heldout` (``CorpusFiles/heldOutSeed(for:)``)
+    /// checks that instructions tuned on the corpus were not tuned to its
+    /// items.
+    static func generate(seed: UInt64) -> [Item]
 }
 
 extension EvalTask {

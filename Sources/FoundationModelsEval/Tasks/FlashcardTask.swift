@@ -81,5 +81,6 @@ package enum FlashcardTask: EvalTask {
         "have", "had", "you", "your", "about", "than", "then", "there", "these", "those", "also", "called", "known",
     ]
 
-    package static func generate() -> [NotesItem] { NotesCorpus.generate() }
+    package static let seed = NotesCorpus.seed
+    package static func generate(seed: UInt64) -> [NotesItem] { NotesCorpus.generate(seed: seed) }
 }

@@ -69,5 +69,6 @@ package enum ReceiptTask: EvalTask {
 
     package static func groups(of item: ReceiptItem) -> [String] { item.features }
 
-    package static func generate() -> [ReceiptItem] { ReceiptCorpus.generate() }
+    package static let seed = ReceiptCorpus.seed
+    package static func generate(seed: UInt64) -> [ReceiptItem] { ReceiptCorpus.generate(seed: seed) }
 }

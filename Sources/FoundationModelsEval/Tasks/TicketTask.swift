@@ -55,5 +55,6 @@ package enum TicketTask: EvalTask {
 
     package static func groups(of item: TicketItem) -> [String] { [item.category] }
 
-    package static func generate() -> [TicketItem] { TicketCorpus.generate() }
+    package static let seed = TicketCorpus.seed
+    package static func generate(seed: UInt64) -> [TicketItem] { TicketCorpus.generate(seed: seed) }
 }

@@ -1,6 +1,7 @@
 // A tool from the record-collection app: the model looks albums up in the
 // user's collection while it answers.
 
+import Foundation
 import FoundationModels
 
 struct FindAlbumTool: Tool {

@@ -111,7 +111,11 @@ struct ChatRendering: Sendable {
     static func userText(_ prompt: Transcript.Prompt) -> String {
         let text = prompt.segments.renderedText
         guard let format = prompt.responseFormat, prompt.contextOptions.includeSchemaInPrompt != false else { return text }
-        return (text.isEmpty ? "" : text + "\n\n") + format.schema.promptDescription
+        if text.isEmpty { return format.schema.promptDescription }
+        switch SchemaPromptPlacement.current {
+        case .after: return text + "\n\n" + format.schema.promptDescription
+        case .before: return format.schema.promptDescription + "\n\n" + text
+        }
     }
 
     /// The model input for generating the next assistant turn.

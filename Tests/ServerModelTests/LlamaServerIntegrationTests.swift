@@ -1,0 +1,162 @@
+// The server models against a real llama-server on 127.0.0.1 (the setup's
+// binary, $LLAMA_SERVER, serving the small model), started and stopped by
+// each test: text, streaming, a Generable type, tools and usage,
+// directly and through PrivateCloudComputeLanguageModel; then the server
+// killed mid-stream, and the router answering from the on-device model.
+//
+// Run alone (its own `swift test` step): llama-server and the in-process
+// model must not decode at the same time on two cores.
+
+import Foundation
+import FoundationModels
+import FoundationModelsEval
+import FoundationModelsTiers
+import Testing
+
+enum LocalServer {
+    static var binary: String? { ProcessInfo.processInfo.environment["LLAMA_SERVER"] }
+    static var model: String? {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["FOUNDATION_MODELS_SMALL_MODEL"] ?? environment["FOUNDATION_MODELS_MODEL"]
+    }
+    static var isAvailable: Bool {
+        guard let binary, let model else { return false }
+        return FileManager.default.isExecutableFile(atPath: binary) && FileManager.default.fileExists(atPath: model)
+    }
+
+    /// A started, ready server; the caller stops it.
+    static func start(contextSize: Int = 2048) async throws -> LlamaServer {
+        let server = try LlamaServer(binary: binary ?? "", model: model ?? "", threads: 2, contextSize: contextSize)
+        do {
+            try await server.waitUntilReady()
+        } catch {
+            server.stop()
+            throw error
+        }
+        return server
+    }
+
+    static func url(_ server: LlamaServer) -> URL { URL(string: "http://127.0.0.1:\(server.port)/v1")! }
+}
+
+@Generable
+struct Capital: Equatable {
+    @Guide(description: "The country's name")
+    var country: String
+    @Guide(description: "Its capital city")
+    var city: String
+}
+
+/// A tool the server's model is made to call.
+struct Weather: Tool {
+    let name = "weather"
+    let description = "Gets the current weather in a city."
+
+    @Generable
+    struct Arguments {
+        @Guide(description: "The city")
+        var city: String
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        "Sunny, 21 degrees in \(arguments.city)."
+    }
+}
+
+@Suite("Server models on a real llama-server", .serialized, .enabled(if: LocalServer.isAvailable))
+struct LlamaServerIntegrationTests {
+    static let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 48)
+
+    /// Everything a session does, on one model: text with usage, a stream,
+    /// a typed answer, a tool call.
+    static func exercise(_ model: some LanguageModel) async throws {
+        let session = LanguageModelSession(model: model, instructions: "You answer in one short sentence.")
+        let text = try await session.respond(to: "What is the capital of France?", options: greedy)
+        #expect(!text.content.isEmpty)
+        #expect(text.usage.input.totalTokenCount > 5)
+        #expect(text.usage.output.totalTokenCount > 0)
+        #expect(session.transcript.count == 3)
+
+        var snapshots: [String] = []
+        for try await snapshot in session.streamResponse(to: "Now name a river.", options: greedy) {
+            snapshots.append(snapshot.content)
+        }
+        #expect(snapshots.count >= 2)
+        #expect(snapshots.last.map { !$0.isEmpty } == true)
+        // Each snapshot extends the one before.
+        #expect(zip(snapshots, snapshots.dropFirst()).allSatisfy { $1.hasPrefix($0) })
+
+        let typed = try await LanguageModelSession(model: model).respond(
+            to: "France and its capital, as JSON.", generating: Capital.self, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64)
+        )
+        #expect(!typed.content.country.isEmpty && !typed.content.city.isEmpty)
+
+        // Tools go out natively; llama-server b11434 answers with prose for
+        // both the small and the default model (it returns no tool_calls
+        // for their templates even with tool_choice "required"), so the
+        // call itself is tested on the wire (ServerToolCallTests).
+        let tooled = LanguageModelSession(model: model, tools: [Weather()])
+        let answer = try await tooled.respond(to: "What is the weather in Paris?", options: greedy)
+        #expect(!answer.content.isEmpty || tooled.transcript.contains { if case .toolOutput = $0 { true } else { false } })
+    }
+
+    @Test("OpenAICompatibleLanguageModel: text, streaming, a Generable type, tools, usage")
+    func openAICompatible() async throws {
+        let server = try await LocalServer.start()
+        defer { server.stop() }
+        try await Self.exercise(try OpenAICompatibleLanguageModel(baseURL: LocalServer.url(server), model: "small"))
+    }
+
+    @Test("PrivateCloudComputeLanguageModel configured to the server: the same, and its context size")
+    func privateCloudCompute() async throws {
+        let server = try await LocalServer.start(contextSize: 2048)
+        defer { server.stop() }
+        let model = try PrivateCloudComputeLanguageModel(url: LocalServer.url(server), model: "small")
+        #expect(model.availability == .available)
+        #expect(try await model.contextSize == 2048)
+        try await Self.exercise(model)
+        #expect(!model.quotaUsage.isLimitReached)
+    }
+
+    @Test("the server killed mid-stream: the mapped error, availability follows, and the router answers on device")
+    func killedMidStream() async throws {
+        let server = try await LocalServer.start()
+        let pcc = try PrivateCloudComputeLanguageModel(url: LocalServer.url(server), model: "small")
+        let plain = try OpenAICompatibleLanguageModel(baseURL: LocalServer.url(server), model: "small", options: ServerOptions(maximumRetries: 0))
+        let long = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 400)
+        var killed = false
+        await #expect {
+            for try await _ in LanguageModelSession(model: pcc).streamResponse(to: "Write a long story about a lighthouse keeper.", options: long) where !killed {
+                killed = true
+                server.stop()
+            }
+        } throws: { error in
+            if case PrivateCloudComputeLanguageModel.Error.networkFailure = error { return true }
+            Issue.record("unexpected \(error)")
+            return false
+        }
+        #expect(killed)
+        #expect(pcc.availability == .unavailable(.systemNotReady))
+        await #expect {
+            try await LanguageModelSession(model: plain).respond(to: "hello")
+        } throws: { error in
+            if case SystemLanguageModel.Error.assetsUnavailable = error { return true }
+            return false
+        }
+
+        // The on-device model (FOUNDATION_MODELS_MODEL) serves instead.
+        let router = ModelRouter(onDevice: SystemLanguageModel.default, privateCloud: pcc)
+        let routed = try await router.respond(to: "Say hello.", policy: .cloudFree, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 16))
+        #expect(routed.tier == .onDevice)
+        #expect(!routed.content.isEmpty)
+        guard case .cannotServe(let error)? = routed.skipped.first?.reason else {
+            Issue.record("the private cloud should have been skipped: \(routed.skipped)"); return
+        }
+        #expect(error is PrivateCloudComputeLanguageModel.Error)
+        #expect(routed.skipped.map(\.tier) == [.privateCloud])
+        // `.local` never tries the server at all.
+        let local = try await router.respond(to: "Say hi.", policy: .local, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8))
+        #expect(local.tier == .onDevice && local.skipped.isEmpty)
+        #expect(await router.declaredPolicies().isEmpty)
+    }
+}

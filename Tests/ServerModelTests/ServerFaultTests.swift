@@ -1,0 +1,220 @@
+// Servers that fail on cue (a loopback stub): every failure a server can
+// answer with reaches the caller as the error the seam defines, and the
+// router walks down exactly when it should.
+
+import Foundation
+import FoundationModels
+import FoundationModelsTiers
+import Testing
+
+@Generable
+struct Rating: Equatable {
+    var title: String
+    @Guide(description: "Out of ten", .range(0...10))
+    var score: Int
+}
+
+@Suite("Server faults through the seam and the router")
+struct ServerFaultTests {
+    static func model(_ stub: StubServer) throws -> OpenAICompatibleLanguageModel {
+        try OpenAICompatibleLanguageModel(baseURL: stub.url, model: "stub", apiKey: "sk-test-secret-123", options: ServerOptions(maximumRetries: 0))
+    }
+
+    @Test("429 with Retry-After is rateLimited with its reset date; PCC calls it quotaLimitReached; the router degrades")
+    func rateLimited() async throws {
+        let limited = StubReply.json(429, #"{"error":{"message":"slow down","type":"rate_limit_error"}}"#, headers: [("Retry-After", "30")])
+        let stub = try StubServer([limited])
+        defer { stub.stop() }
+        let before = Date()
+        await #expect {
+            try await LanguageModelSession(model: try Self.model(stub)).respond(to: "hello")
+        } throws: { error in
+            guard case LanguageModelError.rateLimited(let info) = error, let reset = info.resetDate else { return false }
+            return reset.timeIntervalSince(before) > 25 && reset.timeIntervalSince(before) < 35 && info.debugDescription == "slow down"
+        }
+
+        let pcc = try PrivateCloudComputeLanguageModel(url: stub.url, model: "stub", options: ServerOptions(maximumRetries: 0))
+        await #expect {
+            try await LanguageModelSession(model: pcc).respond(to: "hello")
+        } throws: { error in
+            guard case PrivateCloudComputeLanguageModel.Error.quotaLimitReached(let info) = error else { return false }
+            return info.resetDate.map { $0.timeIntervalSince(before) > 25 } ?? false
+        }
+        #expect(pcc.quotaUsage.isLimitReached)
+        let requestsSoFar = stub.requests.count
+        // While the quota is used up, PCC refuses before sending anything.
+        await #expect(throws: PrivateCloudComputeLanguageModel.Error.self) {
+            try await LanguageModelSession(model: pcc).respond(to: "again")
+        }
+        #expect(stub.requests.count == requestsSoFar)
+
+        let local = try StubServer([OpenAIWire.answer(["from ", "the device"])])
+        defer { local.stop() }
+        let router = ModelRouter(onDevice: try Self.model(local), privateCloud: pcc)
+        let routed = try await router.respond(to: "hello", policy: .cloudFree)
+        #expect(routed.content == "from the device")
+        #expect(routed.tier == .onDevice)
+        #expect(routed.skipped.map(\.tier) == [.privateCloud])
+        // Without degrading, the ceiling's error is the answer.
+        await #expect(throws: PrivateCloudComputeLanguageModel.Error.self) {
+            try await router.respond(to: "hello", policy: TierPolicy(ceiling: .privateCloud, degrades: false))
+        }
+    }
+
+    @Test("an answer that breaks the schema fails with decodingFailure, never a wrong value")
+    func schemaViolation() async throws {
+        // The score is out of its guide's range: it decodes as an Int, only
+        // the schema check catches it.
+        let outOfRange = OpenAIWire.answer([#"{"title": "Dune", "#, #""score": 42}"#])
+        let wrongType = OpenAIWire.answer([#"{"title": 7, "score": 3}"#])
+        let stub = try StubServer([outOfRange, wrongType])
+        defer { stub.stop() }
+        let session = LanguageModelSession(model: try Self.model(stub))
+        for _ in 0..<2 {
+            await #expect(throws: GeneratedContent.ParsingError.self) {
+                try await session.respond(to: "Rate Dune", generating: Rating.self)
+            }
+        }
+        #expect(session.transcript.count == 0)
+        // The request asked for the schema as structured output.
+        let body = try #require(stub.requests.first?.json)
+        let format = try #require(body["response_format"] as? [String: Any])
+        #expect(format["type"] as? String == "json_schema")
+        let schema = try #require((format["json_schema"] as? [String: Any])?["schema"] as? [String: Any])
+        #expect((schema["properties"] as? [String: Any])?.keys.sorted() == ["score", "title"])
+    }
+
+    @Test("a valid answer in another key order, spacing and number spelling is accepted")
+    func validAnswerInAnotherSpelling() async throws {
+        let stub = try StubServer([OpenAIWire.answer(["{ \"score\" : 7.0,\n", "  \"title\": \"Dune\" }"])])
+        defer { stub.stop() }
+        let response = try await LanguageModelSession(model: try Self.model(stub)).respond(to: "Rate Dune", generating: Rating.self)
+        #expect(response.content == Rating(title: "Dune", score: 7))
+        #expect(response.usage.input.totalTokenCount == 12)
+    }
+
+    @Test("a context-length error is contextSizeExceeded with the server's counts, and the router does not walk down")
+    func contextLength() async throws {
+        let body = #"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}"#
+        let stub = try StubServer([.json(400, body)])
+        defer { stub.stop() }
+        await #expect {
+            try await LanguageModelSession(model: try Self.model(stub)).respond(to: "long")
+        } throws: { error in
+            guard case LanguageModelError.contextSizeExceeded(let info) = error else { return false }
+            return info.contextSize == 4096 && info.tokenCount == 5000
+        }
+        let local = try StubServer([OpenAIWire.answer(["never"])])
+        defer { local.stop() }
+        let router = ModelRouter(onDevice: try Self.model(local), privateCloud: try Self.model(stub))
+        await #expect {
+            try await router.respond(to: "long", policy: .cloudFree)
+        } throws: { error in
+            if case LanguageModelError.contextSizeExceeded = error { return true }
+            return false
+        }
+        #expect(local.requests.isEmpty)
+    }
+
+    @Test("a refusal and a content filter propagate through the router, never retried on another tier")
+    func refusalAndGuardrail() async throws {
+        let refusal = StubReply.events([
+            (nil, OpenAIWire.chunk(refusal: "I can't help with that request.")),
+            (nil, OpenAIWire.chunk(finish: "stop")), (nil, "[DONE]"),
+        ])
+        let filtered = StubReply.events([(nil, OpenAIWire.chunk(content: "Well")), (nil, OpenAIWire.chunk(finish: "content_filter")), (nil, "[DONE]")])
+        let stub = try StubServer([refusal, filtered])
+        defer { stub.stop() }
+        let local = try StubServer([OpenAIWire.answer(["never"])])
+        defer { local.stop() }
+        let router = ModelRouter(onDevice: try Self.model(local), privateCloud: try Self.model(stub))
+        await #expect {
+            try await router.respond(to: "something bad", as: Rating.self, policy: .cloudFree)
+        } throws: { error in
+            guard case LanguageModelError.refusal(let info) = error else { return false }
+            return info.debugDescription == "I can't help with that request."
+        }
+        await #expect {
+            try await router.respond(to: "something bad", policy: .premium)
+        } throws: { error in
+            if case LanguageModelError.guardrailViolation = error { return true }
+            return false
+        }
+        #expect(local.requests.isEmpty)
+    }
+
+    @Test("a 5xx, and a stream cut short, are assetsUnavailable; the key never shows")
+    func unavailable() async throws {
+        let cut = StubReply(chunks: ["data: " + OpenAIWire.chunk(content: "par") + "\n\n"], cutShort: true)
+        let stub = try StubServer([.json(503, #"{"error":{"message":"loading model","type":"unavailable_error"}}"#), cut])
+        defer { stub.stop() }
+        let model = try Self.model(stub)
+        for _ in 0..<2 {
+            await #expect {
+                try await LanguageModelSession(model: model).respond(to: "hello")
+            } throws: { error in
+                guard case SystemLanguageModel.Error.assetsUnavailable = error else { return false }
+                return !"\(error)".contains("sk-test-secret") && !String(reflecting: error).contains("sk-test-secret")
+            }
+        }
+        #expect(stub.requests.first?.headers["authorization"] == "Bearer sk-test-secret-123")
+        #expect(!String(reflecting: model).contains("sk-test-secret"))
+        #expect(!"\(model.executorConfiguration)".contains("sk-test-secret"))
+    }
+
+    @Test("plain HTTP is refused for hosts other than this machine")
+    func plainHTTPOnlyToLoopback() throws {
+        #expect(throws: ServerModelError.self) {
+            try OpenAICompatibleLanguageModel(baseURL: URL(string: "http://10.1.2.3:8080/v1")!, model: "m")
+        }
+        #expect(throws: ServerModelError.self) {
+            try PrivateCloudComputeLanguageModel(url: URL(string: "http://models.example.com/v1")!, model: "m")
+        }
+        _ = try OpenAICompatibleLanguageModel(baseURL: URL(string: "http://localhost:8080/v1")!, model: "m")
+        _ = try OpenAICompatibleLanguageModel(baseURL: URL(string: "http://[::1]:8080/v1")!, model: "m")
+        _ = try OpenAICompatibleLanguageModel(baseURL: URL(string: "https://models.example.com/v1")!, model: "m")
+    }
+}
+
+@Suite("OpenAI-compatible tool calls on the wire")
+struct ServerToolCallTests {
+    static func toolCallChunk(index: Int, id: String?, name: String?, arguments: String) -> String {
+        var function: [String: Any] = ["arguments": arguments]
+        if let name { function["name"] = name }
+        var call: [String: Any] = ["index": index, "function": function]
+        if let id { call["id"] = id; call["type"] = "function" }
+        let choice: [String: Any] = ["index": 0, "delta": ["tool_calls": [call]], "finish_reason": NSNull()]
+        return OpenAIWire.json(["id": "chatcmpl-2", "object": "chat.completion.chunk", "choices": [choice]])
+    }
+
+    @Test("streamed tool_calls run the tool; the next request carries the call and its output by id")
+    func toolCalls() async throws {
+        let call = StubReply.events([
+            (nil, Self.toolCallChunk(index: 0, id: "call_9", name: "exchangeRate", arguments: "")),
+            (nil, Self.toolCallChunk(index: 0, id: nil, name: nil, arguments: #"{"from": "EUR", "#)),
+            (nil, Self.toolCallChunk(index: 0, id: nil, name: nil, arguments: #""to": "JPY"}"#)),
+            (nil, OpenAIWire.chunk(finish: "tool_calls")), (nil, OpenAIWire.usage(prompt: 80, completion: 20)), (nil, "[DONE]"),
+        ])
+        let stub = try StubServer([call, OpenAIWire.answer(["1 EUR is 162 JPY."])])
+        defer { stub.stop() }
+        let session = LanguageModelSession(model: try ServerFaultTests.model(stub), tools: [ExchangeRate()])
+        let response = try await session.respond(to: "How many yen for a euro?", options: GenerationOptions(toolCallingMode: .required))
+        #expect(response.content == "1 EUR is 162 JPY.")
+        let outputs = session.transcript.compactMap { if case .toolOutput(let output) = $0 { output } else { nil } }
+        #expect(outputs.map(\.id) == ["call_9"])
+
+        let first = try #require(stub.requests.first?.json)
+        #expect(first["tool_choice"] as? String == "required")
+        let tools = try #require(first["tools"] as? [[String: Any]])
+        #expect((tools.first?["function"] as? [String: Any])?["name"] as? String == "exchangeRate")
+        let messages = try #require(stub.requests.last?.json?["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["role"] as? String } == ["user", "assistant", "tool"])
+        let sent = try #require((messages[1]["tool_calls"] as? [[String: Any]])?.first)
+        #expect(sent["id"] as? String == "call_9")
+        #expect((sent["function"] as? [String: Any])?["arguments"] as? String == #"{"from":"EUR","to":"JPY"}"#)
+        #expect(messages[2]["tool_call_id"] as? String == "call_9")
+        #expect(messages[2]["content"] as? String == "162")
+        // The second round answers: toolCallingMode .required asks for calls in the first only.
+        #expect(stub.requests.last?.json?["tool_choice"] == nil)
+    }
+}
