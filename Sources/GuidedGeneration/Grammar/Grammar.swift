@@ -10,19 +10,47 @@
 /// output.
 ///
 /// Exists because small models answer better in the layout they were trained
-/// to write: on the receipts eval (Qwen2.5-Coder-0.5B, greedy, same prompt)
+/// to write. On the receipts eval (Qwen2.5-Coder-0.5B, greedy, same prompt)
 /// `{"a": 1, "b": 2}` got all four fields right on 12 of 24 receipts where
-/// `{"a":1,"b":2}` got 7 (docs/GUIDED_GENERATION.md).
+/// `{"a":1,"b":2}` got 7; on the tickets, the urgency the model picks after
+/// `"urgency": ` was the one it writes in free text on 10 of 10 tickets
+/// indented, 6 of 10 spaced and 3 of 10 compact (docs/GUIDED_GENERATION.md).
 package enum JSONLayout: Sendable, Hashable {
     /// `{"a":1,"b":[1,2]}`: no whitespace at all.
     case compact
     /// `{"a": 1, "b": [1, 2]}`: one space after each `:` and `,`, on one line.
     case spaced
+    /// What instruction-tuned models write when they answer in JSON: every
+    /// object member and every element of a list of objects or lists on a
+    /// line of its own, indented by two spaces a level, `: ` between key and
+    /// value; lists of strings, numbers, booleans or null on one line
+    /// (`["a", "b"]`); `{}` and `[]` when empty:
+    ///
+    ///     {
+    ///       "topic": "Cells",
+    ///       "tags": ["biology", "cells"],
+    ///       "cards": [
+    ///         {
+    ///           "question": "…"
+    ///         }
+    ///       ]
+    ///     }
+    ///
+    /// Schemas with free-form values (`anyValue`) or extra keys
+    /// (`additionalProperties`, `patternProperties`) are written ``spaced``
+    /// instead (``GrammarCompiler``).
+    case indented
 
-    /// What follows a value in an object or array when another comes.
-    var comma: [UInt8] { self == .spaced ? Array(", ".utf8) : Array(",".utf8) }
+    /// What follows a value in an object or a one-line array when another
+    /// comes (an indented layout's line break and indentation are the
+    /// matcher's, after this comma).
+    var comma: [UInt8] { self == .compact ? Array(",".utf8) : self == .spaced ? Array(", ".utf8) : Array(",".utf8) }
     /// What separates a key from its value.
-    var colon: [UInt8] { self == .spaced ? Array(": ".utf8) : Array(":".utf8) }
+    var colon: [UInt8] { self == .compact ? Array(":".utf8) : Array(": ".utf8) }
+    /// The separator of a one-line array's elements.
+    var inlineComma: [UInt8] { self == .compact ? Array(",".utf8) : Array(", ".utf8) }
+    /// Spaces per level of an ``indented`` layout.
+    static let indentWidth: Int32 = 2
 }
 
 package struct Grammar: Sendable {
@@ -108,6 +136,31 @@ package struct Grammar: Sendable {
     var root: Int32
     /// How the JSON between values is written.
     var layout: JSONLayout = .compact
+    /// For each node, whether it is an array or tuple written one element
+    /// a line (``JSONLayout/indented``, elements that are objects or lists);
+    /// empty in the other layouts.
+    var expandedArrays: [Bool] = []
+
+    /// Whether array or tuple `node` puts each element on a line of its own.
+    @inline(__always)
+    func isExpanded(_ node: Int32) -> Bool {
+        Int(node) < expandedArrays.count && expandedArrays[Int(node)]
+    }
+
+    /// Between two elements of array or tuple `node`: `,` and a line break
+    /// (its indentation is the matcher's) or the one-line separator.
+    func elementSeparator(_ node: Int32) -> [UInt8] {
+        isExpanded(node) ? [UInt8(ascii: ","), UInt8(ascii: "\n")] : layout.inlineComma
+    }
+
+    /// How a non-empty array or tuple `node` opens, separates its elements
+    /// and closes (line breaks bare: the indentation depends on where the
+    /// array is).
+    func arrayPunctuation(_ node: Int32) -> (open: [UInt8], separator: [UInt8], close: [UInt8]) {
+        isExpanded(node)
+            ? ([UInt8(ascii: "["), UInt8(ascii: "\n")], elementSeparator(node), [UInt8(ascii: "\n"), UInt8(ascii: "]")])
+            : ([UInt8(ascii: "[")], elementSeparator(node), [UInt8(ascii: "]")])
+    }
     /// Leaves worth precomputing at compile time: the schema's patterns and
     /// choices, whose states prune the vocabulary quickly. (Free text and
     /// free strings allow nearly every token: their masks are built on

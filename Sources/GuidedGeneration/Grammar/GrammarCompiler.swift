@@ -22,6 +22,7 @@ package struct GrammarCompiler {
         let rootNode = try compiler.node(for: root, at: "#")
         compiler.grammar.root = rootNode
         try compiler.pruneUnproductive()
+        compiler.chooseLayout()
         compiler.buildKeyTries()
         return compiler.grammar
     }
@@ -369,6 +370,47 @@ package struct GrammarCompiler {
         }
     }
 
+    // MARK: - Layout
+
+    /// Settles the indented layout: which arrays put each element on a line
+    /// of its own (those whose elements can be objects or lists). A grammar
+    /// with free-form values or extra keys is written spaced instead: their
+    /// frames have no line structure of their own.
+    mutating func chooseLayout() {
+        guard grammar.layout == .indented else { return }
+        let free = grammar.nodes.contains { if case .anyValue = $0 { true } else { false } }
+            || grammar.objects.contains { !$0.extras.isEmpty }
+        if free {
+            grammar.layout = .spaced
+            return
+        }
+        var memo: [Int32: Bool] = [:]
+        func isContainer(_ node: Int32, _ visiting: inout Set<Int32>) -> Bool {
+            if let known = memo[node] { return known }
+            guard visiting.insert(node).inserted else { return false }
+            let result: Bool
+            switch grammar.nodes[Int(node)] {
+            case .object, .array, .tuple, .anyValue, .sequence: result = true
+            case .leaf: result = false
+            case .anyOf(let choices): result = choices.contains { isContainer($0, &visiting) }
+            }
+            memo[node] = result
+            return result
+        }
+        grammar.expandedArrays = grammar.nodes.indices.map { index in
+            var visiting: Set<Int32> = []
+            switch grammar.nodes[index] {
+            case .array(let item, _, _):
+                return isContainer(item, &visiting)
+            case .tuple(let id):
+                let shape = grammar.tuples[Int(id)]
+                return (shape.prefix + (shape.rest >= 0 ? [shape.rest] : [])).contains { isContainer($0, &visiting) }
+            default:
+                return false
+            }
+        }
+    }
+
     // MARK: - Key tries
 
     mutating func buildKeyTries() {
@@ -379,14 +421,18 @@ package struct GrammarCompiler {
                 for emitted in [false, true] {
                     var entries: [(bytes: [UInt8], outcome: KeyTrie.Outcome)] = []
                     var index = position
+                    // Indented, every key starts a line and so does the
+                    // closing brace of a non-empty object: the trie holds the
+                    // line break, the matcher the indentation after it.
+                    let newline: [UInt8] = grammar.layout == .indented ? [UInt8(ascii: "\n")] : []
                     while index < properties.count {
-                        let key = (emitted ? grammar.layout.comma : []) + JSONStringEncoding.quoted(properties[index].name) + grammar.layout.colon
+                        let key = (emitted ? grammar.layout.comma : []) + newline + JSONStringEncoding.quoted(properties[index].name) + grammar.layout.colon
                         entries.append((key, .property(Int32(index))))
                         guard properties[index].isOptional else { break }
                         index += 1
                     }
                     if index == properties.count {
-                        entries.append(([UInt8(ascii: "}")], .close))
+                        entries.append(((emitted ? newline : []) + [UInt8(ascii: "}")], .close))
                     }
                     tries.append(KeyTrie(entries))
                 }

@@ -56,7 +56,6 @@ struct ShortestCompletion: Sendable {
 
     init(grammar: Grammar) {
         let infinity = Self.infinity
-        let comma = grammar.layout.comma.count
         var length = [Int](repeating: infinity, count: grammar.nodes.count)
         var rest = grammar.objects.map { [Int](repeating: infinity, count: $0.keyTries.count) }
         let leafLength = grammar.leaves.indices.map { leaf in
@@ -84,14 +83,20 @@ struct ShortestCompletion: Sendable {
                 case .leaf(let leaf): value = leafLength[Int(leaf)]
                 case .object(let shape): value = Self.sum(1, rest[Int(shape)][0])
                 case .array(let item, let minimum, _):
+                    // (Indented, the line breaks count one byte each: the
+                    // indentation depends on where the array is.)
                     let items = Self.product(Int(minimum), length[Int(item)])
-                    value = minimum == 0 ? 2 : Self.sum(Self.sum(2, items), Self.product(Int(minimum) - 1, comma))
+                    let brackets = grammar.isExpanded(Int32(node)) ? 4 : 2
+                    let separator = grammar.elementSeparator(Int32(node)).count
+                    value = minimum == 0 ? 2 : Self.sum(Self.sum(brackets, items), Self.product(Int(minimum) - 1, separator))
                 case .anyOf(let choices): value = choices.map { length[Int($0)] }.min() ?? infinity
                 case .anyValue: value = 1
                 case .sequence(let parts): value = parts.reduce(0) { Self.sum($0, length[Int($1)]) }
                 case .tuple(let id):
                     let shape = grammar.tuples[Int(id)]
-                    var total = Self.sum(2, Self.product(max(Int(shape.minimum) - 1, 0), comma))
+                    let brackets = grammar.isExpanded(Int32(node)) && shape.minimum > 0 ? 4 : 2
+                    let separator = grammar.elementSeparator(Int32(node)).count
+                    var total = Self.sum(brackets, Self.product(max(Int(shape.minimum) - 1, 0), separator))
                     for index in 0..<shape.minimum {
                         total = Self.sum(total, grammar.element(of: Int32(node), at: index).map { length[Int($0)] } ?? infinity)
                     }
@@ -221,13 +226,14 @@ struct ShortestCompletion: Sendable {
                 result = objectRest(shape: Int(shape), trieIndex: 0, from: 0).map { [UInt8(ascii: "{")] + $0 }
             case .array(let item, let minimum, _):
                 if minimum > 0 {
+                    let (open, separator, close) = grammar.arrayPunctuation(node)
                     result = text(of: item).map { element in
-                        var bytes: [UInt8] = [UInt8(ascii: "[")]
+                        var bytes = open
                         for index in 0..<Int(minimum) {
-                            if index > 0 { bytes += grammar.layout.comma }
+                            if index > 0 { bytes += separator }
                             bytes += element
                         }
-                        return bytes + [UInt8(ascii: "]")]
+                        return bytes + close
                     }
                 } else {
                     result = Array("[]".utf8)
@@ -245,14 +251,15 @@ struct ShortestCompletion: Sendable {
                 }
                 result = bytes
             case .tuple:
-                var bytes: [UInt8]? = [UInt8(ascii: "[")]
+                let (open, separator, close) = grammar.minimumCount(of: node) > 0 ? grammar.arrayPunctuation(node) : ([UInt8(ascii: "[")], [], [UInt8(ascii: "]")])
+                var bytes: [UInt8]? = open
                 for index in 0..<grammar.minimumCount(of: node) {
-                    if index > 0 { bytes? += grammar.layout.comma }
+                    if index > 0 { bytes? += separator }
                     guard let element = grammar.element(of: node, at: index) else { continue }
                     guard let text = text(of: element) else { bytes = nil; break }
                     bytes? += text
                 }
-                result = bytes.map { $0 + [UInt8(ascii: "]")] }
+                result = bytes.map { $0 + close }
             }
             memo[node] = result
             return result
@@ -296,16 +303,20 @@ extension Matcher {
     /// ``completion(of:table:)``, throwing where no completion is known or
     /// it would be longer than ``ShortestCompletion/textLimit``.
     private mutating func completionBytes(of alternative: Alternative, table: ShortestCompletion) throws(ShortestCompletion.Unavailable) -> [UInt8] {
-        let comma = grammar.layout.comma
         let colon = grammar.layout.colon
         if alternative.leaf < 0, alternative.top >= 0 {
             let record = arena[Int(alternative.top)]
             if record.frame.kind == .space {
-                // The space, then whatever the frame it leads to needs.
-                return try [UInt8(ascii: " ")] + completionBytes(of: Alternative(top: record.parent), table: table)
+                // The whitespace left, then whatever the frame it leads to needs.
+                let whitespace = (record.frame.b == 1 ? [UInt8(ascii: "\n")] : []) + [UInt8](repeating: UInt8(ascii: " "), count: Int(record.frame.a))
+                return try whitespace + completionBytes(of: Alternative(top: record.parent), table: table)
             }
         }
         var bytes: [UInt8] = []
+        // Indented: the tables' texts hold bare line breaks; the ones after
+        // the open leaf's bytes get their indentation at the end.
+        var leafCount = 0
+        var startsInString = false
         /// Appends, giving up once the text is longer than any budget.
         func append(_ more: [UInt8]) throws(ShortestCompletion.Unavailable) {
             bytes += more
@@ -315,6 +326,7 @@ extension Matcher {
         if alternative.leaf >= 0 {
             guard let leafBytes = ShortestCompletion.leafCompletion(grammar, alternative.leaf, alternative.leafState) else { throw .init() }
             try append(leafBytes)
+            leafCount = bytes.count
         } else if alternative.top >= 0 {
             // The top frame is not waiting for a child: finish it first.
             let record = arena[Int(alternative.top)]
@@ -324,6 +336,8 @@ extension Matcher {
                 try append(table.text(frame.node))
             case .object:
                 let best = ShortestCompletion.trieCost(grammar, shape: Int(frame.node), trieIndex: Int(frame.a), from: frame.b, length: table.nodeLength, rest: table.restLength)
+                // Part way through a key, the path closes its string first.
+                startsInString = ShortestCompletion.unescapedQuotes(in: best.path) % 2 == 1
                 try append(best.path)
                 if case .property(let index) = best.outcome {
                     let value = grammar.objects[Int(frame.node)].properties[Int(index)].value
@@ -333,6 +347,7 @@ extension Matcher {
             case .array:
                 let minimum = Int(grammar.minimumCount(of: frame.node))
                 let phase = ArrayPhase(rawValue: frame.b) ?? .inElement
+                let (open, separator, close) = grammar.arrayPunctuation(frame.node)
                 var count = Int(frame.a)
                 switch phase {
                 case .opened, .afterComma:
@@ -342,15 +357,19 @@ extension Matcher {
                         break
                     }
                     guard let item = grammar.element(of: frame.node, at: Int32(count)) else { throw .init() }
+                    // After `[`, an indented array's first line break.
+                    if phase == .opened { try append(Array(open.dropFirst())) }
                     try append(table.text(item))
                     count += 1
                     fallthrough
                 case .afterElement:
                     while count < minimum {
                         guard let item = grammar.element(of: frame.node, at: Int32(count)) else { throw .init() }
-                        try append(comma + table.text(item))
+                        try append(separator + table.text(item))
                         count += 1
                     }
+                    try append(close)
+                case .closing:
                     try append([UInt8(ascii: "]")])
                 case .inElement:
                     throw .init()
@@ -407,13 +426,14 @@ extension Matcher {
             case .objectValue:
                 try append(table.rest(shape: frame.node, trieIndex: Int(frame.a + 1) * 2 + 1))
             case .array:
+                let (_, separator, close) = grammar.arrayPunctuation(frame.node)
                 var count = Int(frame.a) + 1
                 while count < Int(grammar.minimumCount(of: frame.node)) {
                     guard let item = grammar.element(of: frame.node, at: Int32(count)) else { throw .init() }
-                    try append(comma + table.text(item))
+                    try append(separator + table.text(item))
                     count += 1
                 }
-                try append([UInt8(ascii: "]")])
+                try append(close)
             case .extra:
                 if frame.a == ExtraPhase.inKey.rawValue {
                     try append(colon + table.text(grammar.objects[Int(frame.node)].extras[Int(frame.b)].value))
@@ -431,6 +451,55 @@ extension Matcher {
             }
             waiting = record.parent
         }
-        return bytes
+        guard grammar.layout == .indented else { return bytes }
+        let rest = ShortestCompletion.indent(bytes[leafCount...], level: depth(below: alternative.top), inString: startsInString)
+        return Array(bytes[..<leafCount]) + rest
+    }
+}
+
+extension ShortestCompletion {
+    /// The quotes of `bytes` that open or close a string (not `\"`).
+    static func unescapedQuotes(in bytes: [UInt8]) -> Int {
+        var count = 0
+        var escaped = false
+        for byte in bytes {
+            if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { count += 1 }
+        }
+        return count
+    }
+
+    /// `bytes` with each bare line break followed by its indentation:
+    /// JSON text that continues inside `level` open objects and arrays
+    /// (inside a string if `inString`). A line break outside strings is
+    /// always layout (a string holds `\n`, never the byte); the line it
+    /// starts is indented one level per open container, one less when it
+    /// closes one.
+    static func indent(_ bytes: ArraySlice<UInt8>, level: Int32, inString: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var open = level
+        var inString = inString
+        var escaped = false
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            out.append(byte)
+            index += 1
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): open += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): open -= 1
+            case UInt8(ascii: "\n"):
+                let closes = index < bytes.endIndex && (bytes[index] == UInt8(ascii: "}") || bytes[index] == UInt8(ascii: "]"))
+                let spaces = max(0, (closes ? open - 1 : open) * JSONLayout.indentWidth)
+                out += repeatElement(UInt8(ascii: " "), count: Int(spaces))
+            default: break
+            }
+        }
+        return out
     }
 }
