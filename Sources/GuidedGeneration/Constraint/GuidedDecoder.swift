@@ -299,7 +299,7 @@ package struct GuidedDecoder {
     /// then use. Returns false, changing nothing, otherwise (or if the
     /// grammar does not allow it).
     package mutating func accept(_ token: Int32, completableWithin budget: Int) -> Bool {
-        let saved = (state, committed, output, ended, openString, acceptedTokens, openList, listElements)
+        let saved = Snapshot(self)
         guard accept(token) else { return false }
         if ended { return true }
         let needed = matcher.shortestCompletion(of: state, table: constraint.completions)
@@ -310,7 +310,7 @@ package struct GuidedDecoder {
             if needed.count <= budget { return true }
             if let tokens = tokens(spelling: needed), tokens.count <= budget { return true }
         }
-        (state, committed, output, ended, openString, acceptedTokens, openList, listElements) = saved
+        saved.restore(into: &self)
         matcher.truncate(to: committed)
         return false
     }
@@ -420,6 +420,42 @@ enum UTF8Boundary {
 }
 
 extension GuidedDecoder {
+    /// What ``accept(_:completableWithin:)`` puts back when it takes a
+    /// token back (the matcher's arena only grew; its records past
+    /// `committed` are dropped).
+    struct Snapshot {
+        var state: [Alternative]
+        var committed: Int
+        var output: [UInt8]
+        var ended: Bool
+        var openString: (byte: Int, token: Int)?
+        var acceptedTokens: Int
+        var openList: Int32?
+        var listElements: [Int32: [ArraySlice<UInt8>]]
+
+        init(_ decoder: GuidedDecoder) {
+            state = decoder.state
+            committed = decoder.committed
+            output = decoder.output
+            ended = decoder.ended
+            openString = decoder.openString
+            acceptedTokens = decoder.acceptedTokens
+            openList = decoder.openList
+            listElements = decoder.listElements
+        }
+
+        func restore(into decoder: inout GuidedDecoder) {
+            decoder.state = state
+            decoder.committed = committed
+            decoder.output = output
+            decoder.ended = ended
+            decoder.openString = openString
+            decoder.acceptedTokens = acceptedTokens
+            decoder.openList = openList
+            decoder.listElements = listElements
+        }
+    }
+
     /// An element as a repeat is recognized: letters in lower case, without
     /// the sentence punctuation pacing may end it with (`Jazz`, `jazz.`).
     static func elementKey(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
