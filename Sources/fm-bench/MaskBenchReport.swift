@@ -73,11 +73,14 @@ extension MaskBench {
 
         /// A short class of a compile error, for the table of reasons.
         static func category(_ error: String) -> String {
-            if let range = error.range(of: #"keyword "[^"]+""#, options: .regularExpression) { return String(error[range]) }
-            for phrase in ["oneOf", "not at", "pattern", "reference", "$ref", "allOf", "enum", "propertyNames", "dependency", "too many states", "more than", "unsatisfiable", "format"] where error.contains(phrase) {
+            // The reader's errors are `DecodingError.dataCorrupted`s: their message follows the prefix.
+            var message = error
+            if let range = message.range(of: "Invalid generation schema: ") { message = String(message[range.upperBound...]) }
+            if let range = message.range(of: #"keyword "[^"]+""#, options: .regularExpression) { return String(message[range]) }
+            for phrase in ["unsatisfiable", "oneOf", "not at", "patternProperties", "pattern", "reference", "$ref", "allOf", "enum", "propertyNames", "dependency", "too many states", "more than", "format"] where message.contains(phrase) {
                 return phrase
             }
-            return String(error.prefix(60))
+            return String(message.prefix(60))
         }
 
         func table(subset: Set<Int>?, engines: [String]) -> [String] {

@@ -115,6 +115,14 @@ extension OnDeviceTests {
             Case(name: "not a required property", schema: #"""
                 {"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"not":{"required":["b"]},"additionalProperties":false}
                 """#, valid: [#"{"a":"x"}"#, "{}"], invalid: [#"{"b":"y"}"#]),
+            Case(name: "not both of two required properties", schema: #"""
+                {"type":"object","properties":{"result":{"type":"integer"},"error":{"type":"string"}},"not":{"required":["result","error"]},
+                 "anyOf":[{"required":["result"]},{"required":["error"]}],"additionalProperties":false}
+                """#, valid: [#"{"result":1}"#, #"{"error":"x"}"#], invalid: [#"{"result":1,"error":"x"}"#, "{}"]),
+            Case(name: "a oneOf branch that contradicts its siblings is left out", schema: #"""
+                {"type":"object","oneOf":[{"properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false},
+                                          {"properties":{"keyValues":{"type":"array"}},"required":["keys"],"additionalProperties":false}]}
+                """#, valid: [#"{"key":"a"}"#], invalid: [#"{"keys":"a"}"#, #"{"keyValues":[]}"#, "{}"]),
             Case(name: "not a value of an enum", schema: #"{"enum":["a","b","c"],"not":{"const":"b"}}"#, valid: [#""a""#], invalid: [#""b""#]),
             Case(name: "if alone constrains nothing", schema: #"{"type":"integer","if":{"minimum":3}}"#,
                  oracle: #"{"type":"integer"}"#, valid: ["1"], invalid: [#""1""#]),
@@ -138,6 +146,9 @@ extension OnDeviceTests {
             (#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"dependentRequired":{"a":["b"]}}"#, "#/dependentRequired/a"),
             (#"{"type":"object","properties":{"a":{"type":"string"}},"dependentSchemas":{"a":{"required":["b"]}}}"#, "#/dependentSchemas/a"),
             (#"{"type":"string","pattern":"(?=a)"}"#, "#/pattern"),
+            (#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"not":{"required":["a"]}}"#, "unsatisfiable schema at #: the required properties"),
+            (#"{"type":"object","properties":{"a":false},"required":["a"]}"#, #"unsatisfiable schema at #: the required property "a""#),
+            (#"{"type":"array","items":[{"type":"string"},false],"minItems":2}"#, "unsatisfiable schema at #: minItems 2"),
             // MaskBench regression (a stack overflow): a recursion through a
             // `$ref` with siblings, which is expanded in place at every level.
             (##"{"definitions":{"Foo":{"type":"object","properties":{"child":{"allOf":[{"$ref":"#/definitions/Foo"},{"type":"object"}]}}}},"$ref":"#/definitions/Foo"}"##,
