@@ -132,8 +132,8 @@ extension MaskBench {
                 an invalid one refused at some token). Applicability: \(validatorNote). Mask time: one `allowedTokens(into:)` \
                 (ours, Swift, timed in process) or one `compute_bitmask()` / `fill_next_token_bitmask()` call (timed in Python around the call), \
                 per token including the final one. Compile: reading the schema and building the constraint for this vocabulary, including \
-                precomputed masks. Per-schema time limit \(Int(options.timeout)) s. Command: `make maskbench MASKBENCH_DATA=…` \
-                (`fm-bench maskbench DATA`).
+                precomputed masks. Per-schema time limit \(Int(options.timeout)) s. Command: `make maskbench\(options.given.isEmpty ? "" : " MASKBENCH_ARGS='\(options.given.joined(separator: " "))'")` \
+                (`fm-bench maskbench DATA\(options.given.isEmpty ? "" : " " + options.given.joined(separator: " "))`).
                 """)
             lines.append("")
             lines += table(subset: nil, engines: ["ours", "llguidance"])
