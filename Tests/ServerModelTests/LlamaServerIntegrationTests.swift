@@ -25,7 +25,7 @@ enum LocalServer {
     }
 
     /// A started, ready server; the caller stops it.
-    static func start(contextSize: Int = 2048) async throws -> LlamaServer {
+    static func start(contextSize: Int = 2048, model: String? = LocalServer.model) async throws -> LlamaServer {
         let server = try LlamaServer(binary: binary ?? "", model: model ?? "", threads: 2, contextSize: contextSize)
         do {
             try await server.waitUntilReady()
@@ -91,10 +91,9 @@ struct LlamaServerIntegrationTests {
         )
         #expect(!typed.content.country.isEmpty && !typed.content.city.isEmpty)
 
-        // Tools go out natively; llama-server b11434 answers with prose for
-        // both the small and the default model (it returns no tool_calls
-        // for their templates even with tool_choice "required"), so the
-        // call itself is tested on the wire (ServerToolCallTests).
+        // Tools go out natively; SmolLM2's template has no tools, so the
+        // small model answers in prose (the call itself: `toolCall` below,
+        // on the default model).
         let tooled = LanguageModelSession(model: model, tools: [Weather()])
         let answer = try await tooled.respond(to: "What is the weather in Paris?", options: greedy)
         #expect(!answer.content.isEmpty || tooled.transcript.contains { if case .toolOutput = $0 { true } else { false } })
@@ -105,6 +104,28 @@ struct LlamaServerIntegrationTests {
         let server = try await LocalServer.start()
         defer { server.stop() }
         try await Self.exercise(try OpenAICompatibleLanguageModel(baseURL: LocalServer.url(server), model: "small"))
+    }
+
+    /// The default model, when the setup installed it.
+    static var defaultModel: String? {
+        ProcessInfo.processInfo.environment["FOUNDATION_MODELS_DEFAULT_MODEL"].flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+    }
+
+    @Test("a tool call through llama-server on the default model: the tool runs, its output reaches the answer", .enabled(if: defaultModel != nil))
+    func toolCall() async throws {
+        // Qwen2.5-Coder-0.5B writes its call as a bare JSON object, without
+        // its template's <tool_call> tags, so llama-server b11434 reports
+        // text: the client recovers the call (TextToolCalls).
+        let server = try await LocalServer.start(model: Self.defaultModel)
+        defer { server.stop() }
+        let model = try OpenAICompatibleLanguageModel(baseURL: LocalServer.url(server), model: "default")
+        let session = LanguageModelSession(model: model, tools: [Weather()])
+        let answer = try await session.respond(to: "What is the weather in Paris?", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64))
+        let calls = session.transcript.flatMap { entry -> [Transcript.ToolCall] in if case .toolCalls(let calls) = entry { Array(calls) } else { [] } }
+        #expect(calls.map(\.toolName) == ["weather"])
+        #expect(calls.first?.arguments.jsonString.contains("Paris") == true)
+        #expect(session.transcript.contains { if case .toolOutput = $0 { true } else { false } })
+        #expect(answer.content.contains("21") || answer.content.localizedCaseInsensitiveContains("sunny"), "\(answer.content)")
     }
 
     @Test("PrivateCloudComputeLanguageModel configured to the server: the same, and its context size")

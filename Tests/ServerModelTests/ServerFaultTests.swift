@@ -217,4 +217,59 @@ struct ServerToolCallTests {
         // The second round answers: toolCallingMode .required asks for calls in the first only.
         #expect(stub.requests.last?.json?["tool_choice"] == nil)
     }
+
+    @Test("a call the server left in the text (no tool_calls) runs the tool, streamed in pieces")
+    func callWrittenAsText() async throws {
+        let pieces = [" {\"name\": \"exchange", "Rate\", \"arguments\": {\"from\": \"EUR\",", " \"to\": \"JPY\"}}"]
+        let stub = try StubServer([OpenAIWire.answer(pieces), OpenAIWire.answer(["1 EUR is 162 JPY."])])
+        defer { stub.stop() }
+        let session = LanguageModelSession(model: try ServerFaultTests.model(stub), tools: [ExchangeRate()])
+        let response = try await session.respond(to: "How many yen for a euro?")
+        #expect(response.content == "1 EUR is 162 JPY.")
+        let outputs = session.transcript.compactMap { if case .toolOutput(let output) = $0 { output } else { nil } }
+        #expect(outputs.count == 1)
+        #expect(outputs.first.map { Transcript.wireText($0.segments) } == "162")
+        // The call goes back to the server as a call, not as the text it came as.
+        let messages = try #require(stub.requests.last?.json?["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["role"] as? String } == ["user", "assistant", "tool"])
+        let sent = try #require((messages[1]["tool_calls"] as? [[String: Any]])?.first)
+        #expect((sent["function"] as? [String: Any])?["name"] as? String == "exchangeRate")
+    }
+
+    @Test("an answer that only looks like JSON, or names no offered tool, stays text and streams")
+    func answersStayText() async throws {
+        for answer in [#"{"name": "Ada", "born": 1815}"#, #"{"name": "weather", "arguments": {}}"#, "The rate is 162.", #"{"currency": "JPY"}"#] {
+            let stub = try StubServer([OpenAIWire.answer([String(answer.prefix(5)), String(answer.dropFirst(5))])])
+            defer { stub.stop() }
+            let session = LanguageModelSession(model: try ServerFaultTests.model(stub), tools: [ExchangeRate()])
+            var snapshots: [String] = []
+            for try await snapshot in session.streamResponse(to: "Tell me.") { snapshots.append(snapshot.content) }
+            #expect(snapshots.last == answer)
+            #expect(!session.transcript.contains { if case .toolCalls = $0 { true } else { false } })
+        }
+    }
+
+    @Test("TextToolCalls: bare objects, <tool_call> blocks, string arguments; anything more is not a call")
+    func textToolCallRules() {
+        let offered: Set = ["weather", "exchangeRate"]
+        #expect(TextToolCalls.calls(in: #" {"name": "weather", "arguments": {"city": "Paris"}} "#, offered: offered)
+            == [.init(name: "weather", arguments: #"{"city":"Paris"}"#)])
+        #expect(TextToolCalls.calls(in: "<tool_call>\n{\"name\": \"weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>\n<tool_call>{\"name\": \"exchangeRate\", \"arguments\": \"{\\\"from\\\": \\\"EUR\\\", \\\"to\\\": \\\"USD\\\"}\"}", offered: offered)
+            == [.init(name: "weather", arguments: #"{"city":"Oslo"}"#), .init(name: "exchangeRate", arguments: #"{"from":"EUR","to":"USD"}"#)])
+        #expect(TextToolCalls.calls(in: #"{"name": "weather"}"#, offered: offered) == [.init(name: "weather", arguments: "{}")])
+        #expect(TextToolCalls.calls(in: "```json\n{\n  \"name\": \"weather\",\n  \"arguments\": {\"city\": \"Rome\"}\n}\n```", offered: offered)
+            == [.init(name: "weather", arguments: #"{"city":"Rome"}"#)])
+        #expect(TextToolCalls.calls(in: "```json\n{\"name\": \"weather\"}\n```\nThat is the call.", offered: offered) == nil)
+        #expect(TextToolCalls.calls(in: #"{"name": "search", "arguments": {}}"#, offered: offered) == nil)
+        #expect(TextToolCalls.calls(in: #"{"name": "weather", "arguments": {}} and then"#, offered: offered) == nil)
+        #expect(TextToolCalls.calls(in: #"{"name": "weather", "arguments": {}, "note": 1}"#, offered: offered) == nil)
+        #expect(TextToolCalls.calls(in: #"{"name": "weather", "arguments": [1]}"#, offered: offered) == nil)
+        #expect(TextToolCalls.calls(in: "Sure: <tool_call>{\"name\": \"weather\"}</tool_call>", offered: offered) == nil)
+        for prefix in ["", "  ", "<tool", "<tool_call>{", "{", "{ \"na", #"{"name": "w"#, "`", "```js", "```json\n", "```\n{\"name\""] {
+            #expect(TextToolCalls.mayBeCall(prefix), "\(prefix)")
+        }
+        for prefix in ["The", "{\"city\"", "[", "<b>", "```swift\nlet", "``` x"] {
+            #expect(!TextToolCalls.mayBeCall(prefix), "\(prefix)")
+        }
+    }
 }

@@ -10,7 +10,9 @@ import NIOHTTP1
 /// `response_format` (`json_schema`, strict) and every answer is checked
 /// against the schema by the same matcher that constrains the on-device
 /// model before the session returns it; tool calls are the API's native
-/// `tools`/`tool_calls`; usage and `reasoning_content` come back as the
+/// `tools`/`tool_calls` (and a call a small model wrote as the answer's text
+/// instead, which the server's parser missed, is recovered: see
+/// ``TextToolCalls``); usage and `reasoning_content` come back as the
 /// channel's usage and reasoning events.
 ///
 /// ```swift
@@ -128,10 +130,11 @@ package struct OpenAIChatClient: Sendable {
                 options: configuration.options,
                 failure: Self.failure
             )
-            var stream = OpenAIStreamState(schema: request.schema)
+            var stream = OpenAIStreamState(schema: request.schema, offeredTools: Set(request.enabledToolDefinitions.map(\.name)))
             try await ServerHTTP.events(of: response, options: configuration.options) { event in
                 try await stream.apply(event, channel: channel)
             }
+            await stream.settleHeldText(channel: channel)
             try stream.finish()
             onOutcome?(nil)
         } catch let failure as ServerFailure {
@@ -309,9 +312,18 @@ struct OpenAIStreamState {
     /// Tool calls by their index in the stream: id and name come with the
     /// first delta of each.
     private var calls: [Int: (id: String, name: String)] = [:]
+    /// The tools the request offered, for calls written as text
+    /// (``TextToolCalls``).
+    let offeredTools: Set<String>
+    /// The answer's text held back while it may still be such a call.
+    private var heldText = ""
+    /// Set once the answer is known to be text: it streams from then on.
+    private var streamsText: Bool
 
-    init(schema: GenerationSchema?) {
+    init(schema: GenerationSchema?, offeredTools: Set<String> = []) {
         self.schema = schema
+        self.offeredTools = offeredTools
+        self.streamsText = offeredTools.isEmpty
     }
 
     mutating func apply(_ event: ServerSentEvent, channel: LanguageModelExecutorGenerationChannel) async throws {
@@ -336,7 +348,16 @@ struct OpenAIStreamState {
             }
             if let content = delta[wire: "content"]?.wireString, !content.isEmpty {
                 text += content
-                await channel.send(.response(entryID: responseID, action: .appendText(content, tokenCount: 1)))
+                if streamsText {
+                    await channel.send(.response(entryID: responseID, action: .appendText(content, tokenCount: 1)))
+                } else {
+                    heldText += content
+                    if !calls.isEmpty || !TextToolCalls.mayBeCall(heldText) {
+                        streamsText = true
+                        await channel.send(.response(entryID: responseID, action: .appendText(heldText, tokenCount: 1)))
+                        heldText = ""
+                    }
+                }
             }
             if let refusal = delta[wire: "refusal"]?.wireString {
                 self.refusal += refusal
@@ -365,6 +386,23 @@ struct OpenAIStreamState {
                 output: .init(totalTokenCount: output, reasoningTokenCount: reasoning),
                 metadata: metadata
             )))
+        }
+    }
+
+    /// Once the stream has ended: text held back because it might have been
+    /// a tool call written as text is sent as the calls it is, or as text.
+    mutating func settleHeldText(channel: LanguageModelExecutorGenerationChannel) async {
+        guard !heldText.isEmpty else { return }
+        defer { heldText = "" }
+        guard calls.isEmpty, let recovered = TextToolCalls.calls(in: heldText, offered: offeredTools) else {
+            await channel.send(.response(entryID: responseID, action: .appendText(heldText, tokenCount: 1)))
+            return
+        }
+        text = ""
+        for (index, call) in recovered.enumerated() {
+            let id = "call_\(index)_\(UUID().uuidString.prefix(8))"
+            calls[index] = (id, call.name)
+            await channel.send(.toolCalls(action: .toolCall(id: id, name: call.name, action: .appendArguments(call.arguments, tokenCount: 1))))
         }
     }
 
