@@ -1,0 +1,39 @@
+import Foundation
+import FoundationModels
+import FoundationModelsKit
+import TerminalSupport
+import VinylCollection
+
+// The vinyl-collection features on the sample collection: a crate insight
+// (then the same from the cache), an album insight, recommendations that
+// look the collection up through a tool, and the quiet nil of a collection
+// too small for the feature.
+
+func json(_ value: (some ConvertibleToGeneratedContent)?) -> String {
+    value.map { $0.generatedContent.jsonString } ?? "nil"
+}
+
+await ExampleProgram.run {
+    let collection = RecordCollection.sample
+    let insights = VinylInsights(collection: collection, onToolCall: { query in
+        ExampleProgram.note("tool call: searchCollection(genre: \"\(query)\")")
+    })
+    ExampleProgram.heading("Vinyl collection: \(collection.albums.count) albums")
+    if let message = insights.unavailableMessage { throw message }
+
+    let crate = RecordCollection.sampleCrate("Late-night jazz", artists: ["Miles Davis", "John Coltrane", "Bill Evans Trio", "Thelonious Monk"])
+    try await ExampleProgram.step("crate insight \"\(crate.name)\"", show: json) { try await insights.crateInsight(for: crate) }
+    try await ExampleProgram.step("crate insight again (7-day cache)", show: json) { try await insights.crateInsight(for: crate) }
+
+    let album = collection.albums[0]
+    try await ExampleProgram.step("album insight \"\(album.title)\"", show: json) { try await insights.albumInsight(for: album) }
+
+    try await ExampleProgram.step("recommendations [AlbumRecommendation]", show: { $0.map { "[" + $0.map(\.generatedContent.jsonString).joined(separator: ",") + "]" } ?? "nil" }) {
+        try await insights.recommendations()
+    }
+
+    let tiny = VinylInsights(collection: RecordCollection(albums: Array(collection.albums.prefix(3))))
+    try await ExampleProgram.step("recommendations for 3 albums (below the minimum)", show: { $0 == nil ? "nil (model not called)" : "unexpected" }) {
+        try await tiny.recommendations()
+    }
+}
