@@ -35,6 +35,8 @@ enum MaskBench {
         var python = ProcessInfo.processInfo.environment["MASKBENCH_PYTHON"] ?? ""
         var harness = ProcessInfo.processInfo.environment["MASKBENCH_HARNESS"] ?? "scripts/maskbench_harness.py"
         var modelPath = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_MODEL"] ?? ""
+        /// The options as given, but the data folder (for the report).
+        var given: [String] = []
     }
 
     static func options(_ arguments: [String]) throws -> Options {
@@ -54,8 +56,12 @@ enum MaskBench {
             case "--python": options.python = try value()
             case "--harness": options.harness = try value()
             case "--model": options.modelPath = try value()
-            default: options.data = argument
+            default:
+                options.data = argument
+                continue
             }
+            // (Every option takes a value: the one just read.)
+            if !["--python", "--harness", "--model", "--output"].contains(argument) { options.given += [argument, arguments[rest.startIndex - 1]] }
         }
         guard !options.data.isEmpty else { throw BenchError("usage: fm-bench maskbench DATA_DIR [--output FILE] [--limit N] [--timeout S]") }
         return options
@@ -104,6 +110,13 @@ enum MaskBench {
 
         var jobs = try loadJobs(options, vocabulary: vocabulary, log: log)
         log("maskbench: \(jobs.count) schemas, \(jobs.reduce(0) { $0 + $1.tests.count }) instances")
+        if let path = ProcessInfo.processInfo.environment["MASKBENCH_JOBS"] {
+            // The workers' input, one job a line: to run or profile a worker
+            // alone (`fm-bench maskbench-worker MODEL < FILE`).
+            var lines = Data()
+            for job in jobs { lines += try payload(job) + Data([0x0A]) }
+            try lines.write(to: URL(fileURLWithPath: path))
+        }
 
         // Applicability: the rewritten instance keeps its published label.
         let python = options.python
@@ -234,15 +247,20 @@ enum MaskBench {
 
     // MARK: - Workers
 
+    /// One job as the workers read it: a line of JSON.
+    static func payload(_ job: Job) throws -> Data {
+        var line: [String: Any] = ["id": job.id, "schema": job.schema, "name": job.name]
+        line["tests"] = job.tests.map { $0.tokens.map(Int.init) }
+        line["texts"] = job.tests.map(\.text)
+        return try JSONSerialization.data(withJSONObject: line)
+    }
+
     static func runEngine(_ engine: String, command: [String], jobs: [Job], timeout: Double, log: (String) -> Void) throws -> [Outcome] {
         var outcomes: [Outcome] = []
         var worker: Worker?
         for (index, job) in jobs.enumerated() {
             if worker == nil { worker = try Worker(command: command) }
-            var line: [String: Any] = ["id": job.id, "schema": job.schema]
-            line["tests"] = job.tests.map { $0.tokens.map(Int.init) }
-            line["texts"] = job.tests.map(\.text)
-            let payload = try JSONSerialization.data(withJSONObject: line)
+            let payload = try payload(job)
             var outcome = Outcome()
             switch worker!.request(payload, timeout: timeout) {
             case .line(let response):

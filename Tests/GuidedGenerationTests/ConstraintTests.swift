@@ -107,6 +107,26 @@ struct ConstraintTests {
         #expect(throws: GuidedGenerationError.self) { try constraint(.reference("Endless"), [endless]) }
     }
 
+    /// MaskBench regression (GeoJSON polygons: `minItems: 4` of a `$ref`):
+    /// an array whose items are a definition compiled after it starts the
+    /// shortest-completion fixpoint at "infinite" item lengths; a minimum of
+    /// 4 or more overflowed the sum, and of 5 or more the product.
+    @Test(arguments: [2, 4, 5, 1000, Int(Int32.max)])
+    func theShortestCompletionOfManyItemsDefinedLaterDoesNotOverflow(minimum: Int) throws {
+        let position = SchemaDefinition(name: "Position", node: .array(ArrayNode(items: .integer(NumberNode()), minimumCount: 2, maximumCount: 3)))
+        let ring = SchemaNode.array(ArrayNode(items: .reference("Position"), minimumCount: minimum))
+        guard minimum <= 1000 else {
+            // More elements than any generation could write: refused, not built.
+            #expect(throws: GuidedGenerationError.self) { try constraint(ring, [position]) }
+            return
+        }
+        let compiled = try constraint(.object(ObjectNode(properties: [PropertyNode(name: "ring", node: ring)])), [position])
+        var decoder = compiled.makeDecoder()
+        let closing = #"{"ring":["# + Array(repeating: "[0,0]", count: minimum).joined(separator: ",") + "]}"
+        #expect(decoder.completionLength() == closing.utf8.count)
+        #expect(accepts(compiled, closing))
+    }
+
     @Test func impossibleSchemasAreRefusedAtCompileTime() throws {
         #expect(throws: GuidedGenerationError.self) { try constraint(.integer(NumberNode(minimum: 0.2, maximum: 0.8))) }
         #expect(throws: GuidedGenerationError.self) { try constraint(.array(ArrayNode(items: .boolean, minimumCount: 3, maximumCount: 2))) }

@@ -186,3 +186,58 @@ struct RepetitionStopTests {
         #expect(!Self.loops(""))
     }
 }
+
+@Suite("Lists that repeat an element")
+struct RepeatedElementTests {
+    static let tags = SchemaNode.array(ArrayNode(items: .string(StringNode()), minimumCount: 1, maximumCount: 4))
+
+    @Test func anElementCannotEndAsACopyOfAnEarlierOne() throws {
+        var decoder = try constraint(Self.tags).makeDecoder()
+        for byte in #"["ab", "a"#.utf8 { _ = decoder.accept(bytes: [byte]) }
+        var mask = TokenMask(count: ToyVocabulary.make.count)
+        decoder.allowedTokens(into: &mask)
+        let early = decoder.forbidRepeatedElement(in: &mask)
+        #expect(!early, "\"a\" is not a copy: nothing to remove yet")
+        _ = decoder.accept(bytes: Array("b".utf8))
+        decoder.allowedTokens(into: &mask)
+        for closing in ["\"", "\",", "\"]"] { #expect(mask.contains(ToyVocabulary.token(closing))) }
+        let removed = decoder.forbidRepeatedElement(in: &mask)
+        #expect(removed)
+        for closing in ["\"", "\",", "\"]"] { #expect(!mask.contains(ToyVocabulary.token(closing)), "\(closing) would repeat \"ab\"") }
+        #expect(mask.contains(ToyVocabulary.token("c")), "the element goes on")
+        _ = decoder.accept(bytes: Array("c".utf8))
+        decoder.allowedTokens(into: &mask)
+        let late = decoder.forbidRepeatedElement(in: &mask)
+        #expect(!late)
+        #expect(mask.contains(ToyVocabulary.token("\"]")), "\"abc\" is new")
+    }
+
+    @Test func caseAndClosingPunctuationDoNotMakeACopyNew() throws {
+        var decoder = try constraint(Self.tags).makeDecoder()
+        for byte in #"["ab", "AB"#.utf8 { _ = decoder.accept(bytes: [byte]) }
+        var mask = TokenMask(count: ToyVocabulary.make.count)
+        decoder.allowedTokens(into: &mask)
+        let removed = decoder.forbidRepeatedElement(in: &mask)
+        #expect(removed)
+        #expect(!mask.contains(ToyVocabulary.token("\"")))
+        _ = decoder.accept(bytes: Array(".".utf8))
+        decoder.allowedTokens(into: &mask)
+        let again = decoder.forbidRepeatedElement(in: &mask)
+        #expect(again)
+        #expect(!mask.contains(ToyVocabulary.token("\"]")), "\"AB.\" repeats \"ab\"")
+    }
+
+    @Test func onlyTheSameListCounts() throws {
+        let two = SchemaNode.object(ObjectNode(properties: [
+            PropertyNode(name: "a", node: Self.tags),
+            PropertyNode(name: "b", node: Self.tags),
+        ]))
+        var decoder = try constraint(two).makeDecoder()
+        for byte in #"{"a":["ab"],"b":["ab"#.utf8 { _ = decoder.accept(bytes: [byte]) }
+        var mask = TokenMask(count: ToyVocabulary.make.count)
+        decoder.allowedTokens(into: &mask)
+        let other = decoder.forbidRepeatedElement(in: &mask)
+        #expect(!other, "another list may hold the same tag")
+        #expect(mask.contains(ToyVocabulary.token("\"]")))
+    }
+}

@@ -28,6 +28,13 @@ package struct GuidedDecoder {
     /// first content byte in ``output`` and the number of the token that
     /// opened it (see ``pace(room:pacing:)``). Nil outside free strings.
     var openString: (byte: Int, token: Int)?
+    /// The list the open free string is an element of (the arena index of
+    /// the frame below the list's, stable while the list is open), and the
+    /// contents of the free-string elements each list has so far: a list of
+    /// free strings that repeats an element is looping
+    /// (``forbidRepeatedElement(in:)``).
+    var openList: Int32?
+    var listElements: [Int32: [ArraySlice<UInt8>]] = [:]
 
     init(constraint: TokenConstraint) {
         self.constraint = constraint
@@ -55,23 +62,28 @@ package struct GuidedDecoder {
         if mask.count != vocabulary.count { mask = TokenMask(count: vocabulary.count) }
         if state.count == 1, state[0].leaf >= 0, constraint.grammar.leafIsClosed(state[0].leaf) {
             allowedInLeaf(state[0], into: &mask)
-        } else if state.allSatisfy({ $0.leaf >= 0 && constraint.grammar.leafIsClosed($0.leaf) }) {
-            // Several readings, each inside a string (branches of an anyOf
-            // that agree so far): the tokens any one of them allows.
+        } else {
+            // Several readings (branches of an anyOf that agree so far, a
+            // key that may be declared or extra): the tokens any one of
+            // them allows. A reading inside a string takes the string's
+            // precomputed masks; only the others walk the vocabulary.
             mask.removeAll()
+            scratch.removeAll(keepingCapacity: true)
             var one = TokenMask(count: 0)
             swap(&one, &leafScratch)
             if one.count != vocabulary.count { one = TokenMask(count: vocabulary.count) }
             for alternative in state {
-                allowedInLeaf(alternative, into: &one)
-                mask.formUnion(one)
+                if alternative.leaf >= 0, constraint.grammar.leafIsClosed(alternative.leaf) {
+                    allowedInLeaf(alternative, into: &one)
+                    mask.formUnion(one)
+                } else {
+                    scratch.append(alternative)
+                }
             }
             swap(&one, &leafScratch)
-        } else {
-            mask.removeAll()
-            scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: state)
-            explore(from: TokenTrie.root, level: 0..<scratch.count, depth: 0, into: &mask)
+            if !scratch.isEmpty {
+                explore(from: TokenTrie.root, level: 0..<scratch.count, depth: 0, into: &mask)
+            }
         }
         if canEnd {
             for token in vocabulary.endOfGeneration { mask.insert(token) }
@@ -86,18 +98,33 @@ package struct GuidedDecoder {
     }
 
     private mutating func allowedInLeaf(_ alternative: Alternative, into mask: inout TokenMask) {
-        let masks: LeafMasks
-        // A length-bounded free string: the free string's masks, less the
-        // tokens that spell more than the characters it may still take.
-        var remaining = Int.max
-        if let counted = constraint.countedMasks(leaf: alternative.leaf, state: alternative.leafState) {
-            masks = counted.masks
-            remaining = counted.remaining
-        } else {
-            masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
+        if case .counted(_, _, let minimum, let maximum) = constraint.grammar.leaves[Int(alternative.leaf)] {
+            allowedInCountedString(alternative, minimum: minimum, maximum: maximum, into: &mask)
+            return
         }
+        let masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
         mask.assign(masks.always)
-        addExits(masks, after: alternative, remaining: remaining, into: &mask)
+        addExits(masks, after: alternative, remaining: Int.max, into: &mask)
+    }
+
+    /// A length-bounded free string: the free string's masks in the same
+    /// automaton state, less the tokens that write more characters than it
+    /// may still take, and less those that close it before its minimum.
+    private mutating func allowedInCountedString(_ alternative: Alternative, minimum: UInt64, maximum: UInt64, into mask: inout TokenMask) {
+        let low = LeafState(low: alternative.leafState.low)
+        let count = alternative.leafState.high
+        let masks = constraint.masks(leaf: SharedLeaf.anyString.rawValue, state: low)
+        let remaining = Int(clamping: maximum - min(count, maximum))
+        let needed = minimum > count ? Int(clamping: minimum - count) : 0
+        mask.assign(constraint.countedAlways(masks, low: low.low, remaining: remaining))
+        if needed > 0 {
+            for (token, characters) in zip(masks.closers, masks.closerCharacters) where Int(characters) < needed {
+                mask.remove(token)
+            }
+        }
+        addExits(masks, after: alternative, remaining: Int.max, into: &mask) { exit in
+            Int(exit.characters) >= needed && Int(exit.characters) <= remaining
+        }
     }
 
     /// Adds the exits of `masks` (tokens that close the leaf of
@@ -277,7 +304,7 @@ package struct GuidedDecoder {
     /// then use. Returns false, changing nothing, otherwise (or if the
     /// grammar does not allow it).
     package mutating func accept(_ token: Int32, completableWithin budget: Int) -> Bool {
-        let saved = (state, committed, output, ended, openString, acceptedTokens)
+        let saved = Snapshot(self)
         guard accept(token) else { return false }
         if ended { return true }
         let needed = matcher.shortestCompletion(of: state, table: constraint.completions)
@@ -288,7 +315,7 @@ package struct GuidedDecoder {
             if needed.count <= budget { return true }
             if let tokens = tokens(spelling: needed), tokens.count <= budget { return true }
         }
-        (state, committed, output, ended, openString, acceptedTokens) = saved
+        saved.restore(into: &self)
         matcher.truncate(to: committed)
         return false
     }
@@ -350,6 +377,8 @@ package struct GuidedDecoder {
         guard !bytes.isEmpty, !ended else { return false }
         var current = state
         var opened = openString
+        var list = openList
+        var closed: [(list: Int32, range: Range<Int>)] = []
         for (index, byte) in bytes.enumerated() {
             let wasInString = isInFreeString(current)
             current = matcher.advance(current, byte)
@@ -358,15 +387,20 @@ package struct GuidedDecoder {
                 return false
             }
             if !isInFreeString(current) {
+                if let start = opened, let owner = list { closed.append((owner, start.byte..<(output.count + index))) }
                 opened = nil
+                list = nil
             } else if !wasInString {
                 opened = (byte: output.count + index + 1, token: acceptedTokens)
+                list = listOwner(of: current[0])
             }
         }
         state = current
         committed = matcher.arena.count
         output += bytes
         openString = opened
+        openList = list
+        for element in closed { listElements[element.list, default: []].append(output[element.range]) }
         acceptedTokens += 1
         return true
     }
@@ -387,5 +421,91 @@ enum UTF8Boundary {
         let lead = bytes[index]
         let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
         return length > continuation + 1 ? continuation + 1 : 0
+    }
+}
+
+extension GuidedDecoder {
+    /// What ``accept(_:completableWithin:)`` puts back when it takes a
+    /// token back (the matcher's arena only grew; its records past
+    /// `committed` are dropped).
+    struct Snapshot {
+        var state: [Alternative]
+        var committed: Int
+        var output: [UInt8]
+        var ended: Bool
+        var openString: (byte: Int, token: Int)?
+        var acceptedTokens: Int
+        var openList: Int32?
+        var listElements: [Int32: [ArraySlice<UInt8>]]
+
+        init(_ decoder: GuidedDecoder) {
+            state = decoder.state
+            committed = decoder.committed
+            output = decoder.output
+            ended = decoder.ended
+            openString = decoder.openString
+            acceptedTokens = decoder.acceptedTokens
+            openList = decoder.openList
+            listElements = decoder.listElements
+        }
+
+        func restore(into decoder: inout GuidedDecoder) {
+            decoder.state = state
+            decoder.committed = committed
+            decoder.output = output
+            decoder.ended = ended
+            decoder.openString = openString
+            decoder.acceptedTokens = acceptedTokens
+            decoder.openList = openList
+            decoder.listElements = listElements
+        }
+    }
+
+    /// An element as a repeat is recognized: letters in lower case, without
+    /// the sentence punctuation pacing may end it with (`Jazz`, `jazz.`).
+    static func elementKey(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var key = bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
+        while let last = key.last, [UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: " ")].contains(last) { key.removeLast() }
+        return key
+    }
+
+    /// The list a string being generated on top of `alternative` is an
+    /// element of, or nil when it is not a list element.
+    func listOwner(of alternative: Alternative) -> Int32? {
+        guard alternative.top >= 0 else { return nil }
+        let record = matcher.arena[Int(alternative.top)]
+        return record.frame.kind == .array ? record.parent : nil
+    }
+
+    /// Removes from `mask` the tokens that would close the open free string
+    /// as a copy of an element its list already has. A list of free strings
+    /// that writes an element again (`["hip hop", "hip hop", "hip hop"]`) is
+    /// a loop, like a passage written again and again inside a string
+    /// (``RepetitionStop``): the model goes on with the element instead, or
+    /// ends it elsewhere. Case and closing punctuation do not make a copy
+    /// new (``elementKey(_:)``). Returns whether any token was removed.
+    @discardableResult
+    package mutating func forbidRepeatedElement(in mask: inout TokenMask) -> Bool {
+        guard let start = openString, let list = openList, let siblings = listElements[list], isInFreeString(state) else { return false }
+        let content = Self.elementKey(output[start.byte...])
+        let candidates = siblings.map { Self.elementKey($0) }.filter { $0.count >= content.count && $0.starts(with: content) }
+        guard !candidates.isEmpty else { return false }
+        let masks = constraint.masks(leaf: state[0].leaf, state: state[0].leafState)
+        let tokens = vocabulary.tokens
+        let open = output[start.byte...]
+        func repeats(_ written: ArraySlice<UInt8>) -> Bool {
+            let element = Self.elementKey(open + written)
+            return candidates.contains { $0 == element }
+        }
+        var removed = false
+        for token in masks.closers where mask.contains(token) && repeats(tokens[Int(token)].dropLast()) {
+            mask.remove(token)
+            removed = true
+        }
+        for exit in masks.exits where mask.contains(exit.token) && repeats(tokens[Int(exit.token)][..<(Int(exit.offset) - 1)]) {
+            mask.remove(exit.token)
+            removed = true
+        }
+        return removed
     }
 }

@@ -22,10 +22,21 @@ struct LeafMasks: Sendable {
     /// that finish the leaf in one step (see ``GuidedDecoder/closingTokens(into:)``).
     var closers: [Int32]
 
+    /// For the free string's masks (``SharedLeaf/anyString``), what a
+    /// length-bounded string (``Grammar/Leaf/counted``) needs: the
+    /// characters each token writes inside the string. The tokens of
+    /// ``always`` that write at least one character, most characters first;
+    /// and the characters of each of ``closers``. (Exits carry their own.)
+    var alwaysByCharacters: [(token: Int32, characters: Int32)] = []
+    var closerCharacters: [Int32] = []
+
     struct Exit: Sendable {
         var token: Int32
         /// Index in the token's bytes of the first byte after the leaf.
         var offset: Int32
+        /// The characters it writes inside the string before closing it
+        /// (counted for the free string only).
+        var characters: Int32 = 0
     }
 
     /// Walks the trie with the leaf's automaton alone from `state`: from
@@ -37,25 +48,68 @@ struct LeafMasks: Sendable {
         var always = TokenMask(count: vocabulary.count)
         var exits: [Exit] = []
         var closers: [Int32] = []
-        var stack: [(node: Int32, state: LeafState, depth: Int32)] = [(start, state, depth)]
-        while let (node, current, depth) = stack.popLast() {
+        var closerCharacters: [Int32] = []
+        var alwaysByCharacters: [(token: Int32, characters: Int32)] = []
+        // Characters are counted as a counted string counts them (see
+        // `Grammar.leafNext`): a byte read in the content state that is not
+        // a UTF-8 continuation byte or the closing quote.
+        let counts = leaf == SharedLeaf.anyString.rawValue && depth == 0
+        let body = ByteDFA.anyJSONString.next(ByteDFA.anyJSONString.start, UInt8(ascii: "\""))
+        // The bytes on which a state stays where it is: a subtree whose
+        // bytes all loop keeps every token below inside the leaf.
+        // (By automaton state: string leaves' states are small integers.)
+        var loops: [ByteSet?] = []
+        if case .string(let automaton) = grammar.leaves[Int(leaf)] { loops = Array(repeating: nil, count: automaton.stateCount) }
+        func loopBytes(_ state: LeafState) -> ByteSet {
+            let index = Int(state.low)
+            guard state.high == 0, index < loops.count else { return ByteSet() }
+            if let known = loops[index] { return known }
+            var set = ByteSet()
+            for byte in UInt8.min...UInt8.max where grammar.leafNext(leaf, state, byte) == state { set.insert(byte) }
+            loops[index] = set
+            return set
+        }
+        let spellings = vocabulary.tokens
+        var stack: [(node: Int32, state: LeafState, depth: Int32, characters: Int32)] = [(start, state, depth, 0)]
+        while let (node, current, depth, characters) = stack.popLast() {
             for index in trie.children(of: node) {
-                guard let next = grammar.leafNext(leaf, current, trie.childByte(at: index)) else { continue }
+                let byte = trie.childByte(at: index)
+                guard let next = grammar.leafNext(leaf, current, byte) else { continue }
+                let written = counts && Int32(truncatingIfNeeded: current.low) == body && byte & 0xC0 != 0x80 && byte != UInt8(ascii: "\"") ? characters + 1 : characters
                 let child = trie.childNode(at: index)
-                trie.forEachToken(endingAt: child) { always.insert($0) }
+                trie.forEachToken(endingAt: child) { token in
+                    always.insert(token)
+                    if counts, written > 0 { alwaysByCharacters.append((token, written)) }
+                }
                 if grammar.leafIsFinal(leaf, next) {
-                    trie.forEachToken(endingAt: child) { closers.append($0) }
+                    trie.forEachToken(endingAt: child) { token in
+                        closers.append(token)
+                        closerCharacters.append(written)
+                    }
                     // The leaf closes here; everything longer goes on past it.
                     for grandchild in trie.children(of: child) {
                         trie.forEachToken(inSubtree: trie.childNode(at: grandchild)) { token in
-                            exits.append(Exit(token: token, offset: depth + 1))
+                            exits.append(Exit(token: token, offset: depth + 1, characters: written))
                         }
                     }
                 } else if trie.hasChildren(child) {
-                    stack.append((child, next, depth + 1))
+                    if (!counts || Int32(truncatingIfNeeded: next.low) == body), trie.bytesBelow(child).isSubset(of: loopBytes(next)) {
+                        // (Content bytes that loop are ASCII: one character each.)
+                        for grandchild in trie.children(of: child) {
+                            trie.forEachToken(inSubtree: trie.childNode(at: grandchild)) { token in
+                                always.insert(token)
+                                if counts { alwaysByCharacters.append((token, written + Int32(spellings[Int(token)].count) - depth - 1)) }
+                            }
+                        }
+                    } else {
+                        stack.append((child, next, depth + 1, written))
+                    }
                 }
             }
         }
+        alwaysByCharacters.sort { $0.characters > $1.characters }
+        self.alwaysByCharacters = alwaysByCharacters
+        self.closerCharacters = closerCharacters
         let tokens = vocabulary.tokens
         exits.sort { tokens[Int($0.token)][Int($0.offset)] < tokens[Int($1.token)][Int($1.offset)] }
         var exitStart = [Int32](repeating: 0, count: 257)

@@ -29,6 +29,10 @@ package final class TokenConstraint: Sendable {
     /// Compiles `root` (with `definitions`) for `vocabulary`.
     package convenience init(root: SchemaNode, definitions: [SchemaDefinition], vocabulary: TokenVocabulary, layout: JSONLayout = .compact) throws(GuidedGenerationError) {
         self.init(grammar: try GrammarCompiler.compile(root: root, definitions: definitions, layout: layout), vocabulary: vocabulary)
+        // (`minItems` of `minItems`: a value no token budget could hold.)
+        guard completions.nodeLength[Int(grammar.root)] <= ShortestCompletion.textLimit else {
+            throw .unsupportedGuide("#: its shortest value is longer than \(ShortestCompletion.textLimit) bytes (minItems)")
+        }
     }
 
     /// A decoder for one generation, at the start of the value.
@@ -70,15 +74,22 @@ package final class TokenConstraint: Sendable {
         return computed
     }
 
-    /// For a length-bounded free string that already has its minimum
-    /// length: the free string's masks in the same automaton state, and how
-    /// many more characters it may take (tokens spelling more bytes than
-    /// that inside the string must be removed from them). Nil for any other
-    /// leaf or state, whose masks ``masks(leaf:state:)`` computes exactly.
-    func countedMasks(leaf: Int32, state: LeafState) -> (masks: LeafMasks, remaining: Int)? {
-        guard case .counted(_, _, let minimum, let maximum) = grammar.leaves[Int(leaf)], state.high >= minimum else { return nil }
-        let remaining = maximum - state.high
-        return (masks(leaf: SharedLeaf.anyString.rawValue, state: LeafState(low: state.low)), remaining > UInt64(Int32.max) ? Int(Int32.max) : Int(remaining))
+    /// The tokens a length-bounded free string (``Grammar/Leaf/counted``)
+    /// allows from automaton state `low` whatever follows it, when it may
+    /// take at most `remaining` more characters: the free string's
+    /// ``LeafMasks/always`` less the tokens that write more. Computed once
+    /// per state and bound, for the vocabulary.
+    func countedAlways(_ masks: LeafMasks, low: UInt64, remaining: Int) -> TokenMask {
+        guard let longest = masks.alwaysByCharacters.first?.characters, remaining < Int(longest) else { return masks.always }
+        let key = CountedKey(low: low, remaining: Int32(remaining))
+        if let found = vocabulary.countedMasks.withLock({ $0[key] }) { return found }
+        var mask = masks.always
+        for entry in masks.alwaysByCharacters {
+            guard Int(entry.characters) > remaining else { break }
+            mask.remove(entry.token)
+        }
+        vocabulary.countedMasks.withLock { $0[key] = mask }
+        return mask
     }
 
     /// Automata with more states than this get their masks on first use

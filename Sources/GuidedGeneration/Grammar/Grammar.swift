@@ -10,19 +10,47 @@
 /// output.
 ///
 /// Exists because small models answer better in the layout they were trained
-/// to write: on the receipts eval (Qwen2.5-Coder-0.5B, greedy, same prompt)
+/// to write. On the receipts eval (Qwen2.5-Coder-0.5B, greedy, same prompt)
 /// `{"a": 1, "b": 2}` got all four fields right on 12 of 24 receipts where
-/// `{"a":1,"b":2}` got 7 (docs/GUIDED_GENERATION.md).
+/// `{"a":1,"b":2}` got 7; on the tickets, the urgency the model picks after
+/// `"urgency": ` was the one it writes in free text on 10 of 10 tickets
+/// indented, 6 of 10 spaced and 3 of 10 compact (docs/GUIDED_GENERATION.md).
 package enum JSONLayout: Sendable, Hashable {
     /// `{"a":1,"b":[1,2]}`: no whitespace at all.
     case compact
     /// `{"a": 1, "b": [1, 2]}`: one space after each `:` and `,`, on one line.
     case spaced
+    /// What instruction-tuned models write when they answer in JSON: every
+    /// object member and every element of a list of objects or lists on a
+    /// line of its own, indented by two spaces a level, `: ` between key and
+    /// value; lists of strings, numbers, booleans or null on one line
+    /// (`["a", "b"]`); `{}` and `[]` when empty:
+    ///
+    ///     {
+    ///       "topic": "Cells",
+    ///       "tags": ["biology", "cells"],
+    ///       "cards": [
+    ///         {
+    ///           "question": "…"
+    ///         }
+    ///       ]
+    ///     }
+    ///
+    /// Schemas with free-form values (`anyValue`) or extra keys
+    /// (`additionalProperties`, `patternProperties`) are written ``spaced``
+    /// instead (``GrammarCompiler``).
+    case indented
 
-    /// What follows a value in an object or array when another comes.
-    var comma: [UInt8] { self == .spaced ? Array(", ".utf8) : Array(",".utf8) }
+    /// What follows a value in an object or a one-line array when another
+    /// comes (an indented layout's line break and indentation are the
+    /// matcher's, after this comma).
+    var comma: [UInt8] { self == .compact ? Array(",".utf8) : self == .spaced ? Array(", ".utf8) : Array(",".utf8) }
     /// What separates a key from its value.
-    var colon: [UInt8] { self == .spaced ? Array(": ".utf8) : Array(":".utf8) }
+    var colon: [UInt8] { self == .compact ? Array(":".utf8) : Array(": ".utf8) }
+    /// The separator of a one-line array's elements.
+    var inlineComma: [UInt8] { self == .compact ? Array(",".utf8) : Array(", ".utf8) }
+    /// Spaces per level of an ``indented`` layout.
+    static let indentWidth: Int32 = 2
 }
 
 package struct Grammar: Sendable {
@@ -79,12 +107,8 @@ package struct Grammar: Sendable {
             var value: Int32
         }
         /// The first position from which every property is optional: extra
-        /// keys may start there or later.
-        var optionalTail: Int32 {
-            var position = properties.count
-            while position > 0, properties[position - 1].isOptional { position -= 1 }
-            return Int32(position)
-        }
+        /// keys may start there or later (set with the key tries).
+        var optionalTail: Int32 = 0
         /// `keyTries[position * 2 + (emittedAny ? 1 : 0)]`: the trie of
         /// `,"key":` (or `"key":` before the first emitted property) for each
         /// property that can come next, and `}` where the rest are optional.
@@ -104,16 +128,59 @@ package struct Grammar: Sendable {
     var nodes: [Node]
     var objects: [ObjectShape]
     var tuples: [TupleShape] = []
-    var leaves: [Leaf]
+    /// The leaf automata, by id (added with ``addLeaf(_:)``).
+    private(set) var leaves: [Leaf] = []
+    /// The same automata flattened for the matcher's hot path.
+    private(set) var tables = LeafTables()
     /// The node of the whole value.
     var root: Int32
     /// How the JSON between values is written.
     var layout: JSONLayout = .compact
+    /// For each node, whether it is an array or tuple written one element
+    /// a line (``JSONLayout/indented``, elements that are objects or lists);
+    /// empty in the other layouts.
+    var expandedArrays: [Bool] = []
+
+    /// Whether array or tuple `node` puts each element on a line of its own.
+    @inline(__always)
+    func isExpanded(_ node: Int32) -> Bool {
+        Int(node) < expandedArrays.count && expandedArrays[Int(node)]
+    }
+
+    /// Between two elements of array or tuple `node`: `,` and a line break
+    /// (its indentation is the matcher's) or the one-line separator.
+    func elementSeparator(_ node: Int32) -> [UInt8] {
+        isExpanded(node) ? [UInt8(ascii: ","), UInt8(ascii: "\n")] : layout.inlineComma
+    }
+
+    /// How a non-empty array or tuple `node` opens, separates its elements
+    /// and closes (line breaks bare: the indentation depends on where the
+    /// array is).
+    func arrayPunctuation(_ node: Int32) -> (open: [UInt8], separator: [UInt8], close: [UInt8]) {
+        isExpanded(node)
+            ? ([UInt8(ascii: "["), UInt8(ascii: "\n")], elementSeparator(node), [UInt8(ascii: "\n"), UInt8(ascii: "]")])
+            : ([UInt8(ascii: "[")], elementSeparator(node), [UInt8(ascii: "]")])
+    }
     /// Leaves worth precomputing at compile time: the schema's patterns and
     /// choices, whose states prune the vocabulary quickly. (Free text and
     /// free strings allow nearly every token: their masks are built on
     /// first use, the free string's once per vocabulary.)
     var precomputedLeaves: [Int32] = []
+
+    init(nodes: [Node], objects: [ObjectShape], leaves: [Leaf], root: Int32) {
+        self.nodes = nodes
+        self.objects = objects
+        self.root = root
+        for leaf in leaves { addLeaf(leaf) }
+    }
+
+    /// Adds a leaf automaton; returns its id.
+    @discardableResult
+    mutating func addLeaf(_ leaf: Leaf) -> Int32 {
+        leaves.append(leaf)
+        tables.append(leaf)
+        return Int32(leaves.count - 1)
+    }
 
     /// Whether `leaf` is one of the vocabulary-wide shared leaves.
     func sharedLeaf(_ leaf: Int32) -> SharedLeaf? {
@@ -121,63 +188,83 @@ package struct Grammar: Sendable {
     }
 
     // MARK: Leaf automata (hot path)
+    //
+    // Read from ``tables`` only: a `ByteDFA` read out of ``leaves`` would
+    // retain and release its three arrays at every byte.
 
     @inline(__always)
     func leafInitial(_ leaf: Int32) -> LeafState {
-        switch leaves[Int(leaf)] {
-        case .string(let dfa), .counted(let dfa, _, _, _): LeafState(low: UInt64(UInt32(bitPattern: dfa.start)))
-        case .number(let number): number.initial
+        let info = tables.info[Int(leaf)]
+        switch info.kind {
+        case .string, .counted: return LeafState(low: UInt64(UInt32(bitPattern: info.start)))
+        case .number: return tables.numbers[info.number].initial
         }
+    }
+
+    /// The automaton state of string or counted `info` after `byte`, or ``ByteDFA/dead``.
+    @inline(__always)
+    private func automatonNext(_ info: LeafTables.Info, _ state: Int32, _ byte: UInt8) -> Int32 {
+        guard state >= 0 else { return ByteDFA.dead }
+        let byteClass = Int(tables.byteClasses[info.classOffset &+ Int(byte)])
+        return tables.transitions[info.transitionOffset &+ Int(state) &* info.classCount &+ byteClass]
+    }
+
+    @inline(__always)
+    private func automatonFlags(_ info: LeafTables.Info, _ state: Int32) -> UInt8 {
+        state >= 0 ? tables.flags[info.flagOffset &+ Int(state)] : 0
     }
 
     @inline(__always)
     func leafNext(_ leaf: Int32, _ state: LeafState, _ byte: UInt8) -> LeafState? {
-        switch leaves[Int(leaf)] {
-        case .string(let dfa):
-            let next = dfa.next(Int32(truncatingIfNeeded: state.low), byte)
+        let info = tables.info[Int(leaf)]
+        switch info.kind {
+        case .string:
+            let next = automatonNext(info, Int32(truncatingIfNeeded: state.low), byte)
             return next == ByteDFA.dead ? nil : LeafState(low: UInt64(UInt32(bitPattern: next)))
-        case .number(let number):
-            return number.next(state, byte)
-        case .counted(let dfa, let body, let minimum, let maximum):
+        case .number:
+            return tables.numbers[info.number].next(state, byte)
+        case .counted:
             let current = Int32(truncatingIfNeeded: state.low)
-            let next = dfa.next(current, byte)
+            let next = automatonNext(info, current, byte)
             guard next != ByteDFA.dead else { return nil }
             var count = state.high
-            if current == body, byte & 0xC0 != 0x80, byte != UInt8(ascii: "\"") {
+            if current == info.body, byte & 0xC0 != 0x80, byte != UInt8(ascii: "\"") {
                 count += 1
-                guard count <= maximum else { return nil }
+                guard count <= info.maximum else { return nil }
             }
-            if dfa.isFinal(next), count < minimum { return nil }
+            if automatonFlags(info, next) & ByteDFA.finalFlag != 0, count < info.minimum { return nil }
             return LeafState(low: UInt64(UInt32(bitPattern: next)), high: count)
         }
     }
 
     @inline(__always)
     func leafIsAccepting(_ leaf: Int32, _ state: LeafState) -> Bool {
-        switch leaves[Int(leaf)] {
-        case .string(let dfa): dfa.isAccepting(Int32(truncatingIfNeeded: state.low))
-        case .number(let number): number.isAccepting(state)
-        case .counted(let dfa, _, let minimum, _): dfa.isAccepting(Int32(truncatingIfNeeded: state.low)) && state.high >= minimum
+        let info = tables.info[Int(leaf)]
+        switch info.kind {
+        case .string: return automatonFlags(info, Int32(truncatingIfNeeded: state.low)) & ByteDFA.acceptingFlag != 0
+        case .number: return tables.numbers[info.number].isAccepting(state)
+        case .counted:
+            return automatonFlags(info, Int32(truncatingIfNeeded: state.low)) & ByteDFA.acceptingFlag != 0 && state.high >= info.minimum
         }
     }
 
     @inline(__always)
     func leafIsFinal(_ leaf: Int32, _ state: LeafState) -> Bool {
-        switch leaves[Int(leaf)] {
-        case .string(let dfa): dfa.isFinal(Int32(truncatingIfNeeded: state.low))
-        case .number(let number): number.isFinal(state)
-        case .counted(let dfa, _, let minimum, _): dfa.isFinal(Int32(truncatingIfNeeded: state.low)) && state.high >= minimum
+        let info = tables.info[Int(leaf)]
+        switch info.kind {
+        case .string: return automatonFlags(info, Int32(truncatingIfNeeded: state.low)) & ByteDFA.finalFlag != 0
+        case .number: return tables.numbers[info.number].isFinal(state)
+        case .counted:
+            return automatonFlags(info, Int32(truncatingIfNeeded: state.low)) & ByteDFA.finalFlag != 0 && state.high >= info.minimum
         }
     }
 
     /// Whether the leaf's automaton has a closing byte (strings, literals):
     /// its masks can be computed once per state, independent of what
     /// surrounds it.
+    @inline(__always)
     func leafIsClosed(_ leaf: Int32) -> Bool {
-        switch leaves[Int(leaf)] {
-        case .string, .counted: true
-        case .number: false
-        }
+        tables.info[Int(leaf)].kind != .number
     }
 
     // MARK: Arrays and tuples
@@ -189,10 +276,11 @@ package struct Grammar: Sendable {
         case .array(let item, _, let maximum):
             return maximum.map { index < $0 } ?? true ? item : nil
         case .tuple(let id):
-            let shape = tuples[Int(id)]
-            if let maximum = shape.maximum, index >= maximum { return nil }
-            if Int(index) < shape.prefix.count { return shape.prefix[Int(index)] }
-            return shape.rest >= 0 ? shape.rest : nil
+            // (Field by field: a copy of the shape would retain its prefix.)
+            if let maximum = tuples[Int(id)].maximum, index >= maximum { return nil }
+            if Int(index) < tuples[Int(id)].prefix.count { return tuples[Int(id)].prefix[Int(index)] }
+            let rest = tuples[Int(id)].rest
+            return rest >= 0 ? rest : nil
         default:
             return nil
         }
@@ -224,33 +312,126 @@ struct KeyTrie: Sendable {
         case close
     }
 
-    private(set) var edges: [[(byte: UInt8, node: Int32)]] = [[]]
-    private(set) var outcomes: [Outcome] = [.none]
+    /// For node `n`, its edges are `edgeBytes[firstEdge[n] ..< firstEdge[n + 1]]`
+    /// to the nodes `edgeTargets[…]` at the same indices; node 0 is the root.
+    private var firstEdge: [Int32]
+    private var edgeBytes: [UInt8]
+    private var edgeTargets: [Int32]
+    private var outcomes: [Outcome]
 
-    init() {}
-
-    mutating func insert(_ bytes: [UInt8], outcome: Outcome) {
-        var node: Int32 = 0
-        for byte in bytes {
-            if let next = child(of: node, byte: byte) {
-                node = next
-            } else {
-                let next = Int32(edges.count)
-                edges.append([])
-                outcomes.append(.none)
-                edges[Int(node)].append((byte, next))
-                node = next
+    /// The trie of `entries`: each a byte string and what reaching its end completes.
+    init(_ entries: [(bytes: [UInt8], outcome: Outcome)]) {
+        var edges: [[(byte: UInt8, node: Int32)]] = [[]]
+        var outcomes: [Outcome] = [.none]
+        for (bytes, outcome) in entries {
+            var node = 0
+            for byte in bytes {
+                if let edge = edges[node].first(where: { $0.byte == byte }) {
+                    node = Int(edge.node)
+                } else {
+                    edges.append([])
+                    outcomes.append(.none)
+                    edges[node].append((byte, Int32(edges.count - 1)))
+                    node = edges.count - 1
+                }
             }
+            outcomes[node] = outcome
         }
-        outcomes[Int(node)] = outcome
+        firstEdge = [0]
+        edgeBytes = []
+        edgeTargets = []
+        for list in edges {
+            for edge in list {
+                edgeBytes.append(edge.byte)
+                edgeTargets.append(edge.node)
+            }
+            firstEdge.append(Int32(edgeBytes.count))
+        }
+        self.outcomes = outcomes
     }
 
     @inline(__always)
     func child(of node: Int32, byte: UInt8) -> Int32? {
-        for edge in edges[Int(node)] where edge.byte == byte { return edge.node }
+        var index = Int(firstEdge[Int(node)])
+        let end = Int(firstEdge[Int(node) + 1])
+        while index < end {
+            if edgeBytes[index] == byte { return edgeTargets[index] }
+            index += 1
+        }
         return nil
     }
 
     @inline(__always)
     func outcome(_ node: Int32) -> Outcome { outcomes[Int(node)] }
+
+    /// The indices of `node`'s edges, for ``edgeByte(at:)`` and ``edgeTarget(at:)``.
+    @inline(__always)
+    func edges(of node: Int32) -> Range<Int> { Int(firstEdge[Int(node)])..<Int(firstEdge[Int(node) + 1]) }
+    @inline(__always) func edgeByte(at index: Int) -> UInt8 { edgeBytes[index] }
+    @inline(__always) func edgeTarget(at index: Int) -> Int32 { edgeTargets[index] }
+}
+
+/// Every leaf automaton of a grammar in flat arrays, read by the
+/// ``Grammar`` leaf functions at every byte the matcher steps.
+///
+/// Exists because reading a ``ByteDFA`` out of an array of leaves copies
+/// it, retaining and releasing its three arrays: on the hot path that
+/// reference counting cost as much as the matching. Here a byte is a few
+/// loads from arrays that stay put.
+struct LeafTables: Sendable {
+    enum Kind: UInt8, Sendable {
+        case string, number, counted
+    }
+
+    /// Where one leaf's data is.
+    struct Info: Sendable {
+        var kind: Kind
+        var start: Int32 = 0
+        /// Into ``byteClasses``: the leaf's 256 byte classes.
+        var classOffset = 0
+        var classCount = 0
+        /// Into ``transitions``: `state * classCount + class`.
+        var transitionOffset = 0
+        /// Into ``flags``: per state.
+        var flagOffset = 0
+        /// Into ``numbers``.
+        var number = 0
+        /// A counted string's content state and character bounds.
+        var body: Int32 = 0
+        var minimum: UInt64 = 0
+        var maximum: UInt64 = 0
+    }
+
+    var info: [Info] = []
+    var byteClasses: [UInt8] = []
+    var transitions: [Int32] = []
+    var flags: [UInt8] = []
+    var numbers: [NumberConstraint] = []
+
+    mutating func append(_ leaf: Grammar.Leaf) {
+        switch leaf {
+        case .string(let automaton):
+            info.append(add(automaton, kind: .string))
+        case .counted(let automaton, let body, let minimum, let maximum):
+            var entry = add(automaton, kind: .counted)
+            entry.body = body
+            entry.minimum = minimum
+            entry.maximum = maximum
+            info.append(entry)
+        case .number(let number):
+            info.append(Info(kind: .number, number: numbers.count))
+            numbers.append(number)
+        }
+    }
+
+    private mutating func add(_ automaton: ByteDFA, kind: Kind) -> Info {
+        let entry = Info(
+            kind: kind, start: automaton.start, classOffset: byteClasses.count, classCount: automaton.classCount,
+            transitionOffset: transitions.count, flagOffset: flags.count
+        )
+        byteClasses += automaton.byteClasses
+        transitions += automaton.transitions
+        flags += automaton.flags
+        return entry
+    }
 }

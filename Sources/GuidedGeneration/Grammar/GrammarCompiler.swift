@@ -22,6 +22,7 @@ package struct GrammarCompiler {
         let rootNode = try compiler.node(for: root, at: "#")
         compiler.grammar.root = rootNode
         try compiler.pruneUnproductive()
+        compiler.chooseLayout()
         compiler.buildKeyTries()
         return compiler.grammar
     }
@@ -31,12 +32,14 @@ package struct GrammarCompiler {
         for definition in definitions { byName[definition.name] = definition }
         self.definitions = byName
         // The shared leaves, at the indices ``SharedLeaf`` names.
-        grammar.leaves = [
+        for leaf: Grammar.Leaf in [
             .string(ByteDFA.anyJSONString),
             .string(ByteDFA.literals([Array("true".utf8), Array("false".utf8)])),
             .string(ByteDFA.literals([Array("null".utf8)])),
             .number(Self.anyNumber),
-        ]
+        ] {
+            grammar.addLeaf(leaf)
+        }
     }
 
     private static let anyNumber: NumberConstraint = {
@@ -51,8 +54,7 @@ package struct GrammarCompiler {
 
     /// A node for a new leaf automaton.
     mutating func addLeaf(_ leaf: Grammar.Leaf) -> Int32 {
-        grammar.leaves.append(leaf)
-        return add(.leaf(Int32(grammar.leaves.count - 1)))
+        add(.leaf(grammar.addLeaf(leaf)))
     }
 
     mutating func node(for schema: SchemaNode, at path: String) throws(GuidedGenerationError) -> Int32 {
@@ -96,8 +98,7 @@ package struct GrammarCompiler {
                 throw Self.located(error, at: path)
             }
             if let existing = numberLeaves[constraint] { return add(.leaf(existing)) }
-            grammar.leaves.append(.number(constraint))
-            let leaf = Int32(grammar.leaves.count - 1)
+            let leaf = grammar.addLeaf(.number(constraint))
             numberLeaves[constraint] = leaf
             return add(.leaf(leaf))
 
@@ -153,8 +154,7 @@ package struct GrammarCompiler {
             return add(.anyValue)
 
         case .literal(let text):
-            grammar.leaves.append(.string(ByteDFA.literals([Array(text.utf8)])))
-            let leaf = Int32(grammar.leaves.count - 1)
+            let leaf = grammar.addLeaf(.string(ByteDFA.literals([Array(text.utf8)])))
             grammar.precomputedLeaves.append(leaf)
             return add(.leaf(leaf))
         }
@@ -213,8 +213,7 @@ package struct GrammarCompiler {
                 }
                 guard !keys.isEmpty else { continue }
                 let valueNode = try node(for: value, at: matched.isEmpty ? "\(path)/additionalProperties" : "\(path)/patternProperties/\(object.patternProperties[matched[0]].pattern)")
-                grammar.leaves.append(.string(keys))
-                let leaf = Int32(grammar.leaves.count - 1)
+                let leaf = grammar.addLeaf(.string(keys))
                 grammar.precomputedLeaves.append(leaf)
                 extras.append(.init(key: leaf, value: valueNode))
             }
@@ -238,15 +237,13 @@ package struct GrammarCompiler {
                 throw .unsatisfiable("\(path): minLength \(minimum) is greater than maxLength \(maximum)")
             }
             let automaton = ByteDFA.anyJSONString
-            grammar.leaves.append(.counted(
+            leaf = grammar.addLeaf(.counted(
                 automaton, body: automaton.next(automaton.start, UInt8(ascii: "\"")),
                 minimum: UInt64(max(minimum, 0)), maximum: string.maximumLength.map { UInt64(max($0, 0)) } ?? UInt64.max
             ))
-            leaf = Int32(grammar.leaves.count - 1)
         } else {
             guard let automaton = try stringAutomaton(string, at: path) else { return SharedLeaf.anyString.rawValue }
-            grammar.leaves.append(.string(automaton))
-            leaf = Int32(grammar.leaves.count - 1)
+            leaf = grammar.addLeaf(.string(automaton))
             grammar.precomputedLeaves.append(leaf)
         }
         stringLeaves[string] = leaf
@@ -373,6 +370,47 @@ package struct GrammarCompiler {
         }
     }
 
+    // MARK: - Layout
+
+    /// Settles the indented layout: which arrays put each element on a line
+    /// of its own (those whose elements can be objects or lists). A grammar
+    /// with free-form values or extra keys is written spaced instead: their
+    /// frames have no line structure of their own.
+    mutating func chooseLayout() {
+        guard grammar.layout == .indented else { return }
+        let free = grammar.nodes.contains { if case .anyValue = $0 { true } else { false } }
+            || grammar.objects.contains { !$0.extras.isEmpty }
+        if free {
+            grammar.layout = .spaced
+            return
+        }
+        var memo: [Int32: Bool] = [:]
+        func isContainer(_ node: Int32, _ visiting: inout Set<Int32>) -> Bool {
+            if let known = memo[node] { return known }
+            guard visiting.insert(node).inserted else { return false }
+            let result: Bool
+            switch grammar.nodes[Int(node)] {
+            case .object, .array, .tuple, .anyValue, .sequence: result = true
+            case .leaf: result = false
+            case .anyOf(let choices): result = choices.contains { isContainer($0, &visiting) }
+            }
+            memo[node] = result
+            return result
+        }
+        grammar.expandedArrays = grammar.nodes.indices.map { index in
+            var visiting: Set<Int32> = []
+            switch grammar.nodes[index] {
+            case .array(let item, _, _):
+                return isContainer(item, &visiting)
+            case .tuple(let id):
+                let shape = grammar.tuples[Int(id)]
+                return (shape.prefix + (shape.rest >= 0 ? [shape.rest] : [])).contains { isContainer($0, &visiting) }
+            default:
+                return false
+            }
+        }
+    }
+
     // MARK: - Key tries
 
     mutating func buildKeyTries() {
@@ -381,21 +419,28 @@ package struct GrammarCompiler {
             var tries: [KeyTrie] = []
             for position in 0...properties.count {
                 for emitted in [false, true] {
-                    var trie = KeyTrie()
+                    var entries: [(bytes: [UInt8], outcome: KeyTrie.Outcome)] = []
                     var index = position
+                    // Indented, every key starts a line and so does the
+                    // closing brace of a non-empty object: the trie holds the
+                    // line break, the matcher the indentation after it.
+                    let newline: [UInt8] = grammar.layout == .indented ? [UInt8(ascii: "\n")] : []
                     while index < properties.count {
-                        let key = (emitted ? grammar.layout.comma : []) + JSONStringEncoding.quoted(properties[index].name) + grammar.layout.colon
-                        trie.insert(key, outcome: .property(Int32(index)))
+                        let key = (emitted ? grammar.layout.comma : []) + newline + JSONStringEncoding.quoted(properties[index].name) + grammar.layout.colon
+                        entries.append((key, .property(Int32(index))))
                         guard properties[index].isOptional else { break }
                         index += 1
                     }
                     if index == properties.count {
-                        trie.insert([UInt8(ascii: "}")], outcome: .close)
+                        entries.append(((emitted ? newline : []) + [UInt8(ascii: "}")], .close))
                     }
-                    tries.append(trie)
+                    tries.append(KeyTrie(entries))
                 }
             }
             grammar.objects[shape].keyTries = tries
+            var tail = properties.count
+            while tail > 0, properties[tail - 1].isOptional { tail -= 1 }
+            grammar.objects[shape].optionalTail = Int32(tail)
         }
     }
 }

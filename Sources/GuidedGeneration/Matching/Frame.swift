@@ -26,9 +26,20 @@ struct Frame: Hashable, Sendable {
         /// Object shape `node` among its extra keys: `a` is ``ExtraPhase``,
         /// `b` the extra (key language) being written.
         case extra
-        /// The space after a `,` or `:` in the spaced layout
-        /// (``JSONLayout/spaced``), on top of the frame it leads to.
+        /// Layout whitespace on top of the frame it leads to: `b` is 1
+        /// while a line break is still to come, `a` the spaces after it (the
+        /// space after a `,` or `:` in the spaced layout is `a` 1, `b` 0; an
+        /// indented line is `b` 1 and the indentation).
         case space
+
+        /// Whether the frame stands for an open object or array: the
+        /// indentation of a line is two spaces per such frame below it.
+        var isContainer: Bool {
+            switch self {
+            case .object, .objectValue, .array, .anyObject, .anyArray, .extra: true
+            case .value, .sequence, .space: false
+            }
+        }
     }
 
     var kind: Kind
@@ -54,6 +65,9 @@ enum ArrayPhase: Int32 {
     case afterComma = 2
     /// Waiting for the element being generated above it.
     case inElement = 3
+    /// After the line break and indentation that close an array written one
+    /// element a line: `]`.
+    case closing = 4
 }
 
 /// Where an object's extra-key frame is.

@@ -58,8 +58,10 @@ struct Matcher {
             startValue(frame.node, parent: record.parent, byte, into: &out)
 
         case .object:
-            let shape = grammar.objects[Int(frame.node)]
-            if frame.b == 0, !shape.extras.isEmpty, frame.a / 2 >= shape.optionalTail {
+            // The shape's fields are read one by one: a copy of the shape
+            // would retain and release its arrays at every byte.
+            let shape = Int(frame.node)
+            if frame.b == 0, !grammar.objects[shape].extras.isEmpty, frame.a / 2 >= grammar.objects[shape].optionalTail {
                 // Extra keys may start here: after a comma, or as the first key.
                 if frame.a & 1 == 1 {
                     if byte == UInt8(ascii: ",") {
@@ -69,15 +71,22 @@ struct Matcher {
                     startExtraKey(shape: frame.node, parent: record.parent, byte, into: &out)
                 }
             }
-            let trie = shape.keyTries[Int(frame.a)]
-            guard let next = trie.child(of: frame.b, byte: byte) else { return }
-            switch trie.outcome(next) {
+            guard let next = grammar.objects[shape].keyTries[Int(frame.a)].child(of: frame.b, byte: byte) else { return }
+            switch grammar.objects[shape].keyTries[Int(frame.a)].outcome(next) {
             case .none:
-                out.append(Alternative(top: push(Frame(.object, node: frame.node, a: frame.a, b: next), parent: record.parent)))
+                let moved = push(Frame(.object, node: frame.node, a: frame.a, b: next), parent: record.parent)
+                if byte == UInt8(ascii: "\n") {
+                    // An indented line: a key one level in, or the closing
+                    // brace at the object's own level.
+                    let level = depth(below: record.parent) + (grammar.objects[shape].keyTries[Int(frame.a)].child(of: next, byte: UInt8(ascii: "}")) == nil ? 1 : 0)
+                    out.append(indentation(level, over: moved))
+                } else {
+                    out.append(Alternative(top: moved))
+                }
             case .close:
                 out.append(complete(record.parent))
             case .property(let index):
-                let value = grammar.objects[Int(frame.node)].properties[Int(index)].value
+                let value = grammar.objects[shape].properties[Int(index)].value
                 let waiting = push(Frame(.objectValue, node: frame.node, a: index), parent: record.parent)
                 out.append(Alternative(top: push(Frame(.value, node: value), parent: waiting)))
             }
@@ -94,31 +103,48 @@ struct Matcher {
         case .array:
             let count = frame.a
             let minimum = grammar.minimumCount(of: frame.node)
+            let expanded = grammar.isExpanded(frame.node)
             switch ArrayPhase(rawValue: frame.b) ?? .inElement {
             case .opened:
                 if byte == UInt8(ascii: "]"), minimum == 0 {
                     out.append(complete(record.parent))
                 }
-                if let item = grammar.element(of: frame.node, at: 0) {
+                guard let item = grammar.element(of: frame.node, at: 0) else { return }
+                if expanded {
+                    // The first element's line.
+                    if byte == UInt8(ascii: "\n") {
+                        let next = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.afterComma.rawValue), parent: record.parent)
+                        out.append(indentation(depth(below: record.parent) + 1, over: next))
+                    }
+                } else {
                     let waiting = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.inElement.rawValue), parent: record.parent)
                     startValue(item, parent: waiting, byte, into: &out)
                 }
             case .afterElement:
                 if byte == UInt8(ascii: ","), grammar.element(of: frame.node, at: count) != nil {
-                    out.append(separated(push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.afterComma.rawValue), parent: record.parent)))
-                } else if byte == UInt8(ascii: "]"), count >= minimum {
-                    out.append(complete(record.parent))
+                    let next = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.afterComma.rawValue), parent: record.parent)
+                    out.append(expanded ? indentation(depth(below: record.parent) + 1, newline: true, over: next) : separated(next))
+                } else if count >= minimum {
+                    if expanded, byte == UInt8(ascii: "\n") {
+                        let next = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.closing.rawValue), parent: record.parent)
+                        out.append(indentation(depth(below: record.parent), over: next))
+                    } else if !expanded, byte == UInt8(ascii: "]") {
+                        out.append(complete(record.parent))
+                    }
                 }
             case .afterComma:
                 guard let item = grammar.element(of: frame.node, at: count) else { return }
                 let waiting = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.inElement.rawValue), parent: record.parent)
                 startValue(item, parent: waiting, byte, into: &out)
+            case .closing:
+                if byte == UInt8(ascii: "]") {
+                    out.append(complete(record.parent))
+                }
             case .inElement:
                 return
             }
 
         case .extra:
-            let extras = grammar.objects[Int(frame.node)].extras
             switch ExtraPhase(rawValue: frame.a) ?? .inValue {
             case .afterComma:
                 if byte == UInt8(ascii: "\"") {
@@ -130,7 +156,7 @@ struct Matcher {
                 }
             case .afterColon:
                 let waiting = push(Frame(.extra, node: frame.node, a: ExtraPhase.inValue.rawValue, b: frame.b), parent: record.parent)
-                startValue(extras[Int(frame.b)].value, parent: waiting, byte, into: &out)
+                startValue(grammar.objects[Int(frame.node)].extras[Int(frame.b)].value, parent: waiting, byte, into: &out)
             case .afterValue:
                 if byte == UInt8(ascii: ",") {
                     out.append(separated(push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
@@ -187,19 +213,49 @@ struct Matcher {
             }
 
         case .space:
-            if byte == UInt8(ascii: " ") {
-                out.append(Alternative(top: record.parent))
+            var rest = frame
+            if rest.b == 1 {
+                guard byte == UInt8(ascii: "\n") else { return }
+                rest.b = 0
+            } else {
+                guard byte == UInt8(ascii: " "), rest.a > 0 else { return }
+                rest.a -= 1
             }
+            out.append(rest.a == 0 && rest.b == 0 ? Alternative(top: record.parent) : Alternative(top: push(rest, parent: record.parent)))
         }
     }
 
     /// The alternative after a `,` or `:` that led to the frame at `top`:
-    /// that frame itself, or (in the spaced layout) the space that comes
-    /// first, on top of it.
+    /// that frame itself, or (in the spaced and indented layouts, where `: `
+    /// and a one-line list's `, ` have a space) the space that comes first,
+    /// on top of it.
     @inline(__always)
     private mutating func separated(_ top: Int32) -> Alternative {
-        guard grammar.layout == .spaced else { return Alternative(top: top) }
-        return Alternative(top: push(Frame(.space, node: 0), parent: top))
+        guard grammar.layout != .compact else { return Alternative(top: top) }
+        return Alternative(top: push(Frame(.space, node: 0, a: 1), parent: top))
+    }
+
+    /// The alternative leading to the frame at `top` through an indented
+    /// line's whitespace: a line break first when `newline`, then two spaces
+    /// per `level`.
+    @inline(__always)
+    private mutating func indentation(_ level: Int32, newline: Bool = false, over top: Int32) -> Alternative {
+        let spaces = level * JSONLayout.indentWidth
+        guard spaces > 0 || newline else { return Alternative(top: top) }
+        return Alternative(top: push(Frame(.space, node: 0, a: spaces, b: newline ? 1 : 0), parent: top))
+    }
+
+    /// How many objects and arrays are open in the stack from `index` down:
+    /// the indentation level of what their innermost one holds.
+    func depth(below index: Int32) -> Int32 {
+        var level: Int32 = 0
+        var cursor = index
+        while cursor >= 0 {
+            let record = arena[Int(cursor)]
+            if record.frame.kind.isContainer { level += 1 }
+            cursor = record.parent
+        }
+        return level
     }
 
     /// Starts a value of `node` whose first byte is `byte`, above `parent`.

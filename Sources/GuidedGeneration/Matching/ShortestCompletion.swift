@@ -9,18 +9,53 @@
 /// Lengths are in bytes, which bound the tokens needed from above on any
 /// vocabulary where each token spells at least one byte.
 struct ShortestCompletion: Sendable {
-    /// The shortest complete text of each grammar node.
-    private(set) var nodeText: [[UInt8]] = []
+    /// The shortest complete text of each grammar node; nil where it is
+    /// longer than ``textLimit`` (no budget could hold it).
+    private(set) var nodeText: [[UInt8]?] = []
     /// For each object shape and key-trie index (`position * 2 + emitted`),
-    /// the shortest text that finishes the object from that trie's root.
-    private(set) var objectRest: [[[UInt8]]] = []
+    /// the shortest text that finishes the object from that trie's root
+    /// (nil above ``textLimit``).
+    private(set) var objectRest: [[[UInt8]?]] = []
+    /// No completion is known, or it is longer than ``textLimit``.
+    struct Unavailable: Error {}
+
+    /// The shortest text of `node`.
+    func text(_ node: Int32) throws(Unavailable) -> [UInt8] {
+        guard let text = nodeText[Int(node)] else { throw Unavailable() }
+        return text
+    }
+
+    /// The shortest text that finishes object shape `shape` from the root of key trie `trieIndex`.
+    func rest(shape: Int32, trieIndex: Int) throws(Unavailable) -> [UInt8] {
+        guard let text = objectRest[Int(shape)][trieIndex] else { throw Unavailable() }
+        return text
+    }
+
     /// The lengths of ``nodeText`` and ``objectRest``.
     private(set) var nodeLength: [Int] = []
     private(set) var restLength: [[Int]] = []
 
+    /// The length of what cannot be finished (yet): lengths are clamped to
+    /// it, and sums of two clamped lengths cannot overflow.
+    static let infinity = Int.max / 4
+
+    /// The longest completion text kept: `minItems` nested in `minItems`
+    /// multiply, and a text no token budget can hold is not worth building.
+    static let textLimit = 1 << 20
+
+    /// `a + b`, clamped to ``infinity``.
+    @inline(__always)
+    static func sum(_ a: Int, _ b: Int) -> Int { min(infinity, a + b) }
+
+    /// `count` copies of a length, clamped to ``infinity``.
+    @inline(__always)
+    static func product(_ count: Int, _ length: Int) -> Int {
+        let (value, overflow) = count.multipliedReportingOverflow(by: length)
+        return overflow ? infinity : min(infinity, value)
+    }
+
     init(grammar: Grammar) {
-        let infinity = Int.max / 4
-        let comma = grammar.layout.comma.count
+        let infinity = Self.infinity
         var length = [Int](repeating: infinity, count: grammar.nodes.count)
         var rest = grammar.objects.map { [Int](repeating: infinity, count: $0.keyTries.count) }
         let leafLength = grammar.leaves.indices.map { leaf in
@@ -28,12 +63,14 @@ struct ShortestCompletion: Sendable {
         }
         // Fixpoint: lengths only decrease, and recursion through
         // definitions settles once every productive node has a finite one.
+        // Until then a node refers to others still at ``infinity`` (a
+        // definition compiled after its first use): every sum saturates.
         var changed = true
         while changed {
             changed = false
             for shape in grammar.objects.indices {
                 for index in grammar.objects[shape].keyTries.indices.reversed() {
-                    let cost = Self.trieCost(grammar, shape: shape, trieIndex: index, from: 0, length: length, rest: rest).cost
+                    let cost = Self.trieLength(grammar, shape: shape, trieIndex: index, length: length, rest: rest)
                     if cost < rest[shape][index] {
                         rest[shape][index] = cost
                         changed = true
@@ -44,24 +81,29 @@ struct ShortestCompletion: Sendable {
                 let value: Int
                 switch grammar.nodes[node] {
                 case .leaf(let leaf): value = leafLength[Int(leaf)]
-                case .object(let shape): value = 1 + rest[Int(shape)][0]
+                case .object(let shape): value = Self.sum(1, rest[Int(shape)][0])
                 case .array(let item, let minimum, _):
-                    // (An item not finished yet has an "infinite" length: no overflow.)
-                    let (items, overflow) = Int(minimum).multipliedReportingOverflow(by: length[Int(item)])
-                    value = minimum == 0 ? 2 : overflow ? infinity : min(infinity, 2 + items + (Int(minimum) - 1) * comma)
+                    // (Indented, the line breaks count one byte each: the
+                    // indentation depends on where the array is.)
+                    let items = Self.product(Int(minimum), length[Int(item)])
+                    let brackets = grammar.isExpanded(Int32(node)) ? 4 : 2
+                    let separator = grammar.elementSeparator(Int32(node)).count
+                    value = minimum == 0 ? 2 : Self.sum(Self.sum(brackets, items), Self.product(Int(minimum) - 1, separator))
                 case .anyOf(let choices): value = choices.map { length[Int($0)] }.min() ?? infinity
                 case .anyValue: value = 1
-                case .sequence(let parts): value = min(infinity, parts.reduce(0) { $0 + length[Int($1)] })
+                case .sequence(let parts): value = parts.reduce(0) { Self.sum($0, length[Int($1)]) }
                 case .tuple(let id):
                     let shape = grammar.tuples[Int(id)]
-                    var total = 2 + max(Int(shape.minimum) - 1, 0) * comma
+                    let brackets = grammar.isExpanded(Int32(node)) && shape.minimum > 0 ? 4 : 2
+                    let separator = grammar.elementSeparator(Int32(node)).count
+                    var total = Self.sum(brackets, Self.product(max(Int(shape.minimum) - 1, 0), separator))
                     for index in 0..<shape.minimum {
-                        total = min(infinity, total + (grammar.element(of: Int32(node), at: index).map { length[Int($0)] } ?? infinity))
+                        total = Self.sum(total, grammar.element(of: Int32(node), at: index).map { length[Int($0)] } ?? infinity)
                     }
                     value = total
                 }
                 if value < length[node] {
-                    length[node] = min(value, infinity)
+                    length[node] = value
                     changed = true
                 }
             }
@@ -76,11 +118,31 @@ struct ShortestCompletion: Sendable {
         }
     }
 
+    /// The length of ``trieCost(_:shape:trieIndex:from:length:rest:)`` from
+    /// the trie's root, without building paths (the fixpoint's inner loop).
+    static func trieLength(_ grammar: Grammar, shape: Int, trieIndex: Int, length: [Int], rest: [[Int]]) -> Int {
+        let trie = grammar.objects[shape].keyTries[trieIndex]
+        var best = infinity
+        var stack: [(node: Int32, depth: Int)] = [(0, 0)]
+        while let (current, depth) = stack.popLast() {
+            switch trie.outcome(current) {
+            case .close:
+                best = min(best, depth)
+            case .property(let index):
+                let value = grammar.objects[shape].properties[Int(index)].value
+                best = min(best, sum(sum(depth, length[Int(value)]), rest[shape][Int(index + 1) * 2 + 1]))
+            case .none:
+                for edge in trie.edges(of: current) { stack.append((trie.edgeTarget(at: edge), depth + 1)) }
+            }
+        }
+        return best
+    }
+
     /// The cheapest way to finish an object from `node` of one of its key
     /// tries: the bytes to an outcome, plus the value and the rest after it.
     static func trieCost(_ grammar: Grammar, shape: Int, trieIndex: Int, from node: Int32, length: [Int], rest: [[Int]]) -> (cost: Int, path: [UInt8], outcome: KeyTrie.Outcome) {
         let trie = grammar.objects[shape].keyTries[trieIndex]
-        var best: (cost: Int, path: [UInt8], outcome: KeyTrie.Outcome) = (Int.max / 4, [], .none)
+        var best: (cost: Int, path: [UInt8], outcome: KeyTrie.Outcome) = (infinity, [], .none)
         var stack: [(Int32, [UInt8])] = [(node, [])]
         while let (current, path) = stack.popLast() {
             let outcome = trie.outcome(current)
@@ -90,11 +152,12 @@ struct ShortestCompletion: Sendable {
             case .property(let index):
                 let value = grammar.objects[shape].properties[Int(index)].value
                 let after = Int(index + 1) * 2 + 1
-                let cost = path.count + length[Int(value)] + rest[shape][after]
+                let cost = sum(sum(path.count, length[Int(value)]), rest[shape][after])
                 if cost < best.cost { best = (cost, path, outcome) }
             case .none:
-                for byte in UInt8.min...UInt8.max {
-                    if let next = trie.child(of: current, byte: byte) { stack.append((next, path + [byte])) }
+                // (By byte: of equal costs, the path popped first, the highest byte, wins.)
+                for edge in trie.edges(of: current).sorted(by: { trie.edgeByte(at: $0) < trie.edgeByte(at: $1) }) {
+                    stack.append((trie.edgeTarget(at: edge), path + [trie.edgeByte(at: edge)]))
                 }
             }
         }
@@ -171,53 +234,68 @@ struct ShortestCompletion: Sendable {
         let grammar: Grammar
         let length: [Int]
         let rest: [[Int]]
-        var memo: [Int32: [UInt8]] = [:]
+        var memo: [Int32: [UInt8]?] = [:]
 
-        mutating func text(of node: Int32) -> [UInt8] {
+        mutating func text(of node: Int32) -> [UInt8]? {
+            guard length[Int(node)] <= ShortestCompletion.textLimit else { return nil }
             if let known = memo[node] { return known }
-            let result: [UInt8]
+            let result: [UInt8]?
             switch grammar.nodes[Int(node)] {
             case .leaf(let leaf):
                 result = ShortestCompletion.leafCompletion(grammar, leaf, grammar.leafInitial(leaf)) ?? []
             case .object(let shape):
-                result = [UInt8(ascii: "{")] + objectRest(shape: Int(shape), trieIndex: 0, from: 0)
+                result = objectRest(shape: Int(shape), trieIndex: 0, from: 0).map { [UInt8(ascii: "{")] + $0 }
             case .array(let item, let minimum, _):
-                var bytes: [UInt8] = [UInt8(ascii: "[")]
                 if minimum > 0 {
-                    let element = text(of: item)
-                    for index in 0..<Int(minimum) {
-                        if index > 0 { bytes += grammar.layout.comma }
-                        bytes += element
+                    let (open, separator, close) = grammar.arrayPunctuation(node)
+                    result = text(of: item).map { element in
+                        var bytes = open
+                        for index in 0..<Int(minimum) {
+                            if index > 0 { bytes += separator }
+                            bytes += element
+                        }
+                        return bytes + close
                     }
+                } else {
+                    result = Array("[]".utf8)
                 }
-                result = bytes + [UInt8(ascii: "]")]
             case .anyOf(let choices):
                 let best = choices.min { length[Int($0)] < length[Int($1)] }
                 result = best.map { text(of: $0) } ?? []
             case .anyValue:
                 result = [UInt8(ascii: "0")]
             case .sequence(let parts):
-                result = parts.flatMap { text(of: $0) }
-            case .tuple:
-                var bytes: [UInt8] = [UInt8(ascii: "[")]
-                for index in 0..<grammar.minimumCount(of: node) {
-                    if index > 0 { bytes += grammar.layout.comma }
-                    if let element = grammar.element(of: node, at: index) { bytes += text(of: element) }
+                var bytes: [UInt8]? = []
+                for part in parts {
+                    guard let text = text(of: part) else { bytes = nil; break }
+                    bytes? += text
                 }
-                result = bytes + [UInt8(ascii: "]")]
+                result = bytes
+            case .tuple:
+                let (open, separator, close) = grammar.minimumCount(of: node) > 0 ? grammar.arrayPunctuation(node) : ([UInt8(ascii: "[")], [], [UInt8(ascii: "]")])
+                var bytes: [UInt8]? = open
+                for index in 0..<grammar.minimumCount(of: node) {
+                    if index > 0 { bytes? += separator }
+                    guard let element = grammar.element(of: node, at: index) else { continue }
+                    guard let text = text(of: element) else { bytes = nil; break }
+                    bytes? += text
+                }
+                result = bytes.map { $0 + close }
             }
             memo[node] = result
             return result
         }
 
-        mutating func objectRest(shape: Int, trieIndex: Int, from node: Int32) -> [UInt8] {
+        mutating func objectRest(shape: Int, trieIndex: Int, from node: Int32) -> [UInt8]? {
             let best = ShortestCompletion.trieCost(grammar, shape: shape, trieIndex: trieIndex, from: node, length: length, rest: rest)
+            guard best.cost <= ShortestCompletion.textLimit else { return nil }
             switch best.outcome {
             case .close, .none:
                 return best.path
             case .property(let index):
                 let value = grammar.objects[shape].properties[Int(index)].value
-                return best.path + text(of: value) + objectRest(shape: shape, trieIndex: Int(index + 1) * 2 + 1, from: 0)
+                guard let text = text(of: value), let after = objectRest(shape: shape, trieIndex: Int(index + 1) * 2 + 1, from: 0) else { return nil }
+                return best.path + text + after
             }
         }
     }
@@ -236,58 +314,86 @@ extension Matcher {
     }
 
     private mutating func completion(of alternative: Alternative, table: ShortestCompletion) -> [UInt8]? {
-        let comma = grammar.layout.comma
+        do {
+            return try completionBytes(of: alternative, table: table)
+        } catch {
+            return nil
+        }
+    }
+
+    /// ``completion(of:table:)``, throwing where no completion is known or
+    /// it would be longer than ``ShortestCompletion/textLimit``.
+    private mutating func completionBytes(of alternative: Alternative, table: ShortestCompletion) throws(ShortestCompletion.Unavailable) -> [UInt8] {
         let colon = grammar.layout.colon
         if alternative.leaf < 0, alternative.top >= 0 {
             let record = arena[Int(alternative.top)]
             if record.frame.kind == .space {
-                // The space, then whatever the frame it leads to needs.
-                return completion(of: Alternative(top: record.parent), table: table).map { [UInt8(ascii: " ")] + $0 }
+                // The whitespace left, then whatever the frame it leads to needs.
+                let whitespace = (record.frame.b == 1 ? [UInt8(ascii: "\n")] : []) + [UInt8](repeating: UInt8(ascii: " "), count: Int(record.frame.a))
+                return try whitespace + completionBytes(of: Alternative(top: record.parent), table: table)
             }
         }
         var bytes: [UInt8] = []
+        // Indented: the tables' texts hold bare line breaks; the ones after
+        // the open leaf's bytes get their indentation at the end.
+        var leafCount = 0
+        var startsInString = false
+        /// Appends, giving up once the text is longer than any budget.
+        func append(_ more: [UInt8]) throws(ShortestCompletion.Unavailable) {
+            bytes += more
+            guard bytes.count <= ShortestCompletion.textLimit else { throw .init() }
+        }
         var waiting = alternative.top
         if alternative.leaf >= 0 {
-            guard let leafBytes = ShortestCompletion.leafCompletion(grammar, alternative.leaf, alternative.leafState) else { return nil }
-            bytes += leafBytes
+            guard let leafBytes = ShortestCompletion.leafCompletion(grammar, alternative.leaf, alternative.leafState) else { throw .init() }
+            try append(leafBytes)
+            leafCount = bytes.count
         } else if alternative.top >= 0 {
             // The top frame is not waiting for a child: finish it first.
             let record = arena[Int(alternative.top)]
             let frame = record.frame
             switch frame.kind {
             case .value:
-                bytes += table.nodeText[Int(frame.node)]
+                try append(table.text(frame.node))
             case .object:
-                var builderBytes = ShortestCompletion.trieCost(grammar, shape: Int(frame.node), trieIndex: Int(frame.a), from: frame.b, length: table.nodeLength, rest: table.restLength)
-                if case .property(let index) = builderBytes.outcome {
+                let best = ShortestCompletion.trieCost(grammar, shape: Int(frame.node), trieIndex: Int(frame.a), from: frame.b, length: table.nodeLength, rest: table.restLength)
+                // Part way through a key, the path closes its string first.
+                startsInString = ShortestCompletion.unescapedQuotes(in: best.path) % 2 == 1
+                try append(best.path)
+                if case .property(let index) = best.outcome {
                     let value = grammar.objects[Int(frame.node)].properties[Int(index)].value
-                    builderBytes.path += table.nodeText[Int(value)] + table.objectRest[Int(frame.node)][Int(index + 1) * 2 + 1]
+                    try append(table.text(value))
+                    try append(table.rest(shape: frame.node, trieIndex: Int(index + 1) * 2 + 1))
                 }
-                bytes += builderBytes.path
             case .array:
                 let minimum = Int(grammar.minimumCount(of: frame.node))
                 let phase = ArrayPhase(rawValue: frame.b) ?? .inElement
+                let (open, separator, close) = grammar.arrayPunctuation(frame.node)
                 var count = Int(frame.a)
                 switch phase {
                 case .opened, .afterComma:
                     if phase == .opened, minimum == 0 {
-                        bytes.append(UInt8(ascii: "]"))
+                        try append([UInt8(ascii: "]")])
                         waiting = record.parent
                         break
                     }
-                    guard let item = grammar.element(of: frame.node, at: Int32(count)) else { return nil }
-                    bytes += table.nodeText[Int(item)]
+                    guard let item = grammar.element(of: frame.node, at: Int32(count)) else { throw .init() }
+                    // After `[`, an indented array's first line break.
+                    if phase == .opened { try append(Array(open.dropFirst())) }
+                    try append(table.text(item))
                     count += 1
                     fallthrough
                 case .afterElement:
                     while count < minimum {
-                        guard let item = grammar.element(of: frame.node, at: Int32(count)) else { return nil }
-                        bytes += comma + table.nodeText[Int(item)]
+                        guard let item = grammar.element(of: frame.node, at: Int32(count)) else { throw .init() }
+                        try append(separator + table.text(item))
                         count += 1
                     }
-                    bytes.append(UInt8(ascii: "]"))
+                    try append(close)
+                case .closing:
+                    try append([UInt8(ascii: "]")])
                 case .inElement:
-                    return nil
+                    throw .init()
                 }
             case .extra:
                 let extras = grammar.objects[Int(frame.node)].extras
@@ -295,40 +401,41 @@ extension Matcher {
                 case .afterComma:
                     var best: [UInt8]?
                     for extra in extras {
-                        guard let key = ShortestCompletion.leafCompletion(grammar, extra.key, grammar.leafInitial(extra.key)) else { continue }
-                        let candidate = key + colon + table.nodeText[Int(extra.value)] + [UInt8(ascii: "}")]
+                        guard let key = ShortestCompletion.leafCompletion(grammar, extra.key, grammar.leafInitial(extra.key)),
+                              let value = try? table.text(extra.value) else { continue }
+                        let candidate = key + colon + value + [UInt8(ascii: "}")]
                         if best.map({ candidate.count < $0.count }) ?? true { best = candidate }
                     }
-                    guard let best else { return nil }
-                    bytes += best
+                    guard let best else { throw .init() }
+                    try append(best)
                 case .afterKey:
-                    bytes += colon + table.nodeText[Int(extras[Int(frame.b)].value)] + [UInt8(ascii: "}")]
+                    try append(colon + table.text(extras[Int(frame.b)].value) + [UInt8(ascii: "}")])
                 case .afterColon:
-                    bytes += table.nodeText[Int(extras[Int(frame.b)].value)] + [UInt8(ascii: "}")]
+                    try append(table.text(extras[Int(frame.b)].value) + [UInt8(ascii: "}")])
                 case .afterValue:
-                    bytes.append(UInt8(ascii: "}"))
+                    try append([UInt8(ascii: "}")])
                 case .inKey, .inValue:
-                    return nil
+                    throw .init()
                 }
             case .anyObject:
                 switch FreeObjectPhase(rawValue: frame.a) ?? .inValue {
-                case .opened, .afterValue: bytes += Array("}".utf8)
-                case .afterComma: bytes += Array("\"\"".utf8) + colon + Array("0}".utf8)
-                case .afterKey: bytes += colon + Array("0}".utf8)
-                case .afterColon: bytes += Array("0}".utf8)
-                case .inValue, .inKey: return nil
+                case .opened, .afterValue: try append(Array("}".utf8))
+                case .afterComma: try append(Array("\"\"".utf8) + colon + Array("0}".utf8))
+                case .afterKey: try append(colon + Array("0}".utf8))
+                case .afterColon: try append(Array("0}".utf8))
+                case .inValue, .inKey: throw .init()
                 }
             case .anyArray:
                 switch FreeArrayPhase(rawValue: frame.a) ?? .inValue {
-                case .opened, .afterValue: bytes += Array("]".utf8)
-                case .afterComma: bytes += Array("0]".utf8)
-                case .inValue: return nil
+                case .opened, .afterValue: try append(Array("]".utf8))
+                case .afterComma: try append(Array("0]".utf8))
+                case .inValue: throw .init()
                 }
             case .sequence:
-                guard frame.b == 1, case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { return nil }
-                for part in parts[Int(frame.a)...] { bytes += table.nodeText[Int(part)] }
+                guard frame.b == 1, case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { throw .init() }
+                for part in parts[Int(frame.a)...] { try append(table.text(part)) }
             case .objectValue, .space:
-                return nil
+                throw .init()
             }
             if waiting == alternative.top { waiting = record.parent }
         }
@@ -338,32 +445,82 @@ extension Matcher {
             let frame = record.frame
             switch frame.kind {
             case .objectValue:
-                bytes += table.objectRest[Int(frame.node)][Int(frame.a + 1) * 2 + 1]
+                try append(table.rest(shape: frame.node, trieIndex: Int(frame.a + 1) * 2 + 1))
             case .array:
+                let (_, separator, close) = grammar.arrayPunctuation(frame.node)
                 var count = Int(frame.a) + 1
                 while count < Int(grammar.minimumCount(of: frame.node)) {
-                    guard let item = grammar.element(of: frame.node, at: Int32(count)) else { return nil }
-                    bytes += comma + table.nodeText[Int(item)]
+                    guard let item = grammar.element(of: frame.node, at: Int32(count)) else { throw .init() }
+                    try append(separator + table.text(item))
                     count += 1
                 }
-                bytes.append(UInt8(ascii: "]"))
+                try append(close)
             case .extra:
                 if frame.a == ExtraPhase.inKey.rawValue {
-                    bytes += colon + table.nodeText[Int(grammar.objects[Int(frame.node)].extras[Int(frame.b)].value)]
+                    try append(colon + table.text(grammar.objects[Int(frame.node)].extras[Int(frame.b)].value))
                 }
-                bytes.append(UInt8(ascii: "}"))
+                try append([UInt8(ascii: "}")])
             case .anyObject:
-                bytes += frame.a == FreeObjectPhase.inKey.rawValue ? colon + Array("0}".utf8) : Array("}".utf8)
+                try append(frame.a == FreeObjectPhase.inKey.rawValue ? colon + Array("0}".utf8) : Array("}".utf8))
             case .anyArray:
-                bytes.append(UInt8(ascii: "]"))
+                try append([UInt8(ascii: "]")])
             case .sequence:
-                guard case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { return nil }
-                for part in parts[(Int(frame.a) + 1)...] { bytes += table.nodeText[Int(part)] }
+                guard case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { throw .init() }
+                for part in parts[(Int(frame.a) + 1)...] { try append(table.text(part)) }
             case .value, .object, .space:
-                return nil
+                throw .init()
             }
             waiting = record.parent
         }
-        return bytes
+        guard grammar.layout == .indented else { return bytes }
+        let rest = ShortestCompletion.indent(bytes[leafCount...], level: depth(below: alternative.top), inString: startsInString)
+        return Array(bytes[..<leafCount]) + rest
+    }
+}
+
+extension ShortestCompletion {
+    /// The quotes of `bytes` that open or close a string (not `\"`).
+    static func unescapedQuotes(in bytes: [UInt8]) -> Int {
+        var count = 0
+        var escaped = false
+        for byte in bytes {
+            if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { count += 1 }
+        }
+        return count
+    }
+
+    /// `bytes` with each bare line break followed by its indentation:
+    /// JSON text that continues inside `level` open objects and arrays
+    /// (inside a string if `inString`). A line break outside strings is
+    /// always layout (a string holds `\n`, never the byte); the line it
+    /// starts is indented one level per open container, one less when it
+    /// closes one.
+    static func indent(_ bytes: ArraySlice<UInt8>, level: Int32, inString: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var open = level
+        var inString = inString
+        var escaped = false
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            out.append(byte)
+            index += 1
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): open += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): open -= 1
+            case UInt8(ascii: "\n"):
+                let closes = index < bytes.endIndex && (bytes[index] == UInt8(ascii: "}") || bytes[index] == UInt8(ascii: "]"))
+                let spaces = max(0, (closes ? open - 1 : open) * JSONLayout.indentWidth)
+                out += repeatElement(UInt8(ascii: " "), count: Int(spaces))
+            default: break
+            }
+        }
+        return out
     }
 }

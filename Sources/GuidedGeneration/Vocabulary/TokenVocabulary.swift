@@ -25,9 +25,12 @@ package final class TokenVocabulary: Sendable {
     /// Masks of shared-leaf states for the tokens below one trie node (see
     /// ``TokenConstraint/subtreeMasks(leaf:state:node:depth:)``).
     let sharedSubtreeMasks = Mutex<[SubtreeKey: LeafMasks]>([:])
+    /// Masks of free-string states for strings that may take only a few
+    /// more characters (see ``TokenConstraint/countedAlways(_:low:remaining:)``).
+    let countedMasks = Mutex<[CountedKey: TokenMask]>([:])
     /// Token ids, longest spelling first, and the byte length of each: a
     /// string that may take only `n` more characters allows no token
-    /// spelling more than `n` bytes of it (see ``Grammar/Leaf/counted``).
+    /// spelling more than `n` bytes of it.
     let tokensByLength: [(token: Int32, length: Int32)]
 
     package var count: Int { tokens.count }
@@ -75,6 +78,13 @@ package final class TokenVocabulary: Sendable {
         }
         return result
     }
+}
+
+/// A free-string automaton state and how many more characters a
+/// length-bounded string may take there.
+struct CountedKey: Hashable, Sendable {
+    var low: UInt64
+    var remaining: Int32
 }
 
 /// Identifies a state of a leaf shared by every grammar over a vocabulary.

@@ -82,7 +82,7 @@ struct ChatRendering: Sendable {
         switch toolFormat.style {
         case .jsonArray:
             let tools = instructions.toolDefinitions.map(\.promptDescription)
-            // In the layout the turn grammar writes calls in (ConstraintCache.layout).
+            // In the layout the turn grammar writes calls in (ConstraintCache.turnLayout).
             let usage = "To call tools, reply with only \(toolFormat.open)[{\"name\": \"<tool name>\", \"arguments\": {…}}]\(toolFormat.close). "
                 + "Each tool's output comes back to you; then answer."
             return (text.isEmpty ? "" : text + "\n\n") + "Tools:\n" + tools.joined(separator: "\n") + "\n" + usage

@@ -16,12 +16,24 @@ package final class ConstraintCache: Sendable {
     /// Schemas kept; beyond this the cache starts over (a server generating
     /// with endless distinct dynamic schemas must not grow without bound).
     private static let capacity = 256
-    /// Answers and tool calls are written `{"key": value, "next": [1, 2]}`:
-    /// the layout instruction-tuned models write JSON in, which the default
-    /// model answers markedly better in than compact JSON (``JSONLayout``).
-    /// `FOUNDATION_MODELS_JSON_LAYOUT=compact` overrides it for measurements.
-    package static let layout: JSONLayout =
-        ProcessInfo.processInfo.environment["FOUNDATION_MODELS_JSON_LAYOUT"] == "compact" ? .compact : .spaced
+    /// Typed answers are written the way instruction-tuned models write JSON
+    /// when they answer in text: one member a line, indented
+    /// (``JSONLayout/indented``), which the default model answers markedly
+    /// better in than one-line or compact JSON. Tool-call blocks are written
+    /// on one line, `{"name": "…", "arguments": {…}}`, as chat templates
+    /// show them. `FOUNDATION_MODELS_JSON_LAYOUT` (`compact`, `spaced`,
+    /// `indented`) overrides the answers' layout for measurements.
+    package static let layout: JSONLayout = {
+        switch ProcessInfo.processInfo.environment["FOUNDATION_MODELS_JSON_LAYOUT"] {
+        case "compact": .compact
+        case "spaced": .spaced
+        default: .indented
+        }
+    }()
+
+    /// The layout of turns with tools: one line (``layout`` when it is
+    /// compact, for measurements).
+    package static var turnLayout: JSONLayout { layout == .compact ? .compact : .spaced }
 
     /// What a compiled constraint depends on: the answer's schema, and for
     /// a turn with tools, the tools' argument schemas, whether a call is
@@ -78,7 +90,7 @@ package final class ConstraintCache: Sendable {
                 tools: toolSchemas,
                 requiresToolCall: requiresToolCall,
                 format: format,
-                layout: Self.layout
+                layout: Self.turnLayout
             )
         }
     }

@@ -173,9 +173,21 @@ final class ContextSlot: @unchecked Sendable {
             var next = decoder.forcedTokens()
             if next.isEmpty {
                 let pace = job.pacing.map { decoder.pace(room: room - 1, pacing: $0) } ?? .free
-                let canClose = pace != .free && decoder.closingTokens(into: &closingMask)
+                var canClose = pace != .free && decoder.closingTokens(into: &closingMask)
+                let stopsLoops = job.pacing?.stopsLoops == true
+                if canClose, stopsLoops {
+                    // Ending as a copy of an earlier element of its list is
+                    // no ending; if every ending would be one, pacing waits.
+                    var distinct = closingMask
+                    if decoder.forbidRepeatedElement(in: &distinct) {
+                        if distinct.isEmpty { canClose = pace == .endNow } else { closingMask = distinct }
+                    }
+                }
                 let closesNow = pace == .endNow && canClose
-                if !closesNow { decoder.allowedTokens(into: &mask) }
+                if !closesNow {
+                    decoder.allowedTokens(into: &mask)
+                    if stopsLoops { decoder.forbidRepeatedElement(in: &mask) }
+                }
                 let token = try gate.withTurn { () throws -> LlamaToken in
                     if closesNow { return try sampler.sample(from: context, allowed: closingMask.words) }
                     let chosen = try sampler.sample(from: context, allowed: mask.words)

@@ -1,0 +1,75 @@
+import GuidedGeneration
+import Testing
+
+/// The mask is exactly the set of tokens the matcher accepts, whatever
+/// shortcut computed it (precomputed leaf masks and their exits, counted
+/// strings' character bounds, several readings at once, the trie walk):
+/// at every step of random walks, each token is tried by itself on a copy
+/// of the decoder and the two sets are compared.
+@Suite("Masks are exact")
+struct MaskExactnessTests {
+    /// Single bytes, multi-byte characters (whole and split), escapes, and
+    /// tokens that close a string and go on into the structure around it.
+    static let vocabulary: TokenVocabulary = {
+        var tokens: [[UInt8]] = (32..<127).map { [UInt8($0)] }
+        let words = [
+            "é", "日本", "ab", "abc", "abcd", "abcdefgh", "\\n", "\\\"", "\\u00e9", "\\u", "\",", "\"}", "\"]", "\",\"", "\":\"", "\":",
+            "{\"", "},{", "é\"", "ab\"", "ab\",", "a\"}", "ab\"}]", "\"}]}", "12", "1,", "],", "true", "null", ",\"", "\":[\"", "é,",
+        ]
+        tokens += words.map { Array($0.utf8) }
+        tokens += [[0xC3], [0xA9], [0xE6, 0x97], [0xA5]]
+        tokens.append([])
+        return TokenVocabulary(tokens: tokens, endOfGeneration: [Int32(tokens.count - 1)])
+    }()
+
+    static let schemas: [(name: String, root: SchemaNode)] = [
+        ("counted strings", .object(ObjectNode(properties: [
+            PropertyNode(name: "a", node: .string(StringNode(minimumLength: 2, maximumLength: 3))),
+            PropertyNode(name: "b", node: .string(StringNode(maximumLength: 1)), isOptional: true),
+            PropertyNode(name: "c", node: .array(ArrayNode(items: .string(StringNode(minimumLength: 3)), maximumCount: 3))),
+        ]))),
+        ("free strings and numbers", .object(ObjectNode(properties: [
+            PropertyNode(name: "s", node: .string(StringNode())),
+            PropertyNode(name: "n", node: .integer(NumberNode(minimum: -5, maximum: 120))),
+            PropertyNode(name: "t", node: .array(ArrayNode(items: .string(StringNode()))), isOptional: true),
+        ]))),
+        ("choices, patterns and unions", .anyOf([
+            .object(ObjectNode(properties: [
+                PropertyNode(name: "kind", node: .string(StringNode(constant: "ab"))),
+                PropertyNode(name: "v", node: .string(StringNode(pattern: "[a-c]{1,3}"))),
+            ])),
+            .object(ObjectNode(properties: [
+                PropertyNode(name: "kind", node: .string(StringNode(constant: "abc"))),
+                PropertyNode(name: "w", node: .anyOf([.string(StringNode(maximumLength: 2)), .null, .boolean])),
+            ])),
+            .array(ArrayNode(items: .string(StringNode(choices: ["é", "ab", "日本"])), minimumCount: 1, maximumCount: 2)),
+        ])),
+        ("free values", .object(ObjectNode(properties: [], additionalProperties: .any))),
+    ]
+
+    @Test(arguments: schemas.indices)
+    func theMaskIsWhatTheMatcherAccepts(_ index: Int) throws {
+        let (name, root) = Self.schemas[index]
+        let constraint = try TokenConstraint(root: root, definitions: [], vocabulary: Self.vocabulary)
+        let count = Self.vocabulary.count
+        for seed in 0..<40 {
+            var random = SplitMix(state: UInt64(seed))
+            var decoder = constraint.makeDecoder()
+            for _ in 0..<40 where !decoder.isComplete {
+                let mask = decoder.allowedTokens()
+                var accepted: [Int32] = []
+                for token in 0..<Int32(count) {
+                    var copy = decoder
+                    if copy.accept(token) { accepted.append(token) }
+                }
+                let output = String(decoding: decoder.output, as: UTF8.self)
+                let wrong = Set(mask.tokens).symmetricDifference(accepted).map { String(decoding: Self.vocabulary.tokens[Int($0)], as: UTF8.self) }
+                #expect(wrong.isEmpty, "\(name), seed \(seed), after \(output): the mask is wrong about \(wrong)")
+                guard !accepted.isEmpty else { break }
+                let token = accepted[Int(random.next() % UInt64(accepted.count))]
+                _ = decoder.accept(token)
+            }
+        }
+    }
+
+}
