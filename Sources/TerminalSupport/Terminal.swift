@@ -16,6 +16,11 @@ import Darwin
 public struct TerminalStream: Sendable {
     public let descriptor: Int32
 
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    public static let input = TerminalStream(descriptor: STDIN_FILENO)
     public static let output = TerminalStream(descriptor: STDOUT_FILENO)
     public static let error = TerminalStream(descriptor: STDERR_FILENO)
 
