@@ -100,6 +100,17 @@ public final class VinylInsights: Sendable {
         }
     }
 
+    /// The insight about `crate` as it is generated, for a card that fills
+    /// in while the user watches: each element is a
+    /// `CrateInsight.PartiallyGenerated` snapshot, the last one whole.
+    /// Not cached (the finished value goes through ``crateInsight(for:)``'s
+    /// cache when the card asks again); `nil` for a crate too small.
+    public func streamCrateInsight(for crate: Crate) -> LanguageModelSession.ResponseStream<CrateInsight>? {
+        guard crate.albums.count >= Self.minimumCrateSize else { return nil }
+        let session = LanguageModelSession(model: model, instructions: VinylPrompts.crateInsightInstructions)
+        return session.streamResponse(to: VinylPrompts.crateInsight(crate), generating: CrateInsight.self, options: options)
+    }
+
     /// The records the crate's prompt is made from (its first ones, in
     /// order) and how many it has.
     static func fingerprint(of crate: Crate) -> Fingerprint {
