@@ -159,6 +159,7 @@ let package = Package(
                 "TerminalSupport",
                 // `fm schema TYPE` and `fm tokens --type TYPE`: the examples' types.
                 "VinylCollection",
+                "ReceiptExtraction",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -246,4 +247,5 @@ let package = Package(
         ),
     ]
         + example("VinylCollection", program: "vinyl-collection")
+        + example("ReceiptExtraction", program: "receipt-extraction")
 )

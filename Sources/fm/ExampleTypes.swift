@@ -1,4 +1,5 @@
 import FoundationModels
+import ReceiptExtraction
 import VinylCollection
 
 /// The examples' `@Generable` types, by name, for `fm schema TYPE`,
@@ -15,6 +16,7 @@ enum ExampleTypes {
         Entry(name: "AlbumInsight", type: AlbumInsight.self, example: "VinylCollection"),
         Entry(name: "CrateInsight", type: CrateInsight.self, example: "VinylCollection"),
         Entry(name: "AlbumRecommendation", type: AlbumRecommendation.self, example: "VinylCollection"),
+        Entry(name: "FuelReceipt", type: FuelReceipt.self, example: "ReceiptExtraction"),
     ]
 
     /// The type called `name` (case ignored).
