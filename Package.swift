@@ -160,6 +160,7 @@ let package = Package(
                 // `fm schema TYPE` and `fm tokens --type TYPE`: the examples' types.
                 "VinylCollection",
                 "ReceiptExtraction",
+                "Flashcards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -248,4 +249,5 @@ let package = Package(
     ]
         + example("VinylCollection", program: "vinyl-collection")
         + example("ReceiptExtraction", program: "receipt-extraction")
+        + example("Flashcards", program: "flashcards")
 )

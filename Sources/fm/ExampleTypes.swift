@@ -1,4 +1,5 @@
 import FoundationModels
+import Flashcards
 import ReceiptExtraction
 import VinylCollection
 
@@ -17,6 +18,7 @@ enum ExampleTypes {
         Entry(name: "CrateInsight", type: CrateInsight.self, example: "VinylCollection"),
         Entry(name: "AlbumRecommendation", type: AlbumRecommendation.self, example: "VinylCollection"),
         Entry(name: "FuelReceipt", type: FuelReceipt.self, example: "ReceiptExtraction"),
+        Entry(name: "Flashcard", type: Flashcard.self, example: "Flashcards"),
     ]
 
     /// The type called `name` (case ignored).
