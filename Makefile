@@ -40,6 +40,8 @@ build: setup
 demo: setup
 	$(FM_ENV) $(SWIFT) build -c release --product fm
 	$(FM_ENV) $(SWIFT) build -c release --product vinyl-collection
+	$(FM_ENV) $(SWIFT) build -c release --product receipt-extraction
+	$(FM_ENV) $(SWIFT) build -c release --product flashcards
 	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 # Six runs of the one test bundle:

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # `make demo`: a tour of the package on the default model, each part timed:
 # typed answers, a tool call and a streamed typed report (the vinyl-collection
-# example's program), then the tier router falling back from a private cloud
-# that is down to the on-device model (fm respond --policy), then the JSON
-# Schema of a type and what it costs in the context (fm schema, fm tokens).
+# example's program), receipts checked and merged with a regex reader, a
+# flashcards feature on a held session, then the tier router falling back
+# from a private cloud that is down to the on-device model (fm respond
+# --policy), then the JSON Schema of a type and what it costs in the context
+# (fm schema, fm tokens).
 #
-# usage: demo.sh BIN-DIRECTORY   (where `swift build` put fm and vinyl-collection)
+# usage: demo.sh BIN-DIRECTORY   (where `swift build` put fm and the examples' programs)
 set -euo pipefail
 bin="${1:?usage: demo.sh BIN-DIRECTORY}"
 fm="$bin/fm"
@@ -24,6 +26,14 @@ took
 
 say "Typed answers, a tool call, a streamed typed report: Examples/VinylCollection"
 "$bin/vinyl-collection"
+took
+
+say "Typed answers checked against arithmetic and a regex reader: Examples/ReceiptExtraction"
+"$bin/receipt-extraction"
+took
+
+say "A session held and prewarmed, a state enum: Examples/Flashcards"
+"$bin/flashcards"
 took
 
 # A private cloud that is down: the server's URL answers nothing (port 9 on
