@@ -35,9 +35,14 @@ setup-tiers:
 build: setup
 	$(FM_ENV) $(SWIFT) build
 
+# The tour (scripts/demo.sh) runs fm and the examples' programs, built in
+# release mode; it times each part.
 demo: setup
 	$(FM_ENV) $(SWIFT) build -c release --product fm
-	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/fm"
+	$(FM_ENV) $(SWIFT) build -c release --product vinyl-collection
+	$(FM_ENV) $(SWIFT) build -c release --product receipt-extraction
+	$(FM_ENV) $(SWIFT) build -c release --product flashcards
+	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 # Six runs of the one test bundle:
 # - the API, session and on-device mechanics (validity, streaming,

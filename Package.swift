@@ -24,6 +24,37 @@ let approachableInSwift5: [SwiftSetting] = [
     .enableUpcomingFeature("BareSlashRegexLiterals"),
 ]
 
+/// An example of an app's pattern (Examples/<name>): the feature as a
+/// library (public API only: FoundationModels, FoundationModelsTiers,
+/// FoundationModelsKit), a short program that tours it (`make demo` runs
+/// them), and its tests.
+func example(
+    _ name: String,
+    program: String,
+    dependencies: [Target.Dependency] = [],
+    resources: [Resource]? = nil,
+    testDependencies: [Target.Dependency] = []
+) -> [Target] {
+    [
+        .target(
+            name: name,
+            dependencies: ["FoundationModels", "FoundationModelsKit"] + dependencies,
+            path: "Examples/\(name)/Sources",
+            resources: resources
+        ),
+        .executableTarget(
+            name: program,
+            dependencies: [.target(name: name), "FoundationModels", "FoundationModelsKit", "TerminalSupport"],
+            path: "Examples/\(name)/Demo"
+        ),
+        .testTarget(
+            name: "\(name)Tests",
+            dependencies: [.target(name: name), "FoundationModels", "FoundationModelsKit"] + testDependencies,
+            path: "Examples/\(name)/Tests"
+        ),
+    ]
+}
+
 let package = Package(
     name: "swift-foundation-models",
     platforms: [.macOS(.v15)],
@@ -32,6 +63,10 @@ let package = Package(
         // The routing layer over the model tiers (on device, private cloud,
         // frontier): apart, so FoundationModels stays Apple's shape.
         .library(name: "FoundationModelsTiers", targets: ["FoundationModelsTiers"]),
+        // What apps on the framework rewrite by hand: a response cache with
+        // expiry and fingerprints, bounded prompt inputs, user-facing
+        // messages for availability and errors.
+        .library(name: "FoundationModelsKit", targets: ["FoundationModelsKit"]),
         .executable(name: "fm", targets: ["fm"]),
         .executable(name: "fm-bench", targets: ["fm-bench"]),
     ],
@@ -83,6 +118,17 @@ let package = Package(
             name: "FoundationModelsTiers",
             dependencies: ["FoundationModels"]
         ),
+        // Layer 6: the apps' reusable pieces (docs/ARCHITECTURE.md).
+        .target(
+            name: "FoundationModelsKit",
+            dependencies: [
+                "FoundationModels",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // What the command-line programs share (fm and the examples'
+        // programs): terminal detection, colour, progress, error reports.
+        .target(name: "TerminalSupport"),
         // The @Generable / @Guide compiler plugin.
         .macro(
             name: "FoundationModelsMacros",
@@ -109,6 +155,12 @@ let package = Package(
                 "FoundationModels",
                 "FoundationModelsTiers",
                 "FoundationModelsEval",
+                "FoundationModelsKit",
+                "TerminalSupport",
+                // `fm schema TYPE` and `fm tokens --type TYPE`: the examples' types.
+                "VinylCollection",
+                "ReceiptExtraction",
+                "Flashcards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -184,6 +236,10 @@ let package = Package(
             dependencies: ["LlamaKit"]
         ),
         .testTarget(
+            name: "FoundationModelsKitTests",
+            dependencies: ["FoundationModelsKit", "FoundationModels"]
+        ),
+        .testTarget(
             name: "FoundationModelsMacrosTests",
             dependencies: [
                 "FoundationModelsMacros",
@@ -191,4 +247,7 @@ let package = Package(
             ]
         ),
     ]
+        + example("VinylCollection", program: "vinyl-collection")
+        + example("ReceiptExtraction", program: "receipt-extraction")
+        + example("Flashcards", program: "flashcards")
 )

@@ -72,13 +72,16 @@ extension LlamaBackend {
     /// - a cancelled decode: llama.cpp reports the abort we asked for as a
     ///   failure (`compute status: 2` is `GGML_STATUS_ABORTED`, and
     ///   `llama_decode` then returns 2); `LlamaContext` throws
-    ///   `LlamaError.aborted` for it;
+    ///   `LlamaError.aborted` for it; the graph computation says so first
+    ///   (`ggml_backend_sched_graph_compute_async failed with error 1`, 1
+    ///   being `GGML_STATUS_ABORTED`);
     /// - a token llama.cpp re-types while loading a vocabulary
     ///   ("control-looking token … its type will be overridden"), printed
     ///   on every load of common models (Qwen2.5 among them) and already
     ///   handled by llama.cpp.
     static func isRoutine(_ message: String) -> Bool {
         message.hasSuffix("failed to compute graph, compute status: 2")
+            || message.hasSuffix("ggml_backend_sched_graph_compute_async failed with error 1")
             || message.hasSuffix("failed to decode, ret = 2")
             || message.contains("control-looking token")
     }

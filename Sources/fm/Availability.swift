@@ -1,5 +1,8 @@
 import ArgumentParser
+import Foundation
 import FoundationModels
+import FoundationModelsKit
+import TerminalSupport
 
 extension FM {
     /// `fm availability`: whether the system model can be used here, and why not.
@@ -10,12 +13,16 @@ extension FM {
 
         func run() throws {
             let model = model.model
+            let out = TerminalStream.output
             switch model.availability {
             case .available:
-                print("available: \(model.configuration.modelPath) (context \(model.contextSize) tokens)")
+                print("\(out.styled("available", .green)): \(model.configuration.modelPath) (context \(model.contextSize) tokens)")
             case .unavailable(let reason):
-                print("unavailable: \(Self.explain(reason))")
+                print("\(out.styled("unavailable", .red)): \(Self.explain(reason))")
                 print("model path: \(model.configuration.modelPath)")
+                if let message = UserFacingMessage(model.availability) {
+                    print("an app tells its user: \(message)")
+                }
                 throw ExitCode(1)
             }
         }
@@ -26,6 +33,14 @@ extension FM {
             case .appleIntelligenceNotEnabled: "appleIntelligenceNotEnabled (FOUNDATION_MODELS_DISABLED is set)"
             case .modelNotReady: "modelNotReady (no valid GGUF file; run `make setup` or set FOUNDATION_MODELS_MODEL)"
             }
+        }
+
+        /// The model cannot be used: the reason, for developers, and the path.
+        struct Unavailable: LocalizedError {
+            var reason: SystemLanguageModel.Availability.UnavailableReason
+            var modelPath: String
+            var errorDescription: String? { "the model is unavailable: \(Availability.explain(reason))" }
+            var recoverySuggestion: String? { "model path: \(modelPath)" }
         }
     }
 }

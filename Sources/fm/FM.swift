@@ -7,6 +7,7 @@ struct FM: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fm",
         abstract: "Run language models through the FoundationModels API.",
-        subcommands: [Availability.self, Respond.self, Eval.self]
+        discussion: "Progress (model loading) is shown on standard error when it is a terminal; errors always go there, with a non-zero exit status.",
+        subcommands: [Availability.self, Respond.self, Chat.self, Tokens.self, Schema.self, Eval.self, Bench.self]
     )
 }

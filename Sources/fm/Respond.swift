@@ -2,14 +2,15 @@ import Foundation
 import ArgumentParser
 import FoundationModels
 import FoundationModelsTiers
+import TerminalSupport
 
 extension FM {
     /// `fm respond "PROMPT"`: one answer from the on-device model.
     struct Respond: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Answer a prompt with the on-device model.")
 
-        @Argument(help: "The prompt.")
-        var prompt: String
+        @Argument(help: "The prompt (omitted or -: read from standard input).")
+        var prompt: String?
 
         @Option(help: "Instructions for the session.")
         var instructions: String?
@@ -17,23 +18,7 @@ extension FM {
         @Flag(help: "Print the answer as it is generated.")
         var stream = false
 
-        @Flag(help: "Always pick the most likely token (deterministic).")
-        var greedy = false
-
-        @Option(help: "Sampling temperature.")
-        var temperature: Double?
-
-        @Option(name: .customLong("top-k"), help: "Sample from the K most likely tokens.")
-        var topK: Int?
-
-        @Option(name: .customLong("top-p"), help: "Sample from the smallest set of tokens whose probability reaches P.")
-        var topP: Double?
-
-        @Option(help: "Random seed, for reproducible sampling.")
-        var seed: UInt64?
-
-        @Option(name: .customLong("max-tokens"), help: "The most tokens to generate.")
-        var maxTokens: Int?
+        @OptionGroup var generation: GenerationArguments
 
         @Option(help: ArgumentHelp(
             "A JSON Schema file: the answer is JSON that follows it, enforced token by token.",
@@ -41,7 +26,13 @@ extension FM {
         ))
         var schema: String?
 
-        @Flag(name: .customLong("no-schema-in-prompt"), help: "With --schema: enforce the schema without describing it in the prompt.")
+        @Option(help: ArgumentHelp(
+            "An example's @Generable type: the answer is that type's JSON (fm schema --list names them).",
+            valueName: "TYPE"
+        ))
+        var type: String?
+
+        @Flag(name: .customLong("no-schema-in-prompt"), help: "With --schema or --type: enforce the schema without describing it in the prompt.")
         var noSchemaInPrompt = false
 
         @OptionGroup var model: ModelOptions
@@ -76,17 +67,9 @@ extension FM {
         }
 
         func validate() throws {
-            if greedy, temperature != nil || topK != nil || topP != nil || seed != nil {
-                throw ValidationError("--greedy cannot be combined with --temperature, --top-k, --top-p or --seed")
-            }
-            if topK != nil, topP != nil {
-                throw ValidationError("choose one of --top-k and --top-p")
-            }
-            if let maxTokens, maxTokens < 1 { throw ValidationError("--max-tokens must be at least 1") }
-            if let topK, topK < 1 { throw ValidationError("--top-k must be at least 1") }
-            if let topP, !(topP > 0 && topP <= 1) { throw ValidationError("--top-p must be in (0, 1]") }
-            if let temperature, !(temperature >= 0) { throw ValidationError("--temperature must be 0 or more") }
-            if policy != nil, schema != nil { throw ValidationError("--policy answers in text; it cannot be combined with --schema") }
+            if policy != nil, schema != nil || type != nil { throw ValidationError("--policy answers in text; it cannot be combined with --schema or --type") }
+            if schema != nil, type != nil { throw ValidationError("choose one of --schema and --type") }
+            if let type, ExampleTypes.named(type) == nil { throw ValidationError(ExampleTypes.unknown(type)) }
         }
 
         /// The `--server` model, or `nil` without one.
@@ -102,7 +85,7 @@ extension FM {
 
         /// `--policy`: the router over the on-device model and the private
         /// server; the serving tier and the skipped ones go to stderr.
-        func runRouted(_ policy: TierPolicy) async throws {
+        func runRouted(_ prompt: String, policy: TierPolicy) async throws {
             let privateCloud: any LanguageModel = try serverLanguageModel() ?? PrivateCloudComputeLanguageModel()
             let router = ModelRouter(onDevice: model.model, privateCloud: privateCloud)
             if stream {
@@ -110,46 +93,32 @@ extension FM {
                 var tier: ModelTier?
                 for try await snapshot in router.streamResponse(to: prompt, instructions: instructions, policy: policy, options: options) {
                     if snapshot.tier != tier {
-                        if tier != nil { print() }
+                        if tier != nil { TerminalStream.output.line() }
                         tier = snapshot.tier
                         printed = ""
                     }
                     if snapshot.isFinal {
-                        for skip in snapshot.skipped { FileHandle.standardError.write(Data("skipped \(skip)\n".utf8)) }
-                        FileHandle.standardError.write(Data("served by: \(snapshot.tier)\n".utf8))
+                        for skip in snapshot.skipped { TerminalStream.error.line("skipped \(skip)") }
+                        TerminalStream.error.line("served by: \(snapshot.tier)")
                     } else if snapshot.content.hasPrefix(printed) {
-                        FileHandle.standardOutput.write(Data(snapshot.content.dropFirst(printed.count).utf8))
+                        TerminalStream.output.write(String(snapshot.content.dropFirst(printed.count)))
                         printed = snapshot.content
                     }
                 }
-                print()
+                TerminalStream.output.line()
             } else {
                 let response = try await router.respond(to: prompt, instructions: instructions, policy: policy, options: options)
-                for skip in response.skipped { FileHandle.standardError.write(Data("skipped \(skip)\n".utf8)) }
-                FileHandle.standardError.write(Data("served by: \(response.tier)\n".utf8))
+                for skip in response.skipped { TerminalStream.error.line("skipped \(skip)") }
+                TerminalStream.error.line("served by: \(response.tier)")
                 print(response.content)
             }
         }
 
-        var options: GenerationOptions {
-            let sampling: GenerationOptions.SamplingMode?
-            if greedy {
-                sampling = .greedy
-            } else if let topK {
-                sampling = .random(top: topK, seed: seed)
-            } else if let topP {
-                sampling = .random(probabilityThreshold: topP, seed: seed)
-            } else if let seed {
-                sampling = .random(top: 40, seed: seed)
-            } else {
-                sampling = nil
-            }
-            return GenerationOptions(samplingMode: sampling, temperature: temperature, maximumResponseTokens: maxTokens)
-        }
+        var options: GenerationOptions { generation.options }
 
         /// The schema from `--schema`, with a message naming the file when it
         /// cannot be read or uses a keyword guided generation does not support.
-        func loadSchema(_ path: String) throws -> GenerationSchema {
+        static func loadSchema(_ path: String) throws -> GenerationSchema {
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -169,18 +138,20 @@ extension FM {
         }
 
         func run() async throws {
-            let session: LanguageModelSession
-            if let server = try serverLanguageModel(), policy == nil {
-                session = LanguageModelSession(model: server, instructions: instructions)
-            } else {
-                session = LanguageModelSession(model: model.model, instructions: instructions)
-            }
+            let prompt = try StandardInput.argument(self.prompt, name: "prompt")
             do {
                 if let policy {
-                    try await runRouted(policy.policy)
+                    try await runRouted(prompt, policy: policy.policy)
                     return
                 }
-                if let schema = try self.schema.map(loadSchema) {
+                let session: LanguageModelSession
+                if let server = try serverLanguageModel() {
+                    session = LanguageModelSession(model: server, instructions: instructions)
+                } else {
+                    session = LanguageModelSession(model: try await model.loadedModel(), instructions: instructions)
+                }
+                let schema = try self.schema.map(Self.loadSchema) ?? type.flatMap(ExampleTypes.named)?.generationSchema
+                if let schema {
                     if stream {
                         let responses = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: !noSchemaInPrompt, options: options)
                         for try await snapshot in responses {
@@ -195,11 +166,11 @@ extension FM {
                     for try await snapshot in session.streamResponse(to: prompt, options: options) {
                         let text = snapshot.content
                         if text.hasPrefix(printed) {
-                            FileHandle.standardOutput.write(Data(text.dropFirst(printed.count).utf8))
+                            TerminalStream.output.write(String(text.dropFirst(printed.count)))
                         }
                         printed = text
                     }
-                    print()
+                    TerminalStream.output.line()
                 } else {
                     print(try await session.respond(to: prompt, options: options).content)
                 }

@@ -1,0 +1,170 @@
+import FoundationModels
+import FoundationModelsKit
+
+/// Reads a fuel receipt's OCR text into a ``FuelReceipt``: the pattern an
+/// expense app uses around a small on-device model.
+///
+/// 1. The text is untrusted (a scan of anything): it is reduced to the
+///    characters a receipt prints and capped (``sanitized(_:)``) before
+///    the model sees it.
+/// 2. The model answers greedily: the same receipt gives the same values.
+/// 3. The answer is checked against the receipt's arithmetic (volume ×
+///    price per unit ≈ total, within 1%). When it fails, the same session
+///    is told what does not add up and asked once more; the second answer
+///    is kept only when its error is smaller (``checked(_:retry:)``).
+/// 4. The numbers the patterns read (``ReceiptNumbers``) are merged in:
+///    the model gives the text fields, the patterns the numbers where the
+///    two disagree, and the patterns alone serve when the model is
+///    unavailable (``merged(model:patterns:)``).
+public struct ReceiptExtractor: Sendable {
+    /// Characters kept from a scan; a receipt of more is cut.
+    public static let maximumCharacters = 1_200
+
+    public static let instructions = """
+        You read fuel receipts for an expense app. The user sends the text rows an OCR scan found on one receipt. \
+        Read the station brand, the total amount paid, the volume of fuel and the price per unit as printed.
+        """
+
+    let model: SystemLanguageModel
+    let options: GenerationOptions
+
+    public init(model: SystemLanguageModel = .default, maximumResponseTokens: Int = 120) {
+        self.model = model
+        self.options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: maximumResponseTokens)
+    }
+
+    /// The receipt in `text`.
+    /// - Throws: the session's error when the model fails (not when it is
+    ///   unavailable: then the patterns answer alone).
+    public func extract(_ text: String) async throws -> ReceiptExtraction {
+        let rows = Self.sanitized(text)
+        let patterns = ReceiptNumbers(parsing: rows)
+        guard model.isAvailable else {
+            return ReceiptExtraction(receipt: Self.merged(model: nil, patterns: patterns), patterns: patterns, modelAnswers: [], acceptedAnswer: nil)
+        }
+        let session = LanguageModelSession(model: model, instructions: Self.instructions)
+        let options = options
+        let first = try await session.respond(to: "Receipt rows:\n" + rows, generating: FuelReceipt.self, options: options).content
+        let check = try await Self.checked(first) { correction in
+            try await session.respond(to: correction, generating: FuelReceipt.self, options: options).content
+        }
+        return ReceiptExtraction(
+            receipt: Self.merged(model: check.accepted, patterns: patterns),
+            patterns: patterns,
+            modelAnswers: check.answers,
+            acceptedAnswer: check.answers.firstIndex(of: check.accepted)
+        )
+    }
+
+    // MARK: The steps, as pure functions
+
+    /// `text` reduced to what a receipt prints — letters and digits of any
+    /// script, spaces, line breaks and `. , : / @ # % - * ( ) € $ £` — and
+    /// capped to ``maximumCharacters``: markup, control and invisible
+    /// characters, emoji and instructions' punctuation do not reach the
+    /// prompt, and a long paste does not fill the context.
+    public static func sanitized(_ text: String) -> String {
+        PromptInput.sanitized(text, maximumCharacters: maximumCharacters, allowed: isReceiptCharacter)
+    }
+
+    static func isReceiptCharacter(_ character: Character) -> Bool {
+        guard PromptInput.isPlainText(character) else { return false }
+        return character.isLetter || character.isNumber || receiptPunctuation.contains(character)
+    }
+
+    private static let receiptPunctuation: Set<Character> = [" ", ".", ",", ":", "/", "@", "#", "%", "-", "*", "(", ")", "€", "$", "£"]
+
+    /// The model's answers and the one kept.
+    public struct Check: Sendable, Equatable {
+        /// The first answer, then the answer to the correction when one was asked.
+        public var answers: [FuelReceipt]
+        public var accepted: FuelReceipt
+    }
+
+    /// The arithmetic check with its one re-prompt: `retry` is given a
+    /// message stating the inconsistency (sent on the same session, so the
+    /// model sees its own answer) and its answer replaces `first` only when
+    /// its arithmetic error is smaller.
+    public static func checked(_ first: FuelReceipt, retry: (String) async throws -> FuelReceipt) async throws -> Check {
+        let error = first.arithmeticError
+        guard error > ReceiptArithmetic.tolerance else { return Check(answers: [first], accepted: first) }
+        let second = try await retry(correction(for: first))
+        return Check(answers: [first, second], accepted: second.arithmeticError < error ? second : first)
+    }
+
+    /// What is inconsistent, with the numbers, and what to do.
+    public static func correction(for receipt: FuelReceipt) -> String {
+        let product = receipt.volume * receipt.pricePerUnit
+        return """
+            These values are inconsistent: volume × price per unit = \(format(receipt.volume)) × \(format(receipt.pricePerUnit)) = \
+            \(format(product)), but the total amount is \(format(receipt.totalAmount)). On a fuel receipt the total is volume × price per unit. \
+            Read the rows again and answer with the values as printed.
+            """
+    }
+
+    /// The receipt from both readers: text from the model; numbers from the
+    /// model where the patterns found none or agree (within 0.5%), from
+    /// the patterns where they disagree; the patterns alone without a model.
+    public static func merged(model: FuelReceipt?, patterns: ReceiptNumbers) -> ExtractedReceipt {
+        func pick(_ modelValue: Double?, _ patternValue: Double?) -> ExtractedReceipt.Value? {
+            switch (modelValue, patternValue) {
+            case (let model?, let pattern?):
+                abs(model - pattern) <= 0.005 * max(abs(pattern), 0.01) ? ExtractedReceipt.Value(model, .model) : ExtractedReceipt.Value(pattern, .patterns)
+            case (let model?, nil): ExtractedReceipt.Value(model, .model)
+            case (nil, let pattern?): ExtractedReceipt.Value(pattern, .patterns)
+            case (nil, nil): nil
+            }
+        }
+        return ExtractedReceipt(
+            stationBrand: model.map(\.stationBrand).flatMap { $0.isEmpty ? nil : $0 },
+            totalAmount: pick(model?.totalAmount, patterns.totalAmount),
+            volume: pick(model?.volume, patterns.volume),
+            pricePerUnit: pick(model?.pricePerUnit, patterns.pricePerUnit)
+        )
+    }
+
+    /// A number as a receipt prints it: up to three decimals, none for a whole number.
+    public static func format(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}
+
+/// The receipt as the app stores it: each value with where it came from.
+public struct ExtractedReceipt: Sendable, Equatable {
+    public enum Source: String, Sendable { case model, patterns }
+
+    public struct Value: Sendable, Equatable {
+        public var value: Double
+        public var source: Source
+        init(_ value: Double, _ source: Source) {
+            self.value = value
+            self.source = source
+        }
+    }
+
+    public var stationBrand: String?
+    public var totalAmount: Value?
+    public var volume: Value?
+    public var pricePerUnit: Value?
+
+    /// Whether the three numbers are there and add up (within 1%).
+    public var isConsistent: Bool {
+        guard let totalAmount, let volume, let pricePerUnit else { return false }
+        return ReceiptArithmetic.isConsistent(volume: volume.value, pricePerUnit: pricePerUnit.value, total: totalAmount.value)
+    }
+}
+
+/// One extraction: the receipt, and how it was reached.
+public struct ReceiptExtraction: Sendable {
+    public var receipt: ExtractedReceipt
+    /// What the patterns read.
+    public var patterns: ReceiptNumbers
+    /// The model's answers: none (no model), one, or two after a re-prompt.
+    public var modelAnswers: [FuelReceipt]
+    /// Which of ``modelAnswers`` was kept.
+    public var acceptedAnswer: Int?
+
+    /// Whether the model was asked again after an inconsistent answer.
+    public var reprompted: Bool { modelAnswers.count > 1 }
+}

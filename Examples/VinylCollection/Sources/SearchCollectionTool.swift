@@ -1,0 +1,54 @@
+import FoundationModels
+import FoundationModelsKit
+
+/// Looks albums up in the user's collection by genre, so a prompt carries a
+/// summary of the collection instead of every record: the model asks for a
+/// genre and gets a few lines back.
+///
+/// The argument's schema is built from the collection: `genre` is one of
+/// the collection's genres (the most common ones, capped), so the model
+/// cannot ask for a genre the user does not have, or for something that is
+/// not a genre at all — a small model otherwise writes a title or a list
+/// where the query goes.
+public struct SearchCollectionTool: Tool {
+    public typealias Arguments = GeneratedContent
+
+    public let name = "searchCollection"
+    public let description = "Lists albums of one genre in the owner's collection, least played first."
+
+    /// The most albums one call returns, and the most genres offered.
+    public static let maximumResults = 8
+    public static let maximumGenres = 16
+
+    let collection: RecordCollection
+    public let parameters: GenerationSchema
+    let onCall: (@Sendable (String) -> Void)?
+
+    /// - Parameter onCall: told each genre the model looks up (for logs and the demo).
+    /// - Throws: when the collection is empty (no genre to offer).
+    public init(collection: RecordCollection, onCall: (@Sendable (String) -> Void)? = nil) throws {
+        self.collection = collection
+        self.onCall = onCall
+        let genres = CollectionStats(collection).genres.prefix(Self.maximumGenres).map(\.name)
+        parameters = try GenerationSchema(root: DynamicGenerationSchema(
+            name: "SearchCollectionArguments",
+            properties: [.init(name: "genre", description: "A genre of the collection", schema: .init(name: "Genre", anyOf: genres))]
+        ), dependencies: [])
+    }
+
+    public func call(arguments: GeneratedContent) async throws -> String {
+        let genre = try arguments.value(String.self, forProperty: "genre")
+        onCall?(genre)
+        return lookUp(genre: genre)
+    }
+
+    /// What the model reads back for `genre`.
+    func lookUp(genre: String) -> String {
+        let found = collection.albums
+            .filter { RecordCollection.folded($0.genre) == RecordCollection.folded(genre) }
+            .sorted { ($0.plays, $0.artist, $0.title) < ($1.plays, $1.artist, $1.title) }
+        guard !found.isEmpty else { return "The owner has no \(PromptInput.capped(genre, to: VinylPrompts.Limits.field)) albums." }
+        let lines = PromptInput.cappedList(found, maximumItems: Self.maximumResults) { "- \"\($0.title)\" by \($0.artist) (\($0.year)), played \($0.plays) times" }
+        return "The owner's \(PromptInput.capped(genre, to: VinylPrompts.Limits.field)) albums, least played first:\n" + lines.joined(separator: "\n")
+    }
+}

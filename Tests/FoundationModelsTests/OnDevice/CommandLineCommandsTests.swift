@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import FoundationModels
+
+extension OnDeviceTests {
+    /// `fm`'s subcommands beside `respond`: help, `schema`, `tokens`,
+    /// `availability`, and the rules every command keeps (errors on standard
+    /// error with a non-zero exit, no colour when the output is not a
+    /// terminal). Mechanics: the small model in `make test`'s first run.
+    @Suite("fm subcommands")
+    struct CommandLineCommands {
+        typealias Tool = CommandLineTool
+
+        static let subcommands = ["availability", "respond", "chat", "tokens", "schema", "eval", "bench"]
+
+        @Test func everySubcommandHasHelp() throws {
+            let top = try Tool.run(["--help"])
+            #expect(top.status == 0, "\(top.error)")
+            for name in Self.subcommands {
+                #expect(top.output.contains(name), "fm --help does not list \(name): \(top.output)")
+                let help = try Tool.run([name, "--help"])
+                #expect(help.status == 0, "fm \(name) --help: \(help.error)")
+                #expect(help.output.contains("USAGE:"), "fm \(name) --help: \(help.output)")
+            }
+            // The shared options come from one option group.
+            for name in ["respond", "chat"] {
+                let help = try Tool.run([name, "--help"]).output
+                for option in ["--greedy", "--max-tokens", "--model", "--context-size"] {
+                    #expect(help.contains(option), "fm \(name) --help lacks \(option)")
+                }
+            }
+        }
+
+        @Test func schemaPrintsAnExampleTypesJSONSchema() throws {
+            let result = try Tool.run(["schema", "AlbumRecommendation"])
+            #expect(result.status == 0, "\(result.error)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
+            let properties = try #require(object["properties"] as? [String: Any], "\(result.output)")
+            #expect(Set(properties.keys) == ["title", "artist", "reason"])
+
+            let list = try Tool.run(["schema", "--list"])
+            #expect(list.status == 0)
+            #expect(list.output.contains("CrateInsight") && list.output.contains("Examples/VinylCollection"), "\(list.output)")
+        }
+
+        @Test func anUnknownTypeIsAUsageErrorOnStandardError() throws {
+            let result = try Tool.run(["schema", "NoSuchType"])
+            #expect(result.status != 0)
+            #expect(result.output.isEmpty, "\(result.output)")
+            #expect(result.error.contains("NoSuchType") && result.error.contains("AlbumInsight"), "\(result.error)")
+        }
+
+        @Test func tokensCountsEachPartAndTheTotal() throws {
+            try OnDevice.requireModel()
+            let result = try Tool.run(["tokens", "--instructions", "Answer briefly.", "--type", "CrateInsight", "What is in this crate?"])
+            #expect(result.status == 0, "\(result.error)")
+            var counts: [String: Int] = [:]
+            for line in result.output.split(separator: "\n") {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                if let count = fields.last.flatMap({ Int($0) }) { counts[fields.dropLast().joined(separator: " ")] = count }
+            }
+            let instructions = try #require(counts["instructions"], "\(result.output)")
+            let prompt = try #require(counts["prompt"], "\(result.output)")
+            let schema = try #require(counts["schema CrateInsight"], "\(result.output)")
+            #expect(instructions > 0 && prompt > 0 && schema > 20, "\(result.output)")
+            #expect(counts["total"] == instructions + prompt + schema, "\(result.output)")
+            #expect((counts["context"] ?? 0) > 0, "\(result.output)")
+            // A longer prompt costs more.
+            let longer = try Tool.run(["tokens", "What is in this crate, record by record, and why does it sound the way it does?"])
+            let longerCount = longer.output.split(separator: "\n").first.flatMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+            #expect((longerCount ?? 0) > prompt, "\(longer.output)")
+        }
+
+        @Test func aMissingModelIsAnErrorOnStandardErrorEverywhere() throws {
+            let missing = ["--model", "/nonexistent/model.gguf"]
+            let availability = try Tool.run(["availability"] + missing)
+            #expect(availability.status == 1)
+            #expect(availability.output.contains("modelNotReady"), "\(availability.output)")
+            for arguments in [["respond", "Hi"], ["tokens", "Hi"]] {
+                let result = try Tool.run(arguments + missing)
+                #expect(result.status == 1, "fm \(arguments[0]): \(result.output)")
+                #expect(result.output.isEmpty, "fm \(arguments[0]) wrote to standard output: \(result.output)")
+                #expect(result.error.hasPrefix("error: ") && result.error.contains("/nonexistent/model.gguf"), "fm \(arguments[0]): \(result.error)")
+            }
+        }
+
+        /// Piped output is plain text even where the environment asks for
+        /// colour: escape sequences are for terminals only.
+        @Test func noColourWhenTheOutputIsNotATerminal() throws {
+            try OnDevice.requireModel()
+            let result = try Tool.run(["availability"])
+            #expect(result.status == 0, "\(result.error)")
+            #expect(result.output.hasPrefix("available: "), "\(result.output)")
+            #expect(!result.output.contains("\u{1B}["), "\(result.output)")
+        }
+    }
+}
