@@ -7,7 +7,8 @@ import FoundationModels
 ///
 /// `fm-bench [OUTPUT.md]` runs everything; `fm-bench guided OUTPUT.md` only
 /// the guided-generation part (its section alone); `fm-bench tools` only the
-/// tool round and `fm-bench tiers` only the tiers section (to standard
+/// tool round, `fm-bench tiers` only the tiers section and
+/// `fm-bench throughput MODEL.gguf…` only the throughput table (to standard
 /// output); `fm-bench maskbench DATA` the
 /// MaskBench comparison (its own section of BENCHMARKS.md, see
 /// ``MaskBench``); `fm-bench cold-ttft` is
@@ -44,6 +45,16 @@ struct Benchmark {
         if arguments.first == "tiers" {
             let result = try await TiersBenchmark().run { log($0) }
             print(TiersBenchmark.markdown(result, error: nil).joined(separator: "\n"))
+            return
+        }
+        if arguments.first == "throughput" {
+            let environment = ProcessInfo.processInfo.environment
+            let threads = Int(environment["FOUNDATION_MODELS_THREADS"] ?? "") ?? ProcessInfo.processInfo.activeProcessorCount
+            var results: [Throughput.Result] = []
+            for path in arguments.dropFirst() {
+                results.append(try await Throughput(label: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, modelPath: path, threads: threads).run { log($0) })
+            }
+            print(Throughput.markdown(results).joined(separator: "\n"))
             return
         }
         if arguments.first == "tools" {

@@ -7,8 +7,11 @@ struct LlamaBench {
     var decodeTokensPerSecond: Double
     var command: String
 
-    static func run(binary: String, model: String, threads: Int, promptTokens: Int, generatedTokens: Int) throws -> LlamaBench {
-        let arguments = ["-m", model, "-t", "\(threads)", "-p", "\(promptTokens)", "-n", "\(generatedTokens)", "-r", "5", "-o", "json"]
+    /// pp`promptTokens` from an empty context, and tg`generatedTokens`
+    /// after `depth` tokens of context.
+    static func run(binary: String, model: String, threads: Int, promptTokens: Int, generatedTokens: Int, depth: Int = 0, repetitions: Int = 5) throws -> LlamaBench {
+        let depths = depth > 0 ? "0,\(depth)" : "0"
+        let arguments = ["-m", model, "-t", "\(threads)", "-p", "\(promptTokens)", "-n", "\(generatedTokens)", "-d", depths, "-r", "\(repetitions)", "-o", "json"]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -29,8 +32,8 @@ struct LlamaBench {
             return value
         }
         return LlamaBench(
-            prefillTokensPerSecond: try speed { ($0["n_prompt"] as? Int) == promptTokens && ($0["n_gen"] as? Int) == 0 },
-            decodeTokensPerSecond: try speed { ($0["n_gen"] as? Int) == generatedTokens && ($0["n_prompt"] as? Int) == 0 },
+            prefillTokensPerSecond: try speed { ($0["n_prompt"] as? Int) == promptTokens && ($0["n_gen"] as? Int) == 0 && ($0["n_depth"] as? Int ?? 0) == 0 },
+            decodeTokensPerSecond: try speed { ($0["n_gen"] as? Int) == generatedTokens && ($0["n_prompt"] as? Int) == 0 && ($0["n_depth"] as? Int ?? 0) == depth },
             command: ([binary] + arguments).joined(separator: " ")
         )
     }

@@ -35,6 +35,8 @@ enum MaskBench {
         var python = ProcessInfo.processInfo.environment["MASKBENCH_PYTHON"] ?? ""
         var harness = ProcessInfo.processInfo.environment["MASKBENCH_HARNESS"] ?? "scripts/maskbench_harness.py"
         var modelPath = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_MODEL"] ?? ""
+        /// The options as given, but the data folder (for the report).
+        var given: [String] = []
     }
 
     static func options(_ arguments: [String]) throws -> Options {
@@ -54,8 +56,12 @@ enum MaskBench {
             case "--python": options.python = try value()
             case "--harness": options.harness = try value()
             case "--model": options.modelPath = try value()
-            default: options.data = argument
+            default:
+                options.data = argument
+                continue
             }
+            // (Every option takes a value: the one just read.)
+            if !["--python", "--harness", "--model", "--output"].contains(argument) { options.given += [argument, arguments[rest.startIndex - 1]] }
         }
         guard !options.data.isEmpty else { throw BenchError("usage: fm-bench maskbench DATA_DIR [--output FILE] [--limit N] [--timeout S]") }
         return options

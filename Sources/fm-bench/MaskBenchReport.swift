@@ -73,11 +73,14 @@ extension MaskBench {
 
         /// A short class of a compile error, for the table of reasons.
         static func category(_ error: String) -> String {
-            if let range = error.range(of: #"keyword "[^"]+""#, options: .regularExpression) { return String(error[range]) }
-            for phrase in ["oneOf", "not at", "pattern", "reference", "$ref", "allOf", "enum", "propertyNames", "dependency", "too many states", "more than", "unsatisfiable", "format"] where error.contains(phrase) {
+            // The reader's errors are `DecodingError.dataCorrupted`s: their message follows the prefix.
+            var message = error
+            if let range = message.range(of: "Invalid generation schema: ") { message = String(message[range.upperBound...]) }
+            if let range = message.range(of: #"keyword "[^"]+""#, options: .regularExpression) { return String(message[range]) }
+            for phrase in ["unsatisfiable", "oneOf", "not at", "patternProperties", "pattern", "reference", "$ref", "allOf", "enum", "propertyNames", "dependency", "too many states", "more than", "format"] where message.contains(phrase) {
                 return phrase
             }
-            return String(error.prefix(60))
+            return String(message.prefix(60))
         }
 
         func table(subset: Set<Int>?, engines: [String]) -> [String] {
@@ -129,8 +132,8 @@ extension MaskBench {
                 an invalid one refused at some token). Applicability: \(validatorNote). Mask time: one `allowedTokens(into:)` \
                 (ours, Swift, timed in process) or one `compute_bitmask()` / `fill_next_token_bitmask()` call (timed in Python around the call), \
                 per token including the final one. Compile: reading the schema and building the constraint for this vocabulary, including \
-                precomputed masks. Per-schema time limit \(Int(options.timeout)) s. Command: `make maskbench MASKBENCH_DATA=…` \
-                (`fm-bench maskbench DATA`).
+                precomputed masks. Per-schema time limit \(Int(options.timeout)) s. Command: `make maskbench\(options.given.isEmpty ? "" : " MASKBENCH_ARGS='\(options.given.joined(separator: " "))'")` \
+                (`fm-bench maskbench DATA\(options.given.isEmpty ? "" : " " + options.given.joined(separator: " "))`).
                 """)
             lines.append("")
             lines += table(subset: nil, engines: ["ours", "llguidance"])

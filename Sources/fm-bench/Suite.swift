@@ -12,10 +12,7 @@ struct Suite {
         var machine: String
         var model: String
         var threads: Int
-        var reference: LlamaBench?
-        var referenceError: String?
-        var sessionPrefill: Double
-        var sessionDecode: Double
+        var throughput: [Throughput.Result]
         var sessionCreationMicroseconds: Double
         var coldTTFT: Double
         var warmTTFT: Double
@@ -48,23 +45,6 @@ struct Suite {
         let count = 10_000
         let creation = Measure.clock.measure {
             for _ in 0..<count { _ = LanguageModelSession(instructions: "Be brief.") }
-        }
-
-        log("prefill and decode through LanguageModelSession")
-        // Like llama-bench's pp and tg: prefill is a 1-token answer to an
-        // uncached prompt (prompt evaluation plus one sampling step); decode
-        // is the extra time a 64-token answer to an equally long uncached
-        // prompt takes, per extra token.
-        var prefill: [Double] = []
-        var decode: [Double] = []
-        let prompt = "Count from 1 to 100, separated by commas."
-        for _ in 0..<5 {
-            let short = try await Measure.stream(LanguageModelSession(instructions: Measure.freshInstructions(words: 40)), prompt, maximumTokens: 1)
-            let long = try await Measure.stream(LanguageModelSession(instructions: Measure.freshInstructions(words: 40)), prompt, maximumTokens: 64)
-            prefill.append(Double(short.inputTokens - short.cachedTokens) / short.total)
-            if long.outputTokens > 1, long.total > short.total {
-                decode.append(Double(long.outputTokens - 1) / (long.total - short.total))
-            }
         }
 
         log("time to first token with ~500-token instructions, warm and prewarmed")
@@ -105,17 +85,16 @@ struct Suite {
             reevaluated.append(try await Measure.stream(resumed, "Now describe a mountain.", maximumTokens: 4).timeToFirstToken)
         }
 
-        log("llama-bench (reference)")
-        var reference: LlamaBench?
-        var referenceError: String?
-        if let binary = environment["LLAMA_BENCH"], let model = environment["FOUNDATION_MODELS_MODEL"] {
-            do {
-                reference = try LlamaBench.run(binary: binary, model: model, threads: threads, promptTokens: 64, generatedTokens: 64)
-            } catch {
-                referenceError = "\(error)"
-            }
-        } else {
-            referenceError = "LLAMA_BENCH or FOUNDATION_MODELS_MODEL is not set (run through make bench)"
+        // Throughput on the small and the default model (the one apps get),
+        // and on the bench model when it is another file.
+        var throughput: [Throughput.Result] = []
+        var files: [String] = []
+        for path in [environment["FOUNDATION_MODELS_SMALL_MODEL"], environment["FOUNDATION_MODELS_DEFAULT_MODEL"], environment["FOUNDATION_MODELS_MODEL"]] {
+            if let path, !path.isEmpty, !files.contains(path) { files.append(path) }
+        }
+        for path in files {
+            let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            throughput.append(try await Throughput(label: name, modelPath: path, threads: threads).run(log: log))
         }
 
         log("tool round against a plain answer")
@@ -143,10 +122,7 @@ struct Suite {
             machine: Self.machine(),
             model: modelPath,
             threads: threads,
-            reference: reference,
-            referenceError: referenceError,
-            sessionPrefill: Measure.mean(prefill),
-            sessionDecode: Measure.mean(decode),
+            throughput: throughput,
             sessionCreationMicroseconds: Measure.seconds(creation) / Double(count) * 1e6,
             coldTTFT: Measure.mean(cold),
             warmTTFT: Measure.mean(warm),

@@ -157,25 +157,7 @@ struct IndentedLayoutTests {
     /// indented spelling of its own value.
     @Test(arguments: 0..<40) func randomWalksAreTheIndentedSpellingOfTheirValue(seed: Int) throws {
         let (root, definitions) = seed % 2 == 0 ? (Self.deck, []) : (SchemaNode.reference("Tree"), Self.treeDefinitions)
-        let constraint = try Self.indented(root, definitions)
-        var generator = SplitMix(state: UInt64(seed))
-        var decoder = constraint.makeDecoder()
-        var budget = 40 + seed * 4
-        while !decoder.isComplete {
-            let allowed = decoder.allowedTokens().tokens
-            try #require(!allowed.isEmpty)
-            let token = allowed[Int(generator.next() % UInt64(allowed.count))]
-            if decoder.accept(token, completableWithin: budget - 1) {
-                budget -= 1
-                if decoder.ended { break }
-            } else {
-                let completion = decoder.completionTokens()
-                let closing = try #require(completion)
-                for token in closing { do { let accepted = decoder.accept(token); #expect(accepted) } }
-                break
-            }
-        }
-        let text = String(decoding: decoder.output, as: UTF8.self)
+        let text = try randomWalk(Self.indented(root, definitions), seed: seed, budget: 40 + seed * 4)
         #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "\(text)")
         #expect(text == Self.reindented(text), "\(text)")
     }

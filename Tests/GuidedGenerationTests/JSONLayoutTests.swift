@@ -57,25 +57,7 @@ struct JSONLayoutTests {
     /// Random walks through the mask, each closed by the shortest completion
     /// when its budget runs low: every one is valid JSON in the spaced layout.
     @Test(arguments: 0..<40) func randomWalksAreValidSpacedJSON(seed: Int) throws {
-        let open = try Self.spaced(Self.open)
-        var generator = SplitMix(state: UInt64(seed))
-        var decoder = open.makeDecoder()
-        var budget = 30 + seed * 3
-        while !decoder.isComplete {
-            let allowed = decoder.allowedTokens().tokens
-            try #require(!allowed.isEmpty)
-            let token = allowed[Int(generator.next() % UInt64(allowed.count))]
-            if decoder.accept(token, completableWithin: budget - 1) {
-                budget -= 1
-                if decoder.ended { break }
-            } else {
-                let completion = decoder.completionTokens()
-                let closing = try #require(completion)
-                for token in closing { do { let accepted = decoder.accept(token); #expect(accepted) } }
-                break
-            }
-        }
-        let text = String(decoding: decoder.output, as: UTF8.self)
+        let text = try randomWalk(Self.spaced(Self.open), seed: seed, budget: 30 + seed * 3)
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         #expect(object?["name"] is String, "\(text)")
         #expect((object?["tags"] as? [Bool])?.isEmpty == false, "\(text)")
@@ -106,4 +88,28 @@ struct JSONLayoutTests {
         }
         return true
     }
+}
+
+/// A walk through `constraint`'s masks with random allowed tokens from
+/// `seed`, closed by the shortest completion when `budget` tokens would no
+/// longer hold it: the output, which must be a valid value.
+func randomWalk(_ constraint: TokenConstraint, seed: Int, budget: Int) throws -> String {
+    var generator = SplitMix(state: UInt64(seed))
+    var decoder = constraint.makeDecoder()
+    var budget = budget
+    while !decoder.isComplete {
+        let allowed = decoder.allowedTokens().tokens
+        try #require(!allowed.isEmpty)
+        let token = allowed[Int(generator.next() % UInt64(allowed.count))]
+        if decoder.accept(token, completableWithin: budget - 1) {
+            budget -= 1
+            if decoder.ended { break }
+        } else {
+            let completion = decoder.completionTokens()
+            let closing = try #require(completion)
+            for token in closing { do { let accepted = decoder.accept(token); #expect(accepted) } }
+            break
+        }
+    }
+    return String(decoding: decoder.output, as: UTF8.self)
 }

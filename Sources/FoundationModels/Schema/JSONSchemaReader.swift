@@ -65,9 +65,14 @@ struct JSONSchemaReader {
         }
         let name = title ?? "Schema"
         // A document that refers to itself (`#`) is its own first definition.
-        var root = try reader.node(for: [Sub(document, "#")], at: "#")
-        while let pointer = reader.pending.popLast() {
-            try reader.define(pointer)
+        var root: SchemaNode
+        do {
+            root = try reader.node(for: [Sub(document, "#")], at: "#")
+            while let pointer = reader.pending.popLast() {
+                try reader.define(pointer)
+            }
+        } catch let error as Unsatisfiable {
+            throw Self.corrupted(error.message)
         }
         if let rootName = reader.names["#"], case .reference(rootName) = root {
             root = reader.definitions.first { $0.name == rootName }?.node ?? root
@@ -313,7 +318,9 @@ struct JSONSchemaReader {
         var minProperties: Int?
         var maxProperties: Int?
         var dependentRequired: [(String, [String], String)] = []
-        var forbiddenProperties: [String] = []
+        /// `not: {required: […]}`: the object must not have every property
+        /// of a group (a group of one: that property is absent).
+        var forbiddenGroups: [[String]] = []
         var arrayClauses: [ArrayClause] = []
         var minItems: Int?
         var maxItems: Int?
@@ -326,7 +333,7 @@ struct JSONSchemaReader {
         var isTrivial: Bool {
             types == nil && values == nil && minLength == nil && maxLength == nil && patterns.isEmpty && format == nil
                 && minimum == nil && maximum == nil && multipleOf == nil && objectClauses.isEmpty && required.isEmpty
-                && minProperties == nil && maxProperties == nil && dependentRequired.isEmpty && forbiddenProperties.isEmpty
+                && minProperties == nil && maxProperties == nil && dependentRequired.isEmpty && forbiddenGroups.isEmpty
                 && arrayClauses.isEmpty && minItems == nil && maxItems == nil && uniqueItems == nil && contains.isEmpty
                 && unsupportedGuides.isEmpty
         }
@@ -592,7 +599,7 @@ struct JSONSchemaReader {
                             if try excludes(generated[i][x], other, depth: 0) { continue }
                             let names = other.required.filter { !generated[i][x].required.contains($0) }
                             var narrowed = generated[i][x]
-                            narrowed.forbiddenProperties += names
+                            narrowed.forbiddenGroups += names.map { [$0] }
                             if !names.isEmpty, try excludes(narrowed, other, depth: 0) {
                                 generated[i][x] = narrowed
                                 continue
@@ -644,7 +651,9 @@ struct JSONSchemaReader {
             }
         }
         if keywords == ["required"] {
-            facts.forbiddenProperties += try Self.strings(object.properties["required"]!, at: sub.path + "/required")
+            let names = try Self.strings(object.properties["required"]!, at: sub.path + "/required")
+            // (`required: []` holds for every object: its negation for none.)
+            if names.isEmpty { facts.types = (facts.types ?? Set(Kind.allCases)).subtracting([.object]) } else { facts.forbiddenGroups.append(names) }
             return
         }
         if (keywords == ["enum"] || keywords == ["const"]), let values = facts.values {
@@ -705,7 +714,7 @@ struct JSONSchemaReader {
             if let existing = a.multipleOf, existing != factor {
                 let ratio = max(existing, factor) / min(existing, factor)
                 guard ratio == ratio.rounded() else {
-                    throw Self.corrupted("unsupported multipleOf at \(path): both \(existing) and \(factor)")
+                    throw Self.corrupted("unsupported JSON Schema keyword \"multipleOf\" at \(path): both \(existing) and \(factor), neither a multiple of the other")
                 }
                 result.multipleOf = max(existing, factor)
             } else {
@@ -717,7 +726,7 @@ struct JSONSchemaReader {
         result.minProperties = Self.maxOptional(a.minProperties, b.minProperties)
         result.maxProperties = Self.minOptional(a.maxProperties, b.maxProperties)
         result.dependentRequired += b.dependentRequired
-        result.forbiddenProperties += b.forbiddenProperties
+        result.forbiddenGroups += b.forbiddenGroups
         result.arrayClauses += b.arrayClauses
         result.minItems = Self.maxOptional(a.minItems, b.minItems)
         result.maxItems = Self.minOptional(a.maxItems, b.maxItems)
@@ -771,13 +780,21 @@ struct JSONSchemaReader {
 
     /// Whether the engine may write property `name` for `facts`.
     private func writes(_ name: String, _ facts: Facts) throws -> Bool {
-        if facts.forbiddenProperties.contains(name) { return false }
+        if Self.forbids(name, facts) { return false }
         if facts.required.contains(name) { return true }
         let subs = try propertySubs(name, in: facts)
         if subs.contains(where: \.isFalse) { return false }
         let declared = facts.objectClauses.contains { clause in clause.properties.contains { $0.name == name } }
         let open = facts.objectClauses.contains { clause in !clause.patternProperties.isEmpty || (clause.additional.map { !$0.isFalse } ?? false) }
         return declared || open
+    }
+
+    /// Whether every object `facts` allows lacks `name`: a forbidden group
+    /// holds it and `facts` requires the rest of the group.
+    private static func forbids(_ name: String, _ facts: Facts) -> Bool {
+        facts.forbiddenGroups.contains { group in
+            group.contains(name) && group.allSatisfy { $0 == name || facts.required.contains($0) }
+        }
     }
 
     private mutating func disjoint(_ a: Facts, _ b: Facts, depth: Int) throws -> Bool {
@@ -847,7 +864,7 @@ struct JSONSchemaReader {
     /// with values that cannot agree.
     private mutating func objectsDisjoint(_ a: Facts, _ b: Facts, depth: Int) throws -> Bool {
         for name in a.required {
-            if b.forbiddenProperties.contains(name) { return true }
+            if Self.forbids(name, b) { return true }
             let right = try propertySubs(name, in: b)
             if right.contains(where: \.isFalse) { return true }
             guard b.required.contains(name) else { continue }
@@ -936,7 +953,7 @@ struct JSONSchemaReader {
             guard facts.allows(.object) else { return false }
             for name in facts.required where properties[name] == nil { return false }
             if !facts.objectClauses.isEmpty || facts.minProperties != nil || facts.maxProperties != nil
-                || !facts.dependentRequired.isEmpty || !facts.forbiddenProperties.isEmpty { return nil }
+                || !facts.dependentRequired.isEmpty || !facts.forbiddenGroups.isEmpty { return nil }
             return true
         }
     }
@@ -975,15 +992,46 @@ struct JSONSchemaReader {
 
     // MARK: - Lowering
 
+    /// The node of the values any of `alternatives` accepts. An alternative
+    /// no value satisfies is left out (a `oneOf` branch that contradicts the
+    /// keywords beside it); when all are, this throws ``Unsatisfiable``.
     private mutating func lower(_ alternatives: [Facts], at path: String) throws -> SchemaNode {
         var nodes: [SchemaNode] = []
+        var failure: Unsatisfiable?
         for facts in alternatives {
-            let node = try lower(facts, at: path)
+            let node: SchemaNode
+            do {
+                node = try lower(facts, at: path)
+            } catch let error as Unsatisfiable {
+                failure = failure ?? error
+                continue
+            }
             if case .anyOf(let choices) = node { nodes += choices } else { nodes.append(node) }
         }
         if nodes.count == 1 { return nodes[0] }
-        if nodes.isEmpty { return .anyOf([]) }
+        if nodes.isEmpty {
+            if let failure { throw failure }
+            return .anyOf([])
+        }
         return .anyOf(nodes)
+    }
+
+    /// A schema (or one alternative of it) that no value satisfies. Caught
+    /// where the value may be absent or another alternative remains; at the
+    /// top of the document, a `DecodingError.dataCorrupted` naming it.
+    struct Unsatisfiable: Error {
+        var message: String
+    }
+
+    /// The node of `subs`, or nil when no value satisfies them.
+    private mutating func satisfiableNode(for subs: [Sub], at path: String) throws -> SchemaNode? {
+        do {
+            let node = try node(for: subs, at: path)
+            if case .anyOf(let choices) = node, choices.isEmpty { return nil }
+            return node
+        } catch is Unsatisfiable {
+            return nil
+        }
     }
 
     private mutating func lower(_ facts: Facts, at path: String) throws -> SchemaNode {
@@ -1106,18 +1154,24 @@ struct JSONSchemaReader {
         var prefix: [SchemaNode] = []
         for index in 0..<prefixCount {
             let subs = facts.arrayClauses.compactMap { index < $0.prefix.count ? $0.prefix[index] : $0.rest }
-            if subs.contains(where: \.isFalse) {
+            // An element no value satisfies ends the array before it.
+            guard !subs.contains(where: \.isFalse), let element = try satisfiableNode(for: subs, at: "\(path)/items/\(index)") else {
                 maximum = min(maximum ?? index, index)
                 break
             }
-            prefix.append(try node(for: subs, at: "\(path)/items/\(index)"))
+            prefix.append(element)
         }
         let restSubs = facts.arrayClauses.compactMap(\.rest)
         var items = SchemaNode.any
-        if restSubs.contains(where: \.isFalse) {
-            maximum = min(maximum ?? prefix.count, prefix.count)
-        } else if !restSubs.isEmpty {
-            items = try node(for: restSubs, at: path + "/items")
+        if !restSubs.isEmpty, prefix.count == prefixCount {
+            if !restSubs.contains(where: \.isFalse), let rest = try satisfiableNode(for: restSubs, at: path + "/items") {
+                items = rest
+            } else {
+                maximum = min(maximum ?? prefix.count, prefix.count)
+            }
+        }
+        if let maximum, (facts.minItems ?? 0) > maximum {
+            throw Unsatisfiable(message: "unsatisfiable schema at \(path): minItems \(facts.minItems ?? 0), but it may have at most \(maximum) elements (maxItems, false or unsatisfiable items)")
         }
         if let uniqueness = facts.uniqueItems, (maximum ?? 2) > 1 {
             throw Self.corrupted("unsupported JSON Schema keyword \"uniqueItems\" at \(uniqueness): cannot be enforced token by token")
@@ -1139,12 +1193,21 @@ struct JSONSchemaReader {
         for clause in facts.objectClauses {
             if let names = clause.propertyNames { nameFacts = try conjoin(nameFacts, try self.facts(of: names), at: names.path) }
         }
+        // `not: {required: [a, b]}`: of a group whose properties may all be
+        // written, leave out the first that is not required.
+        var forbidden: Set<String> = []
+        for group in facts.forbiddenGroups where group.allSatisfy({ order.contains($0) }) {
+            guard let dropped = group.first(where: { !facts.required.contains($0) }) else {
+                throw Unsatisfiable(message: "unsatisfiable schema at \(path): the required properties \(group) are forbidden together (not/required)")
+            }
+            forbidden.insert(dropped)
+        }
         var properties: [PropertyNode] = []
         for name in order {
             let propertyPath = "\(path)/properties/\(Self.escape(name))"
             let isRequired = facts.required.contains(name)
             var subs = try propertySubs(name, in: facts)
-            var allowed = !subs.contains(where: \.isFalse) && !facts.forbiddenProperties.contains(name)
+            var allowed = !subs.contains(where: \.isFalse) && !forbidden.contains(name)
             if allowed, facts.objectClauses.contains(where: { $0.propertyNames != nil }) {
                 var fits = false
                 for candidate in nameFacts {
@@ -1154,16 +1217,15 @@ struct JSONSchemaReader {
             }
             guard allowed else {
                 if isRequired {
-                    throw Self.corrupted("the required property \"\(name)\" at \(path) is not allowed by the schema, so no value satisfies it")
+                    throw Unsatisfiable(message: "unsatisfiable schema at \(path): the required property \"\(name)\" is excluded (a false schema, additionalProperties false, propertyNames or not/required)")
                 }
                 continue
             }
             subs = subs.filter { !$0.isTrue }
-            let value = try node(for: subs, at: propertyPath)
-            if case .anyOf(let choices) = value, choices.isEmpty {
+            guard let value = try satisfiableNode(for: subs, at: propertyPath) else {
                 // No value satisfies the property's schema: it can only be absent.
                 if isRequired {
-                    throw Self.corrupted("the required property \"\(name)\" at \(path) admits no value")
+                    throw Unsatisfiable(message: "unsatisfiable schema at \(propertyPath): no value satisfies the required property \"\(name)\"")
                 }
                 continue
             }
@@ -1187,10 +1249,15 @@ struct JSONSchemaReader {
             throw Self.corrupted("unsupported allOf at \(path): several schemas with additionalProperties or patternProperties")
         } else if let clause = extrasClauses.first {
             for entry in clause.patternProperties {
-                patternProperties.append(PatternProperty(pattern: entry.pattern, node: try node(for: [entry.sub], at: entry.sub.path)))
+                guard let value = try satisfiableNode(for: [entry.sub], at: entry.sub.path) else {
+                    // (Such keys must stay out, which their pattern alone cannot say.)
+                    throw Self.corrupted("unsupported patternProperties at \(entry.sub.path): no value satisfies the schema of the keys it matches")
+                }
+                patternProperties.append(PatternProperty(pattern: entry.pattern, node: value))
             }
             if let extra = clause.additional, !extra.isFalse {
-                additional = try node(for: [extra], at: extra.path)
+                // (One that no value satisfies is `false`.)
+                additional = try satisfiableNode(for: [extra], at: extra.path)
             }
         } else {
             // No additionalProperties: JSON Schema allows other keys, but the
@@ -1212,7 +1279,7 @@ struct JSONSchemaReader {
             }
         }
         let isOpen = additional != nil || !patternProperties.isEmpty
-        if !facts.forbiddenProperties.isEmpty, isOpen {
+        if !facts.forbiddenGroups.isEmpty, isOpen {
             throw Self.corrupted("unsupported not at \(path): a forbidden property in an object that allows other properties")
         }
         // Counts and dependencies: enforced where the declared properties imply them.

@@ -62,23 +62,28 @@ package struct GuidedDecoder {
         if mask.count != vocabulary.count { mask = TokenMask(count: vocabulary.count) }
         if state.count == 1, state[0].leaf >= 0, constraint.grammar.leafIsClosed(state[0].leaf) {
             allowedInLeaf(state[0], into: &mask)
-        } else if state.allSatisfy({ $0.leaf >= 0 && constraint.grammar.leafIsClosed($0.leaf) }) {
-            // Several readings, each inside a string (branches of an anyOf
-            // that agree so far): the tokens any one of them allows.
+        } else {
+            // Several readings (branches of an anyOf that agree so far, a
+            // key that may be declared or extra): the tokens any one of
+            // them allows. A reading inside a string takes the string's
+            // precomputed masks; only the others walk the vocabulary.
             mask.removeAll()
+            scratch.removeAll(keepingCapacity: true)
             var one = TokenMask(count: 0)
             swap(&one, &leafScratch)
             if one.count != vocabulary.count { one = TokenMask(count: vocabulary.count) }
             for alternative in state {
-                allowedInLeaf(alternative, into: &one)
-                mask.formUnion(one)
+                if alternative.leaf >= 0, constraint.grammar.leafIsClosed(alternative.leaf) {
+                    allowedInLeaf(alternative, into: &one)
+                    mask.formUnion(one)
+                } else {
+                    scratch.append(alternative)
+                }
             }
             swap(&one, &leafScratch)
-        } else {
-            mask.removeAll()
-            scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: state)
-            explore(from: TokenTrie.root, level: 0..<scratch.count, depth: 0, into: &mask)
+            if !scratch.isEmpty {
+                explore(from: TokenTrie.root, level: 0..<scratch.count, depth: 0, into: &mask)
+            }
         }
         if canEnd {
             for token in vocabulary.endOfGeneration { mask.insert(token) }

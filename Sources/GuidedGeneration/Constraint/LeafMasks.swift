@@ -55,6 +55,21 @@ struct LeafMasks: Sendable {
         // a UTF-8 continuation byte or the closing quote.
         let counts = leaf == SharedLeaf.anyString.rawValue && depth == 0
         let body = ByteDFA.anyJSONString.next(ByteDFA.anyJSONString.start, UInt8(ascii: "\""))
+        // The bytes on which a state stays where it is: a subtree whose
+        // bytes all loop keeps every token below inside the leaf.
+        // (By automaton state: string leaves' states are small integers.)
+        var loops: [ByteSet?] = []
+        if case .string(let automaton) = grammar.leaves[Int(leaf)] { loops = Array(repeating: nil, count: automaton.stateCount) }
+        func loopBytes(_ state: LeafState) -> ByteSet {
+            let index = Int(state.low)
+            guard state.high == 0, index < loops.count else { return ByteSet() }
+            if let known = loops[index] { return known }
+            var set = ByteSet()
+            for byte in UInt8.min...UInt8.max where grammar.leafNext(leaf, state, byte) == state { set.insert(byte) }
+            loops[index] = set
+            return set
+        }
+        let spellings = vocabulary.tokens
         var stack: [(node: Int32, state: LeafState, depth: Int32, characters: Int32)] = [(start, state, depth, 0)]
         while let (node, current, depth, characters) = stack.popLast() {
             for index in trie.children(of: node) {
@@ -78,7 +93,17 @@ struct LeafMasks: Sendable {
                         }
                     }
                 } else if trie.hasChildren(child) {
-                    stack.append((child, next, depth + 1, written))
+                    if (!counts || Int32(truncatingIfNeeded: next.low) == body), trie.bytesBelow(child).isSubset(of: loopBytes(next)) {
+                        // (Content bytes that loop are ASCII: one character each.)
+                        for grandchild in trie.children(of: child) {
+                            trie.forEachToken(inSubtree: trie.childNode(at: grandchild)) { token in
+                                always.insert(token)
+                                if counts { alwaysByCharacters.append((token, written + Int32(spellings[Int(token)].count) - depth - 1)) }
+                            }
+                        }
+                    } else {
+                        stack.append((child, next, depth + 1, written))
+                    }
                 }
             }
         }

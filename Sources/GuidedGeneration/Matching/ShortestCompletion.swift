@@ -70,7 +70,7 @@ struct ShortestCompletion: Sendable {
             changed = false
             for shape in grammar.objects.indices {
                 for index in grammar.objects[shape].keyTries.indices.reversed() {
-                    let cost = Self.trieCost(grammar, shape: shape, trieIndex: index, from: 0, length: length, rest: rest).cost
+                    let cost = Self.trieLength(grammar, shape: shape, trieIndex: index, length: length, rest: rest)
                     if cost < rest[shape][index] {
                         rest[shape][index] = cost
                         changed = true
@@ -118,6 +118,26 @@ struct ShortestCompletion: Sendable {
         }
     }
 
+    /// The length of ``trieCost(_:shape:trieIndex:from:length:rest:)`` from
+    /// the trie's root, without building paths (the fixpoint's inner loop).
+    static func trieLength(_ grammar: Grammar, shape: Int, trieIndex: Int, length: [Int], rest: [[Int]]) -> Int {
+        let trie = grammar.objects[shape].keyTries[trieIndex]
+        var best = infinity
+        var stack: [(node: Int32, depth: Int)] = [(0, 0)]
+        while let (current, depth) = stack.popLast() {
+            switch trie.outcome(current) {
+            case .close:
+                best = min(best, depth)
+            case .property(let index):
+                let value = grammar.objects[shape].properties[Int(index)].value
+                best = min(best, sum(sum(depth, length[Int(value)]), rest[shape][Int(index + 1) * 2 + 1]))
+            case .none:
+                for edge in trie.edges(of: current) { stack.append((trie.edgeTarget(at: edge), depth + 1)) }
+            }
+        }
+        return best
+    }
+
     /// The cheapest way to finish an object from `node` of one of its key
     /// tries: the bytes to an outcome, plus the value and the rest after it.
     static func trieCost(_ grammar: Grammar, shape: Int, trieIndex: Int, from node: Int32, length: [Int], rest: [[Int]]) -> (cost: Int, path: [UInt8], outcome: KeyTrie.Outcome) {
@@ -135,8 +155,9 @@ struct ShortestCompletion: Sendable {
                 let cost = sum(sum(path.count, length[Int(value)]), rest[shape][after])
                 if cost < best.cost { best = (cost, path, outcome) }
             case .none:
-                for byte in UInt8.min...UInt8.max {
-                    if let next = trie.child(of: current, byte: byte) { stack.append((next, path + [byte])) }
+                // (By byte: of equal costs, the path popped first, the highest byte, wins.)
+                for edge in trie.edges(of: current).sorted(by: { trie.edgeByte(at: $0) < trie.edgeByte(at: $1) }) {
+                    stack.append((trie.edgeTarget(at: edge), path + [trie.edgeByte(at: edge)]))
                 }
             }
         }

@@ -102,7 +102,43 @@ package struct TokenTrie: Sendable {
             for child in renumberedChildren.reversed() { stack.append((child, false)) }
         }
         self.subtreeTokens = subtreeTokens
+        // The bytes below each node, bottom-up (children have higher
+        // numbers than their parent), shared between nodes with equal sets.
+        let nodeCount = order.count
+        var below = [ByteSet](repeating: ByteSet(), count: nodeCount)
+        for node in stride(from: nodeCount - 1, through: 0, by: -1) {
+            var set = ByteSet()
+            for index in Int(firstChild[node])..<Int(firstChild[node + 1]) {
+                set.insert(childBytes[index])
+                set.formUnion(below[Int(childNodes[index])])
+            }
+            below[node] = set
+        }
+        var alphabets: [ByteSet] = []
+        var alphabetIndex: [ByteSet: Int32] = [:]
+        var subtreeAlphabet = [Int32](repeating: 0, count: nodeCount)
+        for node in 0..<nodeCount {
+            if let known = alphabetIndex[below[node]] {
+                subtreeAlphabet[node] = known
+            } else {
+                alphabetIndex[below[node]] = Int32(alphabets.count)
+                subtreeAlphabet[node] = Int32(alphabets.count)
+                alphabets.append(below[node])
+            }
+        }
+        self.alphabets = alphabets
+        self.subtreeAlphabet = subtreeAlphabet
     }
+
+    /// For node `n`, `alphabets[subtreeAlphabet[n]]` is every byte of every
+    /// token below it after its prefix: a leaf state that loops on all of
+    /// them keeps every such token inside the leaf, without walking them.
+    private(set) var alphabets: [ByteSet]
+    private(set) var subtreeAlphabet: [Int32]
+
+    /// The bytes that follow `node`'s prefix in the tokens below it.
+    @inline(__always)
+    package func bytesBelow(_ node: Int32) -> ByteSet { alphabets[Int(subtreeAlphabet[Int(node)])] }
 
     private(set) var subtreeTokens: [Int32]
 
@@ -156,5 +192,47 @@ package struct TokenTrie: Sendable {
             current = next
         }
         return current
+    }
+}
+
+/// A set of bytes, as four words.
+package struct ByteSet: Hashable, Sendable {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    package init() {}
+
+    @inline(__always)
+    package mutating func insert(_ byte: UInt8) {
+        let bit = UInt64(1) << UInt64(byte & 63)
+        switch byte >> 6 {
+        case 0: words.0 |= bit
+        case 1: words.1 |= bit
+        case 2: words.2 |= bit
+        default: words.3 |= bit
+        }
+    }
+
+    @inline(__always)
+    package mutating func formUnion(_ other: ByteSet) {
+        words.0 |= other.words.0
+        words.1 |= other.words.1
+        words.2 |= other.words.2
+        words.3 |= other.words.3
+    }
+
+    @inline(__always)
+    package func isSubset(of other: ByteSet) -> Bool {
+        words.0 & ~other.words.0 == 0 && words.1 & ~other.words.1 == 0 && words.2 & ~other.words.2 == 0 && words.3 & ~other.words.3 == 0
+    }
+
+    package static func == (lhs: ByteSet, rhs: ByteSet) -> Bool {
+        lhs.words == rhs.words
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
+        hasher.combine(words.3)
     }
 }

@@ -41,6 +41,10 @@ extension OnDeviceTests {
             Case(name: "$ref to any local pointer, with siblings", schema: #"""
                 {"$defs":{"S":{"type":"string","minLength":1}},"properties":{"a":{"$ref":"#/$defs/S","maxLength":2}},"type":"object","required":["a"]}
                 """#, valid: [#"{"a":"xy"}"#], invalid: [#"{"a":"xyz"}"#, #"{"a":""}"#]),
+            Case(name: "$ref to a property's schema", schema: #"""
+                {"type":"object","properties":{"a":{"type":"string","enum":["x","y"]},"b":{"$ref":"#/properties/a"}},"required":["a","b"],"additionalProperties":false}
+                """#, valid: [#"{"a":"x","b":"y"}"#], invalid: [#"{"a":"x","b":"z"}"#]),
+            Case(name: "integers are not numbers", schema: #"{"type":"integer","minimum":-3,"maximum":3}"#, valid: ["-3", "0"], invalid: ["1.5", "4"]),
             Case(name: "type arrays", schema: #"{"type":["string","null"],"maxLength":4}"#, valid: ["null", #""abcd""#], invalid: ["1", #""abcde""#]),
             Case(name: "nullable", schema: #"{"type":"integer","nullable":true,"minimum":0,"maximum":9}"#,
                  oracle: #"{"type":["integer","null"],"minimum":0,"maximum":9}"#, valid: ["null", "9"], invalid: ["10", #""1""#]),
@@ -86,6 +90,9 @@ extension OnDeviceTests {
             Case(name: "minProperties implied by required", schema: #"""
                 {"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"minProperties":1,"additionalProperties":false}
                 """#, valid: [#"{"a":""}"#], invalid: ["{}"]),
+            Case(name: "maxProperties implied by the declared properties", schema: #"""
+                {"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"maxProperties":2,"additionalProperties":false}
+                """#, valid: [#"{"a":"","b":""}"#, "{}"], invalid: [#"{"a":"","b":"","c":""}"#]),
             Case(name: "dependentRequired implied by required", schema: #"""
                 {"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a","b"],"dependentRequired":{"a":["b"]},"additionalProperties":false}
                 """#, valid: [#"{"a":"","b":""}"#], invalid: [#"{"a":""}"#]),
@@ -95,6 +102,10 @@ extension OnDeviceTests {
                  valid: [#"["x",true,false]"#], invalid: [#"["y"]"#, #"["x",1]"#, "[]"]),
             Case(name: "uniqueItems where at most one item", schema: #"{"type":"array","items":{"type":"string"},"uniqueItems":true,"maxItems":1}"#,
                  valid: ["[]", #"["a"]"#], invalid: [#"["a","a"]"#]),
+            Case(name: "contains with minContains 0 constrains nothing", schema: #"{"type":"array","items":{"type":"integer"},"contains":{"minimum":5},"minContains":0,"maxItems":3}"#,
+                 oracle: #"{"type":"array","items":{"type":"integer"},"maxItems":3}"#, valid: ["[]", "[1,2]"], invalid: [#"["a"]"#, "[1,2,3,4]"]),
+            Case(name: "if true applies then", schema: #"{"type":"string","if":true,"then":{"maxLength":2}}"#,
+                 oracle: #"{"type":"string","maxLength":2}"#, valid: [#""ab""#], invalid: [#""abc""#]),
             Case(name: "anyOf with sibling properties", schema: #"""
                 {"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"anyOf":[{"required":["a"]},{"required":["b"]}],"additionalProperties":false}
                 """#, valid: [#"{"a":"x"}"#, #"{"b":1}"#, #"{"a":"x","b":1}"#], invalid: ["{}"]),
@@ -115,6 +126,14 @@ extension OnDeviceTests {
             Case(name: "not a required property", schema: #"""
                 {"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"not":{"required":["b"]},"additionalProperties":false}
                 """#, valid: [#"{"a":"x"}"#, "{}"], invalid: [#"{"b":"y"}"#]),
+            Case(name: "not both of two required properties", schema: #"""
+                {"type":"object","properties":{"result":{"type":"integer"},"error":{"type":"string"}},"not":{"required":["result","error"]},
+                 "anyOf":[{"required":["result"]},{"required":["error"]}],"additionalProperties":false}
+                """#, valid: [#"{"result":1}"#, #"{"error":"x"}"#], invalid: [#"{"result":1,"error":"x"}"#, "{}"]),
+            Case(name: "a oneOf branch that contradicts its siblings is left out", schema: #"""
+                {"type":"object","oneOf":[{"properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false},
+                                          {"properties":{"keyValues":{"type":"array"}},"required":["keys"],"additionalProperties":false}]}
+                """#, valid: [#"{"key":"a"}"#], invalid: [#"{"keys":"a"}"#, #"{"keyValues":[]}"#, "{}"]),
             Case(name: "not a value of an enum", schema: #"{"enum":["a","b","c"],"not":{"const":"b"}}"#, valid: [#""a""#], invalid: [#""b""#]),
             Case(name: "if alone constrains nothing", schema: #"{"type":"integer","if":{"minimum":3}}"#,
                  oracle: #"{"type":"integer"}"#, valid: ["1"], invalid: [#""1""#]),
@@ -138,6 +157,9 @@ extension OnDeviceTests {
             (#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"dependentRequired":{"a":["b"]}}"#, "#/dependentRequired/a"),
             (#"{"type":"object","properties":{"a":{"type":"string"}},"dependentSchemas":{"a":{"required":["b"]}}}"#, "#/dependentSchemas/a"),
             (#"{"type":"string","pattern":"(?=a)"}"#, "#/pattern"),
+            (#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"not":{"required":["a"]}}"#, "unsatisfiable schema at #: the required properties"),
+            (#"{"type":"object","properties":{"a":false},"required":["a"]}"#, #"unsatisfiable schema at #: the required property "a""#),
+            (#"{"type":"array","items":[{"type":"string"},false],"minItems":2}"#, "unsatisfiable schema at #: minItems 2"),
             // MaskBench regression (a stack overflow): a recursion through a
             // `$ref` with siblings, which is expanded in place at every level.
             (##"{"definitions":{"Foo":{"type":"object","properties":{"child":{"allOf":[{"$ref":"#/definitions/Foo"},{"type":"object"}]}}}},"$ref":"#/definitions/Foo"}"##,

@@ -80,28 +80,6 @@ extension OnDeviceTests {
             #expect(validator.validate(json: json).isEmpty, "\(json) violates \(validator.validate(json: json))")
         }
 
-        /// A schema as people write it: `$schema`, `definitions` with `$ref`,
-        /// `format: date-time`, a `["string","null"]` type — answered with
-        /// JSON that follows it, on the default model.
-        @Test func aSchemaAsPeopleWriteItIsAnswered() throws {
-            try OnDevice.requireModel()
-            let schema = """
-                {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://example.com/event.json","title":"Event",
-                 "definitions":{"When":{"type":"string","format":"date-time","description":"RFC 3339 time"}},
-                 "type":"object","additionalProperties":false,
-                 "properties":{"name":{"type":"string","maxLength":40},"starts":{"$ref":"#/definitions/When"},"venue":{"type":["string","null"],"maxLength":40}},
-                 "required":["name","starts","venue"]}
-                """
-            let file = try Self.schemaFile(schema)
-            defer { try? FileManager.default.removeItem(at: file) }
-            let result = try Self.run(["respond", "--greedy", "--max-tokens", "120", "--schema", file.path, "The launch party is on 1 March 2026 at 7pm UTC."])
-            #expect(result.status == 0, "\(result.error)")
-            let json = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-            let oracle = schema.replacingOccurrences(of: #""$schema":"http://json-schema.org/draft-07/schema#","$id":"https://example.com/event.json","#, with: "")
-            let validator = try JSONSchemaValidator(schemaJSON: oracle)
-            #expect(validator.validate(json: json).isEmpty, "\(json) violates \(validator.validate(json: json))")
-        }
-
         @Test func anUnsupportedKeywordIsAClearError() throws {
             try OnDevice.requireModel()
             let file = try Self.schemaFile(#"{"type":"array","items":{"type":"string"},"uniqueItems":true}"#)
@@ -140,6 +118,34 @@ extension OnDeviceTests {
             #expect(result.output.isEmpty, "\(result.output)")
             #expect(result.error.hasPrefix("error: "), "\(result.error)")
             #expect(result.error.contains("maximumResponseTokens"), "\(result.error)")
+        }
+    }
+
+    /// `fm respond --schema` judged on the default model: in the quality run
+    /// (the Makefile's QUALITY filter matches the suite name), where
+    /// FOUNDATION_MODELS_MODEL is the default model.
+    @Suite("fm command line on the default model")
+    struct CommandLineQualityTests {
+        /// A schema as people write it: `$schema`, `definitions` with `$ref`,
+        /// `format: date-time`, a `["string","null"]` type — answered with
+        /// JSON that follows it, on the default model.
+        @Test func aSchemaAsPeopleWriteItIsAnswered() throws {
+            try OnDevice.requireModel()
+            let schema = """
+                {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://example.com/event.json","title":"Event",
+                 "definitions":{"When":{"type":"string","format":"date-time","description":"RFC 3339 time"}},
+                 "type":"object","additionalProperties":false,
+                 "properties":{"name":{"type":"string","maxLength":40},"starts":{"$ref":"#/definitions/When"},"venue":{"type":["string","null"],"maxLength":40}},
+                 "required":["name","starts","venue"]}
+                """
+            let file = try CommandLineTool.schemaFile(schema)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let result = try CommandLineTool.run(["respond", "--greedy", "--max-tokens", "120", "--schema", file.path, "The launch party is on 1 March 2026 at 7pm UTC."])
+            #expect(result.status == 0, "\(result.error)")
+            let json = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let oracle = schema.replacingOccurrences(of: #""$schema":"http://json-schema.org/draft-07/schema#","$id":"https://example.com/event.json","#, with: "")
+            let validator = try JSONSchemaValidator(schemaJSON: oracle)
+            #expect(validator.validate(json: json).isEmpty, "\(json) violates \(validator.validate(json: json))")
         }
     }
 }
