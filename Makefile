@@ -39,7 +39,7 @@ demo: setup
 	$(FM_ENV) $(SWIFT) build -c release --product fm
 	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/fm"
 
-# Six runs of the one test bundle:
+# Seven runs of the one test bundle:
 # - the API, session and on-device mechanics (validity, streaming,
 #   cancellation, queueing, tools) on the small model, SmolLM2-135M, for speed
 #   (with the eval's corpora and scorers, which need no model);
@@ -49,6 +49,9 @@ demo: setup
 # - the server models and the tier router against a real llama-server on
 #   127.0.0.1 (small model, started and stopped by the tests) and loopback
 #   stubs, alone for the same reason;
+# - the load and soak test (48 sessions at once, a cancellation storm,
+#   1,000 requests with resident memory held flat) on the small model,
+#   alone, so its memory figures are its own (about 2 minutes);
 # - LlamaKit's tests on the small model, alone, so two processes' worth of
 #   llama.cpp threads never share the cores (timing assertions stay honest);
 # - the app-compatibility targets, which exercise apps' "model not ready yet"
@@ -61,9 +64,10 @@ demo: setup
 #   the quality tests of typed answers.
 test: setup
 	$(FM_ENV) $(SWIFT) build --build-tests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)' --skip EvalModelTests --skip ServerModelTests
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)' --skip EvalModelTests --skip ServerModelTests --skip LoadSoakTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter EvalModelTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter ServerModelTests
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter LoadSoakTests
 	$(FM_ENV) $(SWIFT) test --skip-build --filter LlamaKitTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip '$(QUALITY)'
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_DEFAULT_MODEL" $(SWIFT) test --skip-build --filter '$(QUALITY)'
