@@ -17,7 +17,7 @@ FM_ENV := . "$(FM_CACHE)/env.sh" &&
 # seeded runs each, and the quality of typed answers.
 QUALITY := GuidedAcceptanceTests|ToolAcceptanceTests|QualityTests
 
-.PHONY: setup setup-bench setup-tiers build demo test bench maskbench eval clean
+.PHONY: setup setup-bench setup-tiers build demo test bench maskbench eval fuzz clean
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
 setup:
@@ -86,6 +86,13 @@ maskbench: setup
 	python="$$(scripts/maskbench_env.sh)" && data="$$(mktemp -d)" && trap 'rm -rf "$$data"' EXIT && \
 	tar -xJf "$(MASKBENCH_ARCHIVE)" -C "$$data" && \
 	$(FM_ENV) MASKBENCH_PYTHON="$$python" "$$($(SWIFT) build -c release --show-bin-path)/fm-bench" maskbench "$$data" --output BENCHMARKS.md $(MASKBENCH_ARGS)
+
+# libFuzzer (with AddressSanitizer) on the parsers of untrusted input, each
+# target for FUZZ_SECONDS, from the seed corpus in Fuzz/corpus; fails when a
+# target crashes, hangs or breaks a property (Fuzz/fuzz.sh, README).
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	$(FM_ENV) FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) Fuzz/fuzz.sh
 
 # The eval loop: the golden corpora (eval/corpora) answered guided, in free
 # text and through llama-server's JSON-schema grammar on the default model,
