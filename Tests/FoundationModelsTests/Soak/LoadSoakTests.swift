@@ -141,6 +141,15 @@ struct LoadSoakTests {
         return kilobytes * 1024
     }
 
+    /// `session`'s answer to `prompt`: the response, or the last snapshot
+    /// of its stream.
+    static func answer(_ session: LanguageModelSession, _ prompt: String, _ options: GenerationOptions, streamed: Bool) async throws -> String {
+        guard streamed else { return try await session.respond(to: prompt, options: options).content }
+        var last = ""
+        for try await snapshot in session.streamResponse(to: prompt, options: options) { last = snapshot.content }
+        return last
+    }
+
     /// glibc's `malloc_trim(0)`, looked up at run time: Glibc's module map
     /// leaves out `malloc.h`. Freed pages the allocator still holds would
     /// otherwise count as resident.
@@ -165,13 +174,7 @@ struct LoadSoakTests {
             for (index, session) in sessions.enumerated() {
                 group.addTask {
                     let outcome = await Self.outcome(within: .seconds(60)) {
-                        let prompt = "Say the number \(index)."
-                        if index.isMultiple(of: 2) {
-                            return try await session.respond(to: prompt, options: options).content
-                        }
-                        var last = ""
-                        for try await snapshot in session.streamResponse(to: prompt, options: options) { last = snapshot.content }
-                        return last
+                        try await Self.answer(session, "Say the number \(index).", options, streamed: !index.isMultiple(of: 2))
                     }
                     return (index, outcome)
                 }
@@ -214,12 +217,7 @@ struct LoadSoakTests {
                 // Some short, so that cancellations also arrive as or just
                 // after their answers end and their context moves on.
                 let options = index.isMultiple(of: 3) ? GenerationOptions(sampling: .greedy, maximumResponseTokens: 6) : long
-                if index.isMultiple(of: 2) {
-                    return try await session.respond(to: prompt, options: options).content
-                }
-                var last = ""
-                for try await snapshot in session.streamResponse(to: prompt, options: options) { last = snapshot.content }
-                return last
+                return try await Self.answer(session, prompt, options, streamed: !index.isMultiple(of: 2))
             }
         }
         // Requests nobody cancels, in line with the storm: a cancellation
@@ -293,9 +291,7 @@ struct LoadSoakTests {
                 let prompt = "Reply with one word about item \(number)."
                 switch number % 10 {
                 case 3:
-                    var last = ""
-                    for try await snapshot in LanguageModelSession(model: model).streamResponse(to: prompt, options: short) { last = snapshot.content }
-                    return last
+                    return try await Self.answer(LanguageModelSession(model: model), prompt, short, streamed: true)
                 case 6:
                     return try await LanguageModelSession(model: model)
                         .respond(to: "Is \(number) even?", generating: SoakVerdict.self, options: guided).content.answer
