@@ -17,7 +17,7 @@ FM_ENV := . "$(FM_CACHE)/env.sh" &&
 # seeded runs each, and the quality of typed answers.
 QUALITY := GuidedAcceptanceTests|ToolAcceptanceTests|QualityTests
 
-.PHONY: setup setup-bench setup-tiers build demo test bench maskbench eval clean
+.PHONY: setup setup-bench setup-tiers build demo test bench maskbench eval fuzz clean
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
 setup:
@@ -44,7 +44,7 @@ demo: setup
 	$(FM_ENV) $(SWIFT) build -c release --product flashcards
 	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
-# Six runs of the one test bundle:
+# Seven runs of the one test bundle:
 # - the API, session and on-device mechanics (validity, streaming,
 #   cancellation, queueing, tools) on the small model, SmolLM2-135M, for speed
 #   (with the eval's corpora and scorers, which need no model);
@@ -54,6 +54,9 @@ demo: setup
 # - the server models and the tier router against a real llama-server on
 #   127.0.0.1 (small model, started and stopped by the tests) and loopback
 #   stubs, alone for the same reason;
+# - the load and soak test (48 sessions at once, a cancellation storm,
+#   1,000 requests with resident memory held flat) on the small model,
+#   alone, so its memory figures are its own (about 2 minutes);
 # - LlamaKit's tests on the small model, alone, so two processes' worth of
 #   llama.cpp threads never share the cores (timing assertions stay honest);
 # - the app-compatibility targets, which exercise apps' "model not ready yet"
@@ -66,9 +69,10 @@ demo: setup
 #   the quality tests of typed answers.
 test: setup
 	$(FM_ENV) $(SWIFT) build --build-tests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)' --skip EvalModelTests --skip ServerModelTests
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)' --skip EvalModelTests --skip ServerModelTests --skip LoadSoakTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter EvalModelTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter ServerModelTests
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter LoadSoakTests
 	$(FM_ENV) $(SWIFT) test --skip-build --filter LlamaKitTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip '$(QUALITY)'
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_DEFAULT_MODEL" $(SWIFT) test --skip-build --filter '$(QUALITY)'
@@ -87,6 +91,13 @@ maskbench: setup
 	python="$$(scripts/maskbench_env.sh)" && data="$$(mktemp -d)" && trap 'rm -rf "$$data"' EXIT && \
 	tar -xJf "$(MASKBENCH_ARCHIVE)" -C "$$data" && \
 	$(FM_ENV) MASKBENCH_PYTHON="$$python" "$$($(SWIFT) build -c release --show-bin-path)/fm-bench" maskbench "$$data" --output BENCHMARKS.md $(MASKBENCH_ARGS)
+
+# libFuzzer (with AddressSanitizer) on the parsers of untrusted input, each
+# target for FUZZ_SECONDS, from the seed corpus in Fuzz/corpus; fails when a
+# target crashes, hangs or breaks a property (Fuzz/fuzz.sh, README).
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	$(FM_ENV) FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) Fuzz/fuzz.sh
 
 # The eval loop: the golden corpora (eval/corpora) answered guided, in free
 # text and through llama-server's JSON-schema grammar on the default model,

@@ -251,3 +251,29 @@ let package = Package(
         + example("ReceiptExtraction", program: "receipt-extraction")
         + example("Flashcards", program: "flashcards")
 )
+
+// `make fuzz` only (FOUNDATION_MODELS_FUZZ=1, its own scratch path): the
+// libFuzzer driver over the parsers of untrusted input (docs/ARCHITECTURE.md),
+// with the modules it reads instrumented for coverage and AddressSanitizer.
+// Without the variable the package is the one above: `swift build` and
+// `make test` never see these flags.
+if Context.environment["FOUNDATION_MODELS_FUZZ"] == "1" {
+    let instrumented: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
+    for target in package.targets where ["FoundationModels", "GuidedGeneration", "LlamaKit"].contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + instrumented
+    }
+    // The driver has its own `main` (it picks the target from its first
+    // argument), so it links libFuzzer without libFuzzer's `main`: the
+    // runtime's folder comes from the Makefile (FOUNDATION_MODELS_FUZZ_RUNTIME).
+    let runtime = Context.environment["FOUNDATION_MODELS_FUZZ_RUNTIME"] ?? ""
+    package.targets.append(.executableTarget(
+        name: "fm-fuzz",
+        dependencies: ["FoundationModels", "GuidedGeneration", "LlamaKit"],
+        path: "Fuzz/Sources",
+        swiftSettings: instrumented + [.enableExperimentalFeature("Extern")],
+        linkerSettings: [.unsafeFlags([
+            "-sanitize=address", "-Xlinker", "\(runtime)/libclang_rt.fuzzer_no_main-x86_64.a", "-lstdc++",
+        ])]
+    ))
+    package.products.append(.executable(name: "fm-fuzz", targets: ["fm-fuzz"]))
+}

@@ -77,10 +77,12 @@ struct StructExpansion {
             lines.append("\(access)var id: FoundationModels.GenerationID")
             assignments.append("self.id = \(newID)")
         }
-        // Unchecked: nested public types needn't declare `Sendable` (it isn't
-        // inferred for them), yet this struct only holds values decoded from
-        // the `Sendable` `GeneratedContent`.
-        conformances.append("@unchecked Sendable")
+        // Checked, as Apple's macro declares it: snapshots cross isolation
+        // (a stream read off the main actor, shown on it), and a nested
+        // public type is not inferred `Sendable`. Not `@unchecked`: a
+        // property's partial type is the user's (a `Generable` class is its
+        // own partial type), so only the compiler can tell it is safe.
+        conformances.append("Sendable")
         conformances.append("FoundationModels.ConvertibleFromGeneratedContent")
 
         for property in properties {

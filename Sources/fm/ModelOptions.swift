@@ -73,10 +73,11 @@ struct GenerationArguments: ParsableArguments {
         if topK != nil, topP != nil {
             throw ValidationError("choose one of --top-k and --top-p")
         }
-        if let maxTokens, maxTokens < 1 { throw ValidationError("--max-tokens must be at least 1") }
-        if let topK, topK < 1 { throw ValidationError("--top-k must be at least 1") }
-        if let topP, !(topP > 0 && topP <= 1) { throw ValidationError("--top-p must be in (0, 1]") }
-        if let temperature, !(temperature >= 0) { throw ValidationError("--temperature must be 0 or more") }
+        // The values themselves (--temperature, --top-k, --top-p,
+        // --max-tokens) are checked where the API checks them: the session
+        // fails the request with InvalidGenerationOptions before the model
+        // runs, and the error ends the command through Failure, so fm and
+        // the API say the same thing.
     }
 
     var options: GenerationOptions {

@@ -8,8 +8,27 @@ import Foundation
 import FoundationModels
 import Testing
 
+/// A public type, as a package of app models declares one: Swift infers
+/// `Sendable` for no public type, so the macro declares it for the partial
+/// form (checked by the compiler, as in Apple's expansion).
+@Generable public struct PublicHeadline {
+    public var title: String
+    public var tags: [String]
+    public var rank: Int?
+}
+
 @Suite("Apple's declaration shapes from app code")
 struct DeclarationShapeTests {
+    @Test("A public type's PartiallyGenerated is Sendable: snapshots cross isolation")
+    func partiallyGeneratedIsSendable() async throws {
+        func isSendable<T: Sendable>(_: T.Type) -> Bool { true }
+        #expect(isSendable(PublicHeadline.PartiallyGenerated.self))
+        #expect(isSendable(LanguageModelSession.ResponseStream<PublicHeadline>.Snapshot.self))
+        let partial = try PublicHeadline.PartiallyGenerated(GeneratedContent(json: #"{"title":"Tid","tags":["a"#))
+        let seen = await Task.detached { (partial.title, partial.tags, partial.rank) }.value
+        #expect(seen.0 == "Tid" && seen.1 == ["a"] && seen.2 == nil)
+    }
+
     @Test("LanguageModelSession(model: .default) is the 26 family: it surfaces GenerationError")
     func sessionOnTheDefaultModel() async throws {
         let session = LanguageModelSession(model: .default, instructions: "Answer briefly.")

@@ -49,7 +49,7 @@ import Testing
                     )
                 }
 
-                nonisolated struct PartiallyGenerated: Identifiable, @unchecked Sendable, FoundationModels.ConvertibleFromGeneratedContent {
+                nonisolated struct PartiallyGenerated: Identifiable, Sendable, FoundationModels.ConvertibleFromGeneratedContent {
                     var id: FoundationModels.GenerationID
                     var urgency: Int.PartiallyGenerated?
                     var tags: [String].PartiallyGenerated?
@@ -130,7 +130,7 @@ import Testing
                     )
                 }
 
-                public nonisolated struct PartiallyGenerated: Identifiable, @unchecked Sendable, FoundationModels.ConvertibleFromGeneratedContent {
+                public nonisolated struct PartiallyGenerated: Identifiable, Sendable, FoundationModels.ConvertibleFromGeneratedContent {
                     public var id: FoundationModels.GenerationID
                     public var name: String.PartiallyGenerated?
                     public var nickname: String.PartiallyGenerated?
@@ -180,7 +180,7 @@ import Testing
                     )
                 }
 
-                nonisolated struct PartiallyGenerated: Identifiable, @unchecked Sendable, FoundationModels.ConvertibleFromGeneratedContent {
+                nonisolated struct PartiallyGenerated: Identifiable, Sendable, FoundationModels.ConvertibleFromGeneratedContent {
                     var id: FoundationModels.GenerationID
                     var value: Int.PartiallyGenerated?
                     nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
@@ -244,7 +244,7 @@ import Testing
                     )
                 }
 
-                nonisolated struct PartiallyGenerated: Identifiable, @unchecked Sendable, FoundationModels.ConvertibleFromGeneratedContent {
+                nonisolated struct PartiallyGenerated: Identifiable, Sendable, FoundationModels.ConvertibleFromGeneratedContent {
                     var id: String.PartiallyGenerated?
                     var labels: [String].PartiallyGenerated?
                     var a: Int.PartiallyGenerated?
@@ -295,7 +295,7 @@ import Testing
                     )
                 }
 
-                nonisolated struct PartiallyGenerated: Identifiable, @unchecked Sendable, FoundationModels.ConvertibleFromGeneratedContent {
+                nonisolated struct PartiallyGenerated: Identifiable, Sendable, FoundationModels.ConvertibleFromGeneratedContent {
                     var id: FoundationModels.GenerationID
                     nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                         self.id = content.id ?? FoundationModels.GenerationID()
@@ -340,7 +340,7 @@ import Testing
                     )
                 }
 
-                package nonisolated struct PartiallyGenerated: Identifiable, @unchecked Sendable, FoundationModels.ConvertibleFromGeneratedContent {
+                package nonisolated struct PartiallyGenerated: Identifiable, Sendable, FoundationModels.ConvertibleFromGeneratedContent {
                     package var id: FoundationModels.GenerationID
                     package var content: Content.PartiallyGenerated?
                     package var spelled: Int.PartiallyGenerated?

@@ -123,6 +123,29 @@ struct ByteDFASyntaxTests {
         }
     }
 
+    /// Found by `make fuzz` (regex, the second pattern): searched for
+    /// anywhere, a long count has a few thousand states, each a set of
+    /// hundreds of positions, and its cost grows with the square of the
+    /// count. It is refused with a clear error instead.
+    @Test func aSearchTooCostlyToBuildIsRefused() throws {
+        for pattern in [".{1000}", #"(?:ab|cd)*[^\s,]{255}|x?y+z{3}"#] {
+            do {
+                _ = try ByteDFA.jsonString(matching: pattern, search: true)
+                Issue.record("\(pattern) was accepted")
+            } catch {
+                guard case .unsupportedGuide(let message) = error else {
+                    Issue.record("wrong error: \(error)")
+                    continue
+                }
+                #expect(message.contains("too large to enforce"), "\(message)")
+            }
+        }
+        // Searches of moderate counts still build.
+        let moderate = try ByteDFA.jsonString(matching: "[a-z]{100}", search: true)
+        #expect(moderate.accepts(DFACheck.encoded("..." + String(repeating: "q", count: 100) + "!")))
+        #expect(!moderate.accepts(DFACheck.encoded(String(repeating: "q", count: 99))))
+    }
+
     @Test func largeButBoundedPatternsBuild() throws {
         let dfa = try ByteDFA.jsonString(matching: "[a-z]{1000}")
         #expect(dfa.stateCount == 1003)

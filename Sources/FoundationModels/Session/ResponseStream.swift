@@ -108,7 +108,18 @@ extension LanguageModelSession {
                     }
                 }
                 finished = true
-                return nil
+                // The events end without the response only when the
+                // iterating task was cancelled. The generation is stopping
+                // (the stream's end cancelled it): wait for it, so the
+                // session is free again once this throws, and say why the
+                // response ended, instead of an end that looks complete.
+                await run.ended()
+                guard let result = run.result else { throw CancellationError() }
+                // It finished as the cancellation arrived: the transcript
+                // has it, so the caller gets it too.
+                return (try? Content.PartiallyGenerated(result.rawContent)).map {
+                    Snapshot(content: $0, rawContent: result.rawContent, transcriptEntries: result.transcriptEntries, usage: result.usage)
+                }
             }
         }
     }
@@ -126,7 +137,7 @@ final class StreamRun: Sendable {
     typealias Body = @Sendable (_ onSnapshot: @escaping @Sendable (RequestProgress) -> Void) async throws -> RequestResult
 
     private let body: Body
-    private let state = Mutex<(started: Bool, result: RequestResult?)>((false, nil))
+    private let state = Mutex<(started: Bool, result: RequestResult?, task: Task<Void, Never>?)>((false, nil, nil))
 
     init(_ body: @escaping Body) {
         self.body = body
@@ -160,8 +171,14 @@ final class StreamRun: Sendable {
                 continuation.finish(throwing: error)
             }
         }
+        state.withLock { $0.task = task }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+
+    /// Returns once the generation has ended (at once if it never started).
+    func ended() async {
+        await state.withLock { $0.task }?.value
     }
 }
 

@@ -23,9 +23,18 @@ struct TransitionTable {
 
     // MARK: Subset construction
 
+    /// The most NFA states all subsets together may hold (4 MB of them).
+    /// Each subset is kept and walked once, so this bounds the
+    /// construction's memory and time where the state count does not: a
+    /// pattern searched for anywhere (`.{900}` as JSON Schema's `pattern`)
+    /// has a few thousand DFA states, each a set of hundreds of positions:
+    /// time and memory grow with the square of the count (`.{255}` took
+    /// 2.9 s in a debug build).
+    static let maximumSubsetEntries = 1_000_000
+
     /// The deterministic automaton accepting what `nfa` accepts from
     /// `start`; only states reachable from `start` are built. Throws past
-    /// `stateLimit` states.
+    /// `stateLimit` states, or past ``maximumSubsetEntries``.
     static func determinize(_ nfa: ByteNFA, from start: Int32, stateLimit: Int) throws(GuidedGenerationError) -> TransitionTable {
         // Byte classes: bytes no edge boundary separates.
         var boundary = [Bool](repeating: false, count: 257)
@@ -81,6 +90,7 @@ struct TransitionTable {
 
         var subsets: [[Int32]] = [closure([start])]
         var ids: [[Int32]: Int32] = [subsets[0]: 0]
+        var entries = subsets[0].count
         var targets: [Int32] = []
         var accepting: [Bool] = []
         var buckets = [[Int32]](repeating: [], count: classCount)
@@ -110,6 +120,10 @@ struct TransitionTable {
                 } else {
                     guard subsets.count < stateLimit else {
                         throw ByteNFA.tooLarge(nfa.subject, limit: stateLimit)
+                    }
+                    entries += next.count
+                    guard entries <= maximumSubsetEntries else {
+                        throw .unsupportedGuide("\(nfa.subject) is too large to enforce: its automaton needs more than \(maximumSubsetEntries) state-set entries to build")
                     }
                     let id = Int32(subsets.count)
                     ids[next] = id

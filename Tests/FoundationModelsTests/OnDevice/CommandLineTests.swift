@@ -90,6 +90,24 @@ extension OnDeviceTests {
             #expect(result.output.isEmpty)
         }
 
+        /// Sampling values no model can honor fail as the API fails them:
+        /// the same message (the session's), on standard error, exit status
+        /// 1, before the model runs (a model that is not there is not asked).
+        @Test(arguments: [
+            (["--temperature=-1"], "temperature"),
+            (["--top-k", "0"], "samplingMode"),
+            (["--top-p", "0"], "samplingMode"),
+            (["--top-p", "1.5"], "samplingMode"),
+            (["--max-tokens", "0"], "maximumResponseTokens"),
+            (["--max-tokens=-3"], "maximumResponseTokens"),
+        ])
+        func optionsNoModelCanHonorAreTheAPIsError(arguments: [String], option: String) throws {
+            let result = try Self.run(["respond", "--model", "/nonexistent/not-downloaded.gguf"] + arguments + ["Hi"])
+            #expect(result.status == 1, "\(result.error)")
+            #expect(result.output.isEmpty, "\(result.output)")
+            #expect(result.error.hasPrefix("error: Invalid generation option '\(option)': "), "\(result.error)")
+        }
+
         @Test func aFailedGenerationIsAnErrorOnStandardError() throws {
             try OnDevice.requireModel()
             let file = try Self.schemaFile(#"{"type":"object","properties":{"story":{"type":"string","minLength":40}},"required":["story"]}"#)

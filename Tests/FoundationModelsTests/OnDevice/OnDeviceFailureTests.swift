@@ -47,11 +47,10 @@ extension OnDeviceTests {
             try await Task.sleep(for: .milliseconds(400))
             let cancelledAt = ContinuousClock.now
             task.cancel()
-            _ = await task.result
+            // The stream says it was cancelled (an end without the response
+            // would look complete), once the session is free again.
+            await #expect(throws: CancellationError.self) { try await task.value }
             #expect(ContinuousClock.now - cancelledAt < .milliseconds(500))
-            // The session frees up and the transcript is untouched.
-            let deadline = ContinuousClock.now + .seconds(2)
-            while session.isResponding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
             #expect(!session.isResponding)
             #expect(session.transcript == before)
             // And the model still works afterwards.
@@ -144,6 +143,89 @@ extension OnDeviceTests {
             }
             #expect(answers.count == 4)
             #expect(sessions.allSatisfy { $0.transcript.count == 2 })
+        }
+
+        /// Options a session would refuse reach the executor when it is
+        /// called directly (as a provider's tests or a router may): it
+        /// refuses them the same way, before decoding, instead of letting
+        /// llama.cpp's sampler fail with a LlamaKit error.
+        @Test func theExecutorRefusesOptionsNoModelCanHonor() async throws {
+            try OnDevice.requireModel()
+            let model = SystemLanguageModel.default
+            let executor = SystemLanguageModel.Executor(configuration: model.executorConfiguration)
+            for (options, option) in [
+                (GenerationOptions(samplingMode: .random(probabilityThreshold: 0)), "samplingMode"),
+                (GenerationOptions(samplingMode: .random(top: 0)), "samplingMode"),
+                (GenerationOptions(temperature: -1), "temperature"),
+                (GenerationOptions(maximumResponseTokens: 0), "maximumResponseTokens"),
+            ] {
+                let request = LanguageModelExecutorGenerationRequest(
+                    id: UUID(),
+                    transcript: Transcript(entries: [.prompt(Transcript.Prompt(segments: [.text(.init(content: "Hi"))]))]),
+                    enabledTools: [],
+                    generationOptions: options,
+                    contextOptions: ContextOptions(),
+                    metadata: [:]
+                )
+                let channel = LanguageModelExecutorGenerationChannel()
+                await #expect {
+                    try await executor.respond(to: request, model: model, streamingInto: channel)
+                } throws: { error in
+                    (error as? InvalidGenerationOptions)?.option == option
+                }
+            }
+        }
+
+        /// A model file without a chat template (a base model) loads, but
+        /// cannot render a conversation: requests and token counts fail with
+        /// the seam's `assetsUnavailable` naming the reason, never with
+        /// LlamaKit's own error type.
+        @Test func aModelWithoutAChatTemplateFailsWithTheSeamsError() async throws {
+            try OnDevice.requireModel()
+            let source = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_SMALL_MODEL"] ?? OnDeviceConfiguration.current.modelPath
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+            // Rename the metadata key (same length, so every offset holds):
+            // llama.cpp ignores keys it does not know.
+            let key = Data("tokenizer.chat_template".utf8)
+            let found = try #require(bytes.range(of: key, in: 0..<min(bytes.count, 32 << 20)))
+            bytes[found.upperBound - 1] = UInt8(ascii: "X")
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("no-template-\(UUID().uuidString).gguf")
+            try bytes.write(to: url)
+            bytes = Data()
+            defer { try? FileManager.default.removeItem(at: url) }
+            let model = SystemLanguageModel(modelFile: url, contextSize: 512, contexts: 1)
+            defer { OnDeviceEngine.release(OnDeviceEngine.shared(for: model.configuration)) }
+            #expect(model.availability == .available)
+
+            func namesTheTemplate(_ info: String) -> Bool { info.contains("chat template") || info.contains("chat_template") }
+            await #expect {
+                try await LanguageModelSession(model: model).respond(to: "Hi", options: OnDevice.greedy)
+            } throws: { error in
+                guard case LanguageModelSession.GenerationError.assetsUnavailable(let info) = error else { return false }
+                return namesTheTemplate(info.debugDescription)
+            }
+            // The executor itself throws the 27 family.
+            let request = LanguageModelExecutorGenerationRequest(
+                id: UUID(),
+                transcript: Transcript(entries: [.prompt(Transcript.Prompt(segments: [.text(.init(content: "Hi"))]))]),
+                enabledTools: [],
+                generationOptions: OnDevice.greedy,
+                contextOptions: ContextOptions(),
+                metadata: [:]
+            )
+            await #expect {
+                try await SystemLanguageModel.Executor(configuration: model.executorConfiguration)
+                    .respond(to: request, model: model, streamingInto: LanguageModelExecutorGenerationChannel())
+            } throws: { error in
+                guard case SystemLanguageModel.Error.assetsUnavailable(let info) = error else { return false }
+                return namesTheTemplate(info.debugDescription)
+            }
+            await #expect {
+                try await model.tokenCount(for: Instructions { "Count me." })
+            } throws: { error in
+                guard case SystemLanguageModel.Error.assetsUnavailable(let info) = error else { return false }
+                return namesTheTemplate(info.debugDescription)
+            }
         }
 
         @Test func switchedOffByConfiguration() {

@@ -79,19 +79,26 @@ import Testing
 
     @Test func validationAcceptsSensibleOptions() throws {
         try GenerationOptions().validate()
-        try GenerationOptions(samplingMode: .random(top: 1), temperature: 0, maximumResponseTokens: 0).validate()
+        try GenerationOptions(samplingMode: .random(top: 1), temperature: 0, maximumResponseTokens: 1).validate()
         try GenerationOptions(samplingMode: .random(probabilityThreshold: 1), temperature: 2).validate()
-        try GenerationOptions(samplingMode: .random(probabilityThreshold: 0)).validate()
+        try GenerationOptions(samplingMode: .random(probabilityThreshold: 0.000_1)).validate()
+        try GenerationOptions(samplingMode: .greedy, temperature: 0, maximumResponseTokens: .max).validate()
     }
 
     @Test(arguments: [
         (GenerationOptions(temperature: -0.1), "temperature"),
         (GenerationOptions(temperature: .nan), "temperature"),
         (GenerationOptions(temperature: .infinity), "temperature"),
+        (GenerationOptions(temperature: -.infinity), "temperature"),
         (GenerationOptions(maximumResponseTokens: -5), "maximumResponseTokens"),
+        (GenerationOptions(maximumResponseTokens: 0), "maximumResponseTokens"),
+        (GenerationOptions(maximumResponseTokens: .min), "maximumResponseTokens"),
         (GenerationOptions(samplingMode: .random(top: 0)), "samplingMode"),
+        (GenerationOptions(samplingMode: .random(top: -3, seed: 1)), "samplingMode"),
         (GenerationOptions(samplingMode: .random(probabilityThreshold: 1.5)), "samplingMode"),
         (GenerationOptions(samplingMode: .random(probabilityThreshold: -0.2)), "samplingMode"),
+        (GenerationOptions(samplingMode: .random(probabilityThreshold: 0)), "samplingMode"),
+        (GenerationOptions(samplingMode: .random(probabilityThreshold: .nan)), "samplingMode"),
     ])
     func validationRejectsNonsense(options: GenerationOptions, option: String) {
         do {

@@ -69,6 +69,57 @@ struct ModelSeamTests {
         #expect(session.transcript.isEmpty)
     }
 
+    /// Every option no model can honor fails with the one public error,
+    /// before the executor, in both error families (it has no
+    /// `GenerationError` counterpart), streamed or not, and when a profile
+    /// sets it.
+    @Test(arguments: [
+        (GenerationOptions(temperature: -0.5), "temperature"),
+        (GenerationOptions(maximumResponseTokens: 0), "maximumResponseTokens"),
+        (GenerationOptions(maximumResponseTokens: -1), "maximumResponseTokens"),
+        (GenerationOptions(samplingMode: .random(top: 0)), "samplingMode"),
+        (GenerationOptions(samplingMode: .random(probabilityThreshold: 0)), "samplingMode"),
+        (GenerationOptions(samplingMode: .random(probabilityThreshold: 1.01)), "samplingMode"),
+    ])
+    func invalidOptionsFailWithTheirOwnErrorInEitherFamily(options: GenerationOptions, option: String) async throws {
+        func isInvalid(_ error: any Error) -> Bool {
+            guard let invalid = error as? InvalidGenerationOptions else { return false }
+            return invalid.option == option && invalid.localizedDescription.hasPrefix("Invalid generation option '\(option)': ")
+        }
+        let model = ScriptedModel([[.text("never")]])
+        let current = Self.session27(model)
+        await #expect { try await current.respond(to: "x", options: options) } throws: { isInvalid($0) }
+        await #expect {
+            for try await _ in current.streamResponse(to: "x", options: options) {}
+        } throws: { isInvalid($0) }
+        #expect(model.script.requests.isEmpty)
+        #expect(current.transcript.count == 1)  // the instructions only
+
+        // A 26 session on the system model: the same error, before the
+        // model's availability is even asked (no model file here).
+        let missing = SystemLanguageModel(modelFile: URL(fileURLWithPath: "/nonexistent/weights.gguf"))
+        let legacy = LanguageModelSession(model: missing)
+        await #expect { try await legacy.respond(to: "x", options: options) } throws: { isInvalid($0) }
+        #expect(legacy.transcript.isEmpty)
+    }
+
+    @Test func invalidOptionsFromAProfileFailTheSameWay() async throws {
+        struct Cold: LanguageModelSession.DynamicProfile {
+            let model: ScriptedModel
+            var body: some DynamicProfile {
+                Profile { Instructions { "Be brief." } }.model(model).maximumResponseTokens(0)
+            }
+        }
+        let model = ScriptedModel([[.text("never")]])
+        let session = LanguageModelSession(profile: Cold(model: model))
+        await #expect {
+            try await session.respond(to: "x")
+        } throws: { error in
+            (error as? InvalidGenerationOptions)?.option == "maximumResponseTokens"
+        }
+        #expect(model.script.requests.isEmpty)
+    }
+
     @Test func anExecutorThatCannotBeCreatedFailsTheRequestWithItsOwnError() async throws {
         struct Broken: LanguageModel {
             typealias Executor = BrokenExecutor

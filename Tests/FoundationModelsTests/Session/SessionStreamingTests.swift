@@ -26,6 +26,30 @@ struct SessionStreamingTests {
         #expect(session.transcript.count == 2)
     }
 
+    /// A cancelled stream throws `CancellationError` rather than ending as
+    /// if complete, and only once the session is free: the caller may send
+    /// the next request at once.
+    @Test func aCancelledStreamThrowsOnceTheSessionIsFree() async throws {
+        let session = LanguageModelSession(model: ScriptedModel([
+            [.text("Once"), .delay(.seconds(30)), .text(" upon")],
+            [.text("Hi")],
+        ]))
+        let reading = Task {
+            var seen: [String] = []
+            for try await snapshot in session.streamResponse(to: "story") {
+                seen.append(snapshot.content)
+            }
+            return seen
+        }
+        while !session.isResponding { await Task.yield() }
+        try await Task.sleep(for: .milliseconds(50))
+        reading.cancel()
+        await #expect(throws: CancellationError.self) { try await reading.value }
+        #expect(!session.isResponding)
+        #expect(session.transcript.isEmpty)
+        #expect(try await session.respond(to: "again").content == "Hi")
+    }
+
     @Test func collectReturnsTheFinalResponse() async throws {
         let session = LanguageModelSession(model: ScriptedModel([[.text("a"), .text("b")]]))
         let response = try await session.streamResponse(to: "x").collect()

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Synchronization
 
 /// Lets one context compute at a time, in the order they asked.
 ///
@@ -8,34 +9,49 @@ import Foundation
 /// concurrent requests token by token — fair, and as fast as the machine
 /// allows.
 ///
-/// A ticket lock: `withTurn` takes the next ticket and waits until it is
-/// served. `@unchecked Sendable` is sound because `nextTicket` and `serving`
-/// are only read or written while `condition` is locked.
-final class ComputeGate: @unchecked Sendable {
+/// A first-come-first-served hand-off lock: a caller that finds the gate
+/// busy queues a semaphore and sleeps on it; the caller whose turn ends
+/// wakes the longest-waiting one, or opens the gate. All state is behind a
+/// `Mutex`, so the type is `Sendable` without an unchecked claim.
+final class ComputeGate: Sendable {
     /// The one gate of the process: every context of every local model
     /// takes its turn here, so two models loaded side by side interleave
     /// their steps instead of each using every core at once.
     static let shared = ComputeGate()
 
-    private let condition = NSCondition()
-    private var nextTicket: UInt64 = 0
-    private var serving: UInt64 = 0
+    private struct State {
+        /// Someone holds the turn.
+        var busy = false
+        /// The callers waiting for a turn, longest-waiting first.
+        var waiting: [DispatchSemaphore] = []
+    }
+
+    private let state = Mutex(State())
 
     /// Runs `body` when it is this caller's turn. Blocks the calling thread
     /// (a context's own queue, never Swift's cooperative pool).
     func withTurn<Result>(_ body: () throws -> Result) rethrows -> Result {
-        condition.lock()
-        let ticket = nextTicket
-        nextTicket += 1
-        while serving != ticket {
-            condition.wait()
+        let wait = state.withLock { state -> DispatchSemaphore? in
+            guard state.busy else {
+                state.busy = true
+                return nil
+            }
+            let semaphore = DispatchSemaphore(value: 0)
+            state.waiting.append(semaphore)
+            return semaphore
         }
-        condition.unlock()
+        // Woken by the previous holder, which hands the turn over without
+        // opening the gate in between.
+        wait?.wait()
         defer {
-            condition.lock()
-            serving += 1
-            condition.broadcast()
-            condition.unlock()
+            let next = state.withLock { state -> DispatchSemaphore? in
+                guard !state.waiting.isEmpty else {
+                    state.busy = false
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
+            next?.signal()
         }
         return try body()
     }

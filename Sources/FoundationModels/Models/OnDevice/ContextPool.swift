@@ -83,16 +83,20 @@ final class ContextPool: Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let immediate = state.withLock { state -> ContextSlot? in
-                    if Task.isCancelled { return nil }
-                    if let slot = state.idle.popLast() { return slot }
+                // Decided under the lock, and acted on by exactly one party:
+                // once the waiter is in the line, only `release` or the
+                // cancellation handler (which removes it first) resumes it.
+                enum Entry { case slot(ContextSlot), cancelled, waiting }
+                let entry = state.withLock { state -> Entry in
+                    if Task.isCancelled { return .cancelled }
+                    if let slot = state.idle.popLast() { return .slot(slot) }
                     state.waiters.append(Waiter(id: id, continuation: continuation))
-                    return nil
+                    return .waiting
                 }
-                if let immediate {
-                    continuation.resume(returning: immediate)
-                } else if Task.isCancelled, !state.withLock({ $0.waiters.contains { $0.id == id } }) {
-                    continuation.resume(throwing: CancellationError())
+                switch entry {
+                case .slot(let slot): continuation.resume(returning: slot)
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .waiting: break
                 }
             }
         } onCancel: {

@@ -10,16 +10,21 @@ import Synchronization
 /// `AsyncThrowingStream`.
 ///
 /// `@unchecked Sendable` is sound because `context` is only ever touched by
-/// blocks running on `queue`, which is serial, and a slot runs a job only
-/// while it is leased to one request by ``ContextPool``. The other stored
-/// properties are immutable or `Sendable` (`abortFlag`, the `Mutex`).
+/// blocks running on `queue`, which is serial (every method that touches it
+/// checks so with `dispatchPrecondition`), and a slot runs a job only while
+/// it is leased to one request by ``ContextPool``. The other stored
+/// properties are immutable or `Sendable` (`abortFlag`, the `Mutex`es).
 final class ContextSlot: @unchecked Sendable {
     private let context: LlamaContext
     private let queue: DispatchQueue
     let gate: ComputeGate
     /// Raised to stop the running job within one decoding step.
-    let abortFlag: LlamaAbortFlag
+    private let abortFlag: LlamaAbortFlag
     private let cached = Mutex<[LlamaToken]>([])
+    /// The request the slot serves: a request's cancellation may arrive
+    /// after its job ended and the slot went to the next request, and must
+    /// not stop that one (see ``abort(lease:)``).
+    private let lease = Mutex<(number: UInt64, active: Bool)>((0, false))
 
     init(context: LlamaContext, gate: ComputeGate, label: String) {
         self.context = context
@@ -31,6 +36,30 @@ final class ContextSlot: @unchecked Sendable {
     /// The tokens whose keys and values are in this slot's cache, as of the
     /// end of its last job.
     var cachedTokens: [LlamaToken] { cached.withLock { $0 } }
+
+    /// Starts serving a request: lowers the abort flag and returns the
+    /// lease's number, for ``abort(lease:)``. Pair with ``endLease()``.
+    func beginLease() -> UInt64 {
+        lease.withLock { lease in
+            lease.number += 1
+            lease.active = true
+            abortFlag.reset()
+            return lease.number
+        }
+    }
+
+    /// Stops the job of lease `number` within one decoding step, if that
+    /// lease is still the slot's; a lease that ended stops nothing.
+    func abort(lease number: UInt64) {
+        lease.withLock { lease in
+            if lease.active, lease.number == number { abortFlag.requestAbort() }
+        }
+    }
+
+    /// Ends the current lease: its late cancellations are ignored from now on.
+    func endLease() {
+        lease.withLock { $0.active = false }
+    }
 
     /// What one job asks of the slot.
     struct Job: Sendable {
@@ -79,8 +108,8 @@ final class ContextSlot: @unchecked Sendable {
 
     /// Runs `job` on the slot's queue. Text goes straight to `onText` (no
     /// hop through another task per token); `completion` gets the outcome
-    /// once the context is no longer used. The caller clears or raises
-    /// ``abortFlag`` around the call.
+    /// once the context is no longer used. The caller holds a lease
+    /// (``beginLease()``) around the call.
     func run(
         _ job: Job,
         onText: @escaping TextHandler,
@@ -88,12 +117,14 @@ final class ContextSlot: @unchecked Sendable {
     ) {
         queue.async { [self] in
             let result = Result { try execute(job, onText) }
+            dispatchPrecondition(condition: .onQueue(queue))
             cached.withLock { $0 = context.tokens }
             completion(result)
         }
     }
 
     private func execute(_ job: Job, _ onText: TextHandler) throws -> Outcome {
+        dispatchPrecondition(condition: .onQueue(queue))
         let reused = try context.retainCommonPrefix(with: job.promptTokens)
         // The prompt in batch-sized turns, so a long prompt does not stall
         // other requests' token streams for its whole evaluation.
@@ -155,6 +186,7 @@ final class ContextSlot: @unchecked Sendable {
     /// (``StringPacing``): where one should end, the token is sampled again
     /// from the tokens that close it.
     private func generateGuided(_ job: Job, constraint: TokenConstraint, _ onText: TextHandler, _ outcome: inout Outcome) throws {
+        dispatchPrecondition(condition: .onQueue(queue))
         let sampler = try LlamaSampler(mode: job.sampling)
         let vocabulary = constraint.vocabulary
         var decoder = constraint.makeDecoder()

@@ -108,14 +108,17 @@ package final class OnDeviceEngine: Sendable {
     /// decoding step and throws `CancellationError`.
     func run(_ job: ContextSlot.Job, in loaded: Loaded, onText: @escaping ContextSlot.TextHandler) async throws -> ContextSlot.Outcome {
         let slot = try await loaded.pool.acquire(for: job.promptTokens)
-        // Cleared before the cancellation handler is installed, so a
-        // cancellation that already happened still raises it.
-        slot.abortFlag.reset()
+        // Begun before the cancellation handler is installed, so a
+        // cancellation that already happened still stops the job.
+        let lease = slot.beginLease()
         let pool = loaded.pool
         do {
             let outcome = try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     slot.run(job, onText: onText) { result in
+                        // The lease ends first: a cancellation arriving from
+                        // now on must not stop the slot's next request.
+                        slot.endLease()
                         // Back to the pool before the caller hears the end,
                         // so the conversation's next turn finds this context.
                         pool.release(slot)
@@ -123,7 +126,7 @@ package final class OnDeviceEngine: Sendable {
                     }
                 }
             } onCancel: {
-                slot.abortFlag.requestAbort()
+                slot.abort(lease: lease)
             }
             statistics.withLock { totals in
                 totals.generatedTokens += outcome.generatedTokens

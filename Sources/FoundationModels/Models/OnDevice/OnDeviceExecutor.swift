@@ -16,20 +16,30 @@ struct OnDeviceExecutor: Sendable {
         self.engine = OnDeviceEngine.shared(for: configuration)
     }
 
+    /// Throws the seam's errors only (``EngineErrors``): options no model
+    /// can honor fail before the model is loaded, as in a session.
     func respond(
         to request: LanguageModelExecutorGenerationRequest,
         streamingInto channel: LanguageModelExecutorGenerationChannel
     ) async throws {
+        try request.generationOptions.validate()
         let loaded = try await engine.loaded()
+        try await EngineErrors.mapping(contextSize: loaded.contextSize) {
+            try await respond(to: request, in: loaded, streamingInto: channel)
+        }
+    }
+
+    private func respond(
+        to request: LanguageModelExecutorGenerationRequest,
+        in loaded: OnDeviceEngine.Loaded,
+        streamingInto channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
         let prompt = try ChatRendering.tokens(
             of: loaded.rendering.prompt(for: request.transcript),
             vocabulary: loaded.vocabulary
         )
         let requested = request.generationOptions.maximumResponseTokens
-        if let requested, requested < 0 {
-            throw InvalidGenerationOptions(option: "maximumResponseTokens", reason: "must not be negative, got \(requested).")
-        }
-        let reserved = max(1, requested ?? 1)
+        let reserved = requested ?? 1
         guard prompt.count + reserved <= loaded.contextSize else {
             throw LanguageModelError.contextSizeExceeded(.init(
                 contextSize: loaded.contextSize,
@@ -207,14 +217,18 @@ struct OnDeviceExecutor: Sendable {
     /// The number of tokens `entry` takes once rendered.
     func tokenCount(of entry: Transcript.Entry) async throws -> Int {
         let loaded = try await engine.loaded()
-        guard let message = loaded.rendering.message(for: entry) else { return 0 }
-        let rendered = try loaded.model.applyChatTemplate([message], addAssistantPrefix: false)
-        return try loaded.vocabulary.tokenize(rendered, addSpecial: false, parseSpecial: true).count
+        return try await EngineErrors.mapping(contextSize: loaded.contextSize) {
+            guard let message = loaded.rendering.message(for: entry) else { return 0 }
+            let rendered = try loaded.model.applyChatTemplate([message], addAssistantPrefix: false)
+            return try loaded.vocabulary.tokenize(rendered, addSpecial: false, parseSpecial: true).count
+        }
     }
 
     /// The number of tokens `text` takes.
     func tokenCount(of text: String) async throws -> Int {
         let loaded = try await engine.loaded()
-        return try loaded.vocabulary.tokenize(text, addSpecial: false, parseSpecial: false).count
+        return try await EngineErrors.mapping(contextSize: loaded.contextSize) {
+            try loaded.vocabulary.tokenize(text, addSpecial: false, parseSpecial: false).count
+        }
     }
 }
