@@ -30,6 +30,7 @@ extension FM {
 
         func run() async throws {
             do {
+                try generation.options.validate()
                 let model = try await self.model.loadedModel()
                 let conversation = try Conversation(model: model, instructions: instructions, file: transcript.map { URL(fileURLWithPath: $0) })
                 if conversation.turnCount > 0, let transcript {

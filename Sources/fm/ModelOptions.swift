@@ -74,10 +74,10 @@ struct GenerationArguments: ParsableArguments {
             throw ValidationError("choose one of --top-k and --top-p")
         }
         // The values themselves (--temperature, --top-k, --top-p,
-        // --max-tokens) are checked where the API checks them: the session
-        // fails the request with InvalidGenerationOptions before the model
-        // runs, and the error ends the command through Failure, so fm and
-        // the API say the same thing.
+        // --max-tokens) are checked by the API's own check
+        // (GenerationOptions.validate, InvalidGenerationOptions) before a
+        // model loads, and the error ends the command through Failure, so
+        // fm and the API say the same thing.
     }
 
     var options: GenerationOptions {

@@ -140,6 +140,9 @@ extension FM {
         func run() async throws {
             let prompt = try StandardInput.argument(self.prompt, name: "prompt")
             do {
+                // Before any model loads: the values no model can honor fail
+                // as the API fails them.
+                try generation.options.validate()
                 if let policy {
                     try await runRouted(prompt, policy: policy.policy)
                     return
