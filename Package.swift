@@ -258,4 +258,9 @@ let package = Package(
             dependencies: [.product(name: "Yams", package: "Yams")],
             resources: [.copy("coaching.yaml")]
         )
+        + example(
+            "TicketTriage", program: "ticket-triage",
+            dependencies: ["FoundationModelsTiers"],
+            testDependencies: ["FoundationModelsTiers", "FoundationModelsEval"]
+        )
 )
