@@ -37,7 +37,7 @@ await ExampleProgram.run {
         ExampleProgram.note("tool call: trainingLog(kind: \"\(kind)\")")
     })
     let question = "How long was my long run this week, and at what pace?"
-    try await ExampleProgram.step("coach chat \"\(question)\"", show: { "\($0.content) \(tier($0))" }) {
+    try await ExampleProgram.step("coach chat \"\(question)\"", show: { "\($0.content.answer) \(tier($0))" }) {
         try await chat.ask(question)
     }
 }

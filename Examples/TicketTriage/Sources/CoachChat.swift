@@ -35,9 +35,20 @@ public struct CoachChat: Sendable {
         """
 
     /// The coach's answer to `question`, and the tier that gave it.
-    public func ask(_ question: String) async throws -> RoutedResponse<String> {
-        try await router.respond(to: question, instructions: Self.instructions, policy: router.policy(for: Self.feature), options: options)
+    ///
+    /// Typed rather than text: with a tool call required, a small model's
+    /// free-text answer after the tool's output is often one more call
+    /// written as JSON; guided into ``CoachAnswer`` it is prose.
+    public func ask(_ question: String) async throws -> RoutedResponse<CoachAnswer> {
+        try await router.respond(to: question, as: CoachAnswer.self, instructions: Self.instructions, feature: Self.feature, options: options)
     }
+}
+
+/// What the coach says back.
+@Generable(description: "The coach's answer")
+public struct CoachAnswer: Sendable, Equatable {
+    @Guide(description: "The answer in one or two sentences, with the numbers from the training log")
+    public var answer: String
 }
 
 /// One session of the athlete's log, as the app's server stores it.

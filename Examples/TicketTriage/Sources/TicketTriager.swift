@@ -33,7 +33,7 @@ public struct TicketTriager: Sendable {
 
     static let instructions = """
         You triage customer support tickets. Choose the queue: billing for charges, \
-        refunds and invoices; technical for crashes, errors and sync; account for \
+        refunds and invoices; technical for an app that crashes, shows errors or does not sync; account for \
         sign-in, passwords and deleting an account; shipping for deliveries. \
         Priority is urgent when the customer lost money or cannot use the product at all.
         """

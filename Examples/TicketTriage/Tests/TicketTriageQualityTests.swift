@@ -40,6 +40,6 @@ struct TicketTriageQualityTests {
         let response = try await chat.ask("How long was my long run this week?")
         #expect(response.tier == .onDevice)
         #expect(!calls.withLock { $0 }.isEmpty, "the model did not look the log up")
-        #expect(response.content.contains("16"), "\(response.content)")
+        #expect(response.content.answer.contains("16"), "\(response.content)")
     }
 }
