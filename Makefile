@@ -42,6 +42,8 @@ demo: setup
 	$(FM_ENV) $(SWIFT) build -c release --product vinyl-collection
 	$(FM_ENV) $(SWIFT) build -c release --product receipt-extraction
 	$(FM_ENV) $(SWIFT) build -c release --product flashcards
+	$(FM_ENV) $(SWIFT) build -c release --product coaching-report
+	$(FM_ENV) $(SWIFT) build -c release --product ticket-triage
 	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 # Seven runs of the one test bundle:

@@ -80,6 +80,9 @@ let package = Package(
         // while a request is in flight (docs/ARCHITECTURE.md).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
+        // YAML for the coaching-report example's prompt templates (its
+        // library target only: the framework does not depend on it).
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // llama.cpp's C API, found through pkg-config (llama.pc, installed by
@@ -250,6 +253,16 @@ let package = Package(
         + example("VinylCollection", program: "vinyl-collection")
         + example("ReceiptExtraction", program: "receipt-extraction")
         + example("Flashcards", program: "flashcards")
+        + example(
+            "CoachingReport", program: "coaching-report",
+            dependencies: [.product(name: "Yams", package: "Yams")],
+            resources: [.copy("coaching.yaml")]
+        )
+        + example(
+            "TicketTriage", program: "ticket-triage",
+            dependencies: ["FoundationModelsTiers"],
+            testDependencies: ["FoundationModelsTiers", "FoundationModelsEval"]
+        )
 )
 
 // `make fuzz` only (FOUNDATION_MODELS_FUZZ=1, its own scratch path): the

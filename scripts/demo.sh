@@ -2,7 +2,9 @@
 # `make demo`: a tour of the package on the default model, each part timed:
 # typed answers, a tool call and a streamed typed report (the vinyl-collection
 # example's program), receipts checked and merged with a regex reader, a
-# flashcards feature on a held session, then the tier router falling back
+# flashcards feature on a held session, a nested coaching report streamed
+# from YAML templates, ticket triage and a coach chat with a tool through the
+# tier router, then the tier router falling back
 # from a private cloud that is down to the on-device model (fm respond
 # --policy), then the JSON Schema of a type and what it costs in the context
 # (fm schema, fm tokens).
@@ -34,6 +36,16 @@ took
 
 say "A session held and prewarmed, a state enum: Examples/Flashcards"
 "$bin/flashcards"
+took
+
+say "A nested report streamed from YAML prompt templates: Examples/CoachingReport"
+"$bin/coaching-report"
+took
+
+# The same private cloud that is down (below): both .cloudFree features
+# walk down to the device, and each answer names the tier that served it.
+say "Ticket triage and a coach chat with a tool through the tier router: Examples/TicketTriage"
+FOUNDATION_MODELS_PCC_URL="http://127.0.0.1:9/v1" FOUNDATION_MODELS_PCC_MODEL=qwen2.5-coder-1.5b "$bin/ticket-triage"
 took
 
 # A private cloud that is down: the server's URL answers nothing (port 9 on
