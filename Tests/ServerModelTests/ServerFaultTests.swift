@@ -162,6 +162,19 @@ struct ServerFaultTests {
         #expect(!"\(model.executorConfiguration)".contains("sk-test-secret"))
     }
 
+    @Test("a server that is not there: the request fails saying the connection was refused")
+    func nothingListening() async throws {
+        let model = try OpenAICompatibleLanguageModel(baseURL: URL(string: "http://127.0.0.1:9/v1")!, model: "none", options: ServerOptions(maximumRetries: 0))
+        do {
+            _ = try await LanguageModelSession(model: model).respond(to: "hello")
+            Issue.record("a request to a closed port answered")
+        } catch {
+            let text = String(describing: error)
+            #expect(text.contains("the connection was refused"), "\(text)")
+            #expect(!text.contains("errno: 111)"), "\(text)")
+        }
+    }
+
     @Test("plain HTTP is refused for hosts other than this machine")
     func plainHTTPOnlyToLoopback() throws {
         #expect(throws: ServerModelError.self) {

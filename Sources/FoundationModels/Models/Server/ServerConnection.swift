@@ -269,6 +269,14 @@ package enum ServerHTTP {
                 return .connection("HTTP failure: \(error)")
             }
         }
+        if let error = error as? IOError {
+            // NIO's own description of a refused connect reads "connection
+            // reset (error set): Connection refused) (errno: 111)".
+            if error.errnoCode == ECONNREFUSED {
+                return .connection("could not talk to the server: the connection was refused (nothing listens at that address)")
+            }
+            return .connection("could not talk to the server: \(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))")
+        }
         return .connection("could not talk to the server: \(error)")
     }
 
