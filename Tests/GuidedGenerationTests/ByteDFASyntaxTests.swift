@@ -146,6 +146,61 @@ struct ByteDFASyntaxTests {
         #expect(!moderate.accepts(DFACheck.encoded(String(repeating: "q", count: 99))))
     }
 
+    /// Found by `make fuzz` (json-schema, a timeout): JSON Schema patterns
+    /// are searched for anywhere, and such a search can have thousands of
+    /// subset-construction states of hundreds of NFA positions each, or
+    /// close a set for each of dozens of byte classes, taking seconds to
+    /// build or refuse in a debug build while staying under the cap on
+    /// stored entries. Times before the work bound, in this order, debug
+    /// build: 5.2 s, 13.8 s, 1.4 s, 1.4 s, 1.3 s, 1.2 s, 2.4 s; after: under
+    /// 0.5 s each.
+    @Test func costlyPatternsAreBuiltOrRefusedQuickly() throws {
+        let classOfSingleBytes = #"[!#%')+\-/13579;=?ACEGIKMOQSUWY_acegikmoqsuwy{}]"#
+        let cases: [(pattern: String, search: Bool)] = [
+            (".{30}x.{30}", true),
+            (classOfSingleBytes + "?.{30}x.{30}", true),
+            ("(a|b)*a(a|b){20}", true),
+            ("((ab){3,9}c){5,20}.{40}", true),
+            ("((a|(?:){0,1000})(?:){0,1000}){150}", true),
+            ("(a{1000}){199}", false),
+            (".{180}", true),
+        ]
+        let clock = ContinuousClock()
+        var built: [String: ByteDFA] = [:]
+        for (pattern, search) in cases {
+            let started = clock.now
+            do {
+                built[pattern] = try ByteDFA.jsonString(matching: pattern, search: search)
+            } catch {
+                guard case .unsupportedGuide(let message) = error else {
+                    Issue.record("\(pattern): wrong error: \(error)")
+                    continue
+                }
+                #expect(message.contains("too large to enforce") || message.hasSuffix(" automaton states"), "\(message)")
+                // Dozens of byte classes make each state cost more than its
+                // stored entries say: the bound on work refuses this one.
+                if pattern.hasPrefix(classOfSingleBytes) {
+                    #expect(message.contains("building its automaton takes more than"), "\(message)")
+                }
+            }
+            let elapsed = clock.now - started
+            #expect(elapsed < .seconds(3), "\(pattern) took \(elapsed)")
+        }
+        // Large searches within the bound still build, and ordinary ones
+        // match as before.
+        let wide = try #require(built[".{180}"])
+        #expect(wide.accepts(DFACheck.encoded("<" + String(repeating: "é", count: 180) + ">")))
+        #expect(!wide.accepts(DFACheck.encoded(String(repeating: "é", count: 179))))
+        let empties = try #require(built["((a|(?:){0,1000})(?:){0,1000}){150}"])
+        #expect(empties.accepts(DFACheck.encoded("")))
+        let date = try ByteDFA.jsonString(matching: #"\d{4}-\d{2}-\d{2}"#, search: true)
+        #expect(date.accepts(DFACheck.encoded("due 2024-05-01!")))
+        #expect(!date.accepts(DFACheck.encoded("due 2024-5-01")))
+        let code = try ByteDFA.jsonString(matching: "[A-Z]{2}[0-9]{3,4}")
+        #expect(code.accepts(DFACheck.encoded("AB1234")))
+        #expect(!code.accepts(DFACheck.encoded("AB12")))
+    }
+
     @Test func largeButBoundedPatternsBuild() throws {
         let dfa = try ByteDFA.jsonString(matching: "[a-z]{1000}")
         #expect(dfa.stateCount == 1003)

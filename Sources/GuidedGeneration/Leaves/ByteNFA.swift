@@ -119,26 +119,56 @@ struct ByteNFA {
         }
     }
 
+    /// The canonical JSON spelling of one scalar of a set, as
+    /// ``addScalars(_:from:to:)`` lays it out.
+    private struct Spelling {
+        /// The escape sequences, sorted.
+        var escapes: [[UInt8]]
+        /// The raw UTF-8 byte-range sequences.
+        var sequences: [[ClosedRange<UInt8>]]
+    }
+
+    /// The spelling of each scalar set lowered so far. A count such as
+    /// `a{1000}` lowers one set a thousand times, and working its spelling
+    /// out (set operations, UTF-8 ranges) costs far more than laying the
+    /// edges: it was most of the time of building a large automaton in a
+    /// debug build (`(a{1000}){199}`: 1.3 s). No larger than the edges laid
+    /// for each set at least once.
+    private var spellings: [ScalarSet: Spelling] = [:]
+
     /// Paths from `from` to `to` for one decoded scalar of `set`, in its
     /// canonical JSON spelling.
     mutating func addScalars(_ set: ScalarSet, from: Int32, to: Int32) throws(GuidedGenerationError) {
-        let escaped = set.intersection(JSONStringEncoding.escapedScalars)
-        if !escaped.isEmpty {
-            var words: [[UInt8]] = []
-            for range in escaped.ranges {
-                for scalar in range {
-                    if let spelling = JSONStringEncoding.escape(scalar) {
-                        words.append(spelling)
-                    }
+        let spelling: Spelling
+        if let known = spellings[set] {
+            spelling = known
+        } else {
+            spelling = Self.spelling(of: set)
+            spellings[set] = spelling
+        }
+        if !spelling.escapes.isEmpty {
+            try addWords(spelling.escapes[...], depth: 0, from: from, to: to)
+        }
+        for sequence in spelling.sequences {
+            try addSequence(sequence, from: from, to: to)
+        }
+    }
+
+    private static func spelling(of set: ScalarSet) -> Spelling {
+        var escapes: [[UInt8]] = []
+        for range in set.intersection(JSONStringEncoding.escapedScalars).ranges {
+            for scalar in range {
+                if let spelling = JSONStringEncoding.escape(scalar) {
+                    escapes.append(spelling)
                 }
             }
-            try addWords(words, from: from, to: to)
         }
+        escapes.sort { $0.lexicographicallyPrecedes($1) }
+        var sequences: [[ClosedRange<UInt8>]] = []
         for range in set.subtracting(JSONStringEncoding.escapedScalars).ranges {
-            for sequence in UTF8Ranges.sequences(for: range) {
-                try addSequence(sequence, from: from, to: to)
-            }
+            sequences.append(contentsOf: UTF8Ranges.sequences(for: range))
         }
+        return Spelling(escapes: escapes, sequences: sequences)
     }
 
     /// Paths from `from` for the canonical JSON spelling of `node`'s

@@ -24,120 +24,40 @@ struct TransitionTable {
     // MARK: Subset construction
 
     /// The most NFA states all subsets together may hold (4 MB of them).
-    /// Each subset is kept and walked once, so this bounds the
-    /// construction's memory and time where the state count does not: a
-    /// pattern searched for anywhere (`.{900}` as JSON Schema's `pattern`)
-    /// has a few thousand DFA states, each a set of hundreds of positions:
-    /// time and memory grow with the square of the count (`.{255}` took
-    /// 2.9 s in a debug build).
+    /// Each subset is kept once, so this bounds the construction's memory
+    /// where the state count does not: a pattern searched for anywhere
+    /// (`.{900}` as JSON Schema's `pattern`) has a few thousand DFA states,
+    /// each a set of hundreds of positions, and memory grows with the
+    /// square of the count.
     static let maximumSubsetEntries = 1_000_000
+
+    /// The most steps the subset construction may take: an NFA state
+    /// visited or an epsilon edge followed while closing a set, an edge
+    /// target gathered for a byte class, a member compared while looking a
+    /// set up, and ``stepsPerCell`` for each cell of the transition table.
+    ///
+    /// Exists because time does not follow ``maximumSubsetEntries``: every
+    /// DFA state closes a set for each group of byte classes its positions
+    /// move on, and most of those sets are already known, so they store
+    /// nothing. Under the entry cap alone a search for `.{30}x.{30}` took
+    /// 5 s in a debug build, and 14 s behind a class of 47 single bytes
+    /// (47 more byte classes). With this bound no pattern takes much more
+    /// than half a second to build or refuse in a debug build.
+    static let maximumSubsetWork = 16_000_000
+
+    /// The steps counted for each cell of the transition table (a DFA
+    /// state times a byte class): pruning, minimizing and canonicalizing
+    /// go over every cell again, in about five steps' time together, so
+    /// the bound covers them too.
+    static let stepsPerCell = 5
 
     /// The deterministic automaton accepting what `nfa` accepts from
     /// `start`; only states reachable from `start` are built. Throws past
-    /// `stateLimit` states, or past ``maximumSubsetEntries``.
+    /// `stateLimit` states, past ``maximumSubsetEntries`` or past
+    /// ``maximumSubsetWork``.
     static func determinize(_ nfa: ByteNFA, from start: Int32, stateLimit: Int) throws(GuidedGenerationError) -> TransitionTable {
-        // Byte classes: bytes no edge boundary separates.
-        var boundary = [Bool](repeating: false, count: 257)
-        for stateEdges in nfa.edges {
-            for edge in stateEdges {
-                boundary[Int(edge.low)] = true
-                boundary[Int(edge.high) + 1] = true
-            }
-        }
-        var classOfByte = [UInt8](repeating: 0, count: 256)
-        var classCount = 0
-        for byte in 0..<256 {
-            if boundary[byte] && byte > 0 {
-                classCount += 1
-            }
-            classOfByte[byte] = UInt8(truncatingIfNeeded: classCount)
-        }
-        classCount += 1
-
-        // Only states with byte edges, and the accepting state, tell
-        // subsets apart; the rest are passed through by epsilon closure.
-        let nfaCount = nfa.stateCount
-        var important = [Bool](repeating: false, count: nfaCount)
-        for state in 0..<nfaCount where !nfa.edges[state].isEmpty {
-            important[state] = true
-        }
-        important[Int(nfa.accept)] = true
-
-        var stamp = [UInt32](repeating: 0, count: nfaCount)
-        var currentStamp: UInt32 = 0
-        var stack: [Int32] = []
-        // The important states of the epsilon closure of `seeds`, sorted.
-        func closure(_ seeds: [Int32]) -> [Int32] {
-            currentStamp &+= 1
-            var result: [Int32] = []
-            stack.removeAll(keepingCapacity: true)
-            for seed in seeds where stamp[Int(seed)] != currentStamp {
-                stamp[Int(seed)] = currentStamp
-                stack.append(seed)
-            }
-            while let state = stack.popLast() {
-                if important[Int(state)] {
-                    result.append(state)
-                }
-                for next in nfa.epsilons[Int(state)] where stamp[Int(next)] != currentStamp {
-                    stamp[Int(next)] = currentStamp
-                    stack.append(next)
-                }
-            }
-            result.sort()
-            return result
-        }
-
-        var subsets: [[Int32]] = [closure([start])]
-        var ids: [[Int32]: Int32] = [subsets[0]: 0]
-        var entries = subsets[0].count
-        var targets: [Int32] = []
-        var accepting: [Bool] = []
-        var buckets = [[Int32]](repeating: [], count: classCount)
-        var touched: [Int] = []
-        var current = 0
-        while current < subsets.count {
-            let subset = subsets[current]
-            accepting.append(subset.contains(nfa.accept))
-            for state in subset {
-                for edge in nfa.edges[Int(state)] {
-                    for byteClass in Int(classOfByte[Int(edge.low)])...Int(classOfByte[Int(edge.high)]) {
-                        if buckets[byteClass].isEmpty {
-                            touched.append(byteClass)
-                        }
-                        buckets[byteClass].append(edge.target)
-                    }
-                }
-            }
-            let row = targets.count
-            targets.append(contentsOf: repeatElement(ByteDFA.dead, count: classCount))
-            for byteClass in touched {
-                let next = closure(buckets[byteClass])
-                buckets[byteClass].removeAll(keepingCapacity: true)
-                if next.isEmpty { continue }
-                if let id = ids[next] {
-                    targets[row + byteClass] = id
-                } else {
-                    guard subsets.count < stateLimit else {
-                        throw ByteNFA.tooLarge(nfa.subject, limit: stateLimit)
-                    }
-                    entries += next.count
-                    guard entries <= maximumSubsetEntries else {
-                        throw .unsupportedGuide("\(nfa.subject) is too large to enforce: its automaton needs more than \(maximumSubsetEntries) state-set entries to build")
-                    }
-                    let id = Int32(subsets.count)
-                    ids[next] = id
-                    subsets.append(next)
-                    targets[row + byteClass] = id
-                }
-            }
-            touched.removeAll(keepingCapacity: true)
-            current += 1
-        }
-        return TransitionTable(
-            classOfByte: classOfByte, classCount: classCount, targets: targets,
-            accepting: accepting, start: 0
-        )
+        var construction = SubsetConstruction(nfa, stateLimit: stateLimit)
+        return try construction.run(from: start)
     }
 
     // MARK: Pruning
@@ -288,5 +208,368 @@ struct TransitionTable {
             classOfByte: newClassOfByte, classCount: newClassCount, targets: newTargets,
             accepting: newAccepting, start: 0
         )
+    }
+}
+
+/// One run of the subset construction behind
+/// ``TransitionTable/determinize(_:from:stateLimit:)``.
+///
+/// A struct with mutating methods rather than local functions over
+/// captured variables, flat arrays rather than an array per state or per
+/// byte class, and `while` loops over indices rather than range iterators,
+/// because the construction must stay fast in debug builds too (the
+/// fuzzer's): there each captured-variable access is an exclusivity check,
+/// each nested-array access a retain and release, and each range step a
+/// generic call, several times the work itself.
+private struct SubsetConstruction {
+    let subject: String
+    let stateLimit: Int
+    let accept: Int
+    /// The class of each byte; bytes of one class always move alike.
+    let classOfByte: [UInt8]
+    let classCount: Int
+
+    // The NFA flattened: state `s`'s edges are `edgeStart[s]..<edgeStart[s + 1]`,
+    // each edge's bytes a range of classes; likewise its epsilon edges.
+    let edgeStart: [Int32]
+    let edgeLowClass: [Int32]
+    let edgeHighClass: [Int32]
+    let edgeTarget: [Int32]
+    let epsilonStart: [Int32]
+    let epsilonTarget: [Int32]
+    /// Only states with byte edges, and the accepting state, tell subsets
+    /// apart; the rest are passed through by epsilon closure.
+    let important: [Bool]
+
+    /// Steps taken so far (see ``TransitionTable/maximumSubsetWork``).
+    var work = 0
+
+    // The closure being built: its states carry `currentStamp`, its
+    // important ones are listed in `closureMembers` in the order the walk
+    // met them, with `closureHash`, a hash that does not depend on that
+    // order. Sets are compared by hash and stamps, never sorted: sorting
+    // each set was most of the construction's time. `stack[..<depth]` is
+    // the walk's to-do list.
+    var stamp: [UInt32]
+    var currentStamp: UInt32 = 0
+    var stack: [Int32] = []
+    var depth = 0
+    var closureMembers: [Int32] = []
+    var closureHash: UInt64 = 0
+
+    // Every set found so far, members back to back: set `id` (DFA state
+    // `id`) is `members[memberStart[id]..<memberStart[id + 1]]`. `slots` is
+    // an open-addressing table of ids by `setHash`, at most half full.
+    var members: [Int32] = []
+    var memberStart: [Int] = [0]
+    var setHash: [UInt64] = []
+    var accepting: [Bool] = []
+    var slots = [Int32](repeating: -1, count: 1024)
+
+    // The NFA targets the current set moves to on each byte class: a list
+    // per class threaded through `gatheredTarget`/`gatheredNext` from
+    // `bucketHead` (-1: none), newest first, with its length and an
+    // order-dependent hash. Classes gather in one order, so equal lists
+    // come out equal. `touched` lists the classes with a target.
+    var gatheredTarget: [Int32] = []
+    var gatheredNext: [Int32] = []
+    var bucketHead: [Int32]
+    var bucketLength: [Int]
+    var bucketHash: [UInt64]
+    var touched: [Int] = []
+
+    init(_ nfa: ByteNFA, stateLimit: Int) {
+        subject = nfa.subject
+        self.stateLimit = stateLimit
+        accept = Int(nfa.accept)
+        // Byte classes: bytes no edge boundary separates.
+        var boundary = [Bool](repeating: false, count: 257)
+        for stateEdges in nfa.edges {
+            for edge in stateEdges {
+                boundary[Int(edge.low)] = true
+                boundary[Int(edge.high) + 1] = true
+            }
+        }
+        var classOfByte = [UInt8](repeating: 0, count: 256)
+        var classCount = 0
+        for byte in 0..<256 {
+            if boundary[byte] && byte > 0 {
+                classCount += 1
+            }
+            classOfByte[byte] = UInt8(truncatingIfNeeded: classCount)
+        }
+        classCount += 1
+        self.classOfByte = classOfByte
+        self.classCount = classCount
+
+        let nfaCount = nfa.stateCount
+        var edgeStart = [Int32](repeating: 0, count: nfaCount + 1)
+        var edgeLowClass: [Int32] = []
+        var edgeHighClass: [Int32] = []
+        var edgeTarget: [Int32] = []
+        var epsilonStart = [Int32](repeating: 0, count: nfaCount + 1)
+        var epsilonTarget: [Int32] = []
+        var important = [Bool](repeating: false, count: nfaCount)
+        // A count of something empty (`(?:){0,1000}`) repeats one epsilon
+        // edge a thousand times: each is kept once.
+        var lastSource = [Int32](repeating: -1, count: nfaCount)
+        for state in 0..<nfaCount {
+            for edge in nfa.edges[state] {
+                edgeLowClass.append(Int32(classOfByte[Int(edge.low)]))
+                edgeHighClass.append(Int32(classOfByte[Int(edge.high)]))
+                edgeTarget.append(edge.target)
+            }
+            edgeStart[state + 1] = Int32(edgeTarget.count)
+            for target in nfa.epsilons[state] where lastSource[Int(target)] != Int32(state) {
+                lastSource[Int(target)] = Int32(state)
+                epsilonTarget.append(target)
+            }
+            epsilonStart[state + 1] = Int32(epsilonTarget.count)
+            important[state] = !nfa.edges[state].isEmpty
+        }
+        important[accept] = true
+        self.edgeStart = edgeStart
+        self.edgeLowClass = edgeLowClass
+        self.edgeHighClass = edgeHighClass
+        self.edgeTarget = edgeTarget
+        self.epsilonStart = epsilonStart
+        self.epsilonTarget = epsilonTarget
+        self.important = important
+        stamp = [UInt32](repeating: 0, count: nfaCount)
+        bucketHead = [Int32](repeating: -1, count: classCount)
+        bucketLength = [Int](repeating: 0, count: classCount)
+        bucketHash = [UInt64](repeating: 0, count: classCount)
+    }
+
+    /// Counts `steps` against ``TransitionTable/maximumSubsetWork``.
+    mutating func spend(_ steps: Int) throws(GuidedGenerationError) {
+        work += steps
+        guard work <= TransitionTable.maximumSubsetWork else {
+            throw .unsupportedGuide("\(subject) is too large to enforce: building its automaton takes more than \(TransitionTable.maximumSubsetWork) steps")
+        }
+    }
+
+    /// Starts a closure with no seeds.
+    mutating func beginClosure() {
+        currentStamp &+= 1
+        closureMembers.removeAll(keepingCapacity: true)
+        closureHash = 0
+        depth = 0
+    }
+
+    /// Adds `state` to the closure's to-do list unless already met.
+    mutating func seed(_ state: Int32) {
+        guard stamp[Int(state)] != currentStamp else { return }
+        stamp[Int(state)] = currentStamp
+        if depth < stack.count {
+            stack[depth] = state
+        } else {
+            stack.append(state)
+        }
+        depth += 1
+    }
+
+    /// Walks the epsilon closure of the seeds into `closureMembers` and
+    /// `closureHash`.
+    mutating func finishClosure() throws(GuidedGenerationError) {
+        var steps = 0
+        while depth > 0 {
+            depth -= 1
+            let state = stack[depth]
+            steps += 1
+            if important[Int(state)] {
+                closureMembers.append(state)
+                closureHash &+= Self.mixed(state)
+            }
+            var index = Int(epsilonStart[Int(state)])
+            let end = Int(epsilonStart[Int(state) + 1])
+            steps += end - index
+            while index < end {
+                seed(epsilonTarget[index])
+                index += 1
+            }
+        }
+        try spend(steps)
+    }
+
+    /// The id of the set the last closure collected, added as a new DFA
+    /// state if it is new.
+    mutating func identify() throws(GuidedGenerationError) -> Int32 {
+        var mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: closureHash) & mask
+        while slots[slot] >= 0 {
+            let id = Int(slots[slot])
+            let end = memberStart[id + 1]
+            if setHash[id] == closureHash, end - memberStart[id] == closureMembers.count {
+                // Equal sizes, and every member of the known set is in the
+                // closure: the same set.
+                var index = memberStart[id]
+                while index < end, stamp[Int(members[index])] == currentStamp {
+                    index += 1
+                }
+                try spend(closureMembers.count)
+                if index == end {
+                    return Int32(id)
+                }
+            }
+            slot = (slot + 1) & mask
+        }
+        guard setHash.count < stateLimit else {
+            throw ByteNFA.tooLarge(subject, limit: stateLimit)
+        }
+        guard members.count + closureMembers.count <= TransitionTable.maximumSubsetEntries else {
+            throw .unsupportedGuide("\(subject) is too large to enforce: its automaton needs more than \(TransitionTable.maximumSubsetEntries) state-set entries to build")
+        }
+        let id = Int32(setHash.count)
+        members.append(contentsOf: closureMembers)
+        memberStart.append(members.count)
+        setHash.append(closureHash)
+        accepting.append(stamp[accept] == currentStamp)
+        slots[slot] = id
+        if setHash.count * 2 > slots.count {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            mask = slots.count - 1
+            for (known, knownHash) in setHash.enumerated() {
+                var free = Int(truncatingIfNeeded: knownHash) & mask
+                while slots[free] >= 0 {
+                    free = (free + 1) & mask
+                }
+                slots[free] = Int32(known)
+            }
+        }
+        return id
+    }
+
+    /// Gathers, per byte class, the targets of set `id`'s edges into the
+    /// buckets, listing the classes in `touched`.
+    mutating func gather(_ id: Int) throws(GuidedGenerationError) {
+        var steps = 0
+        var index = memberStart[id]
+        let membersEnd = memberStart[id + 1]
+        while index < membersEnd {
+            let state = Int(members[index])
+            var edge = Int(edgeStart[state])
+            let edgesEnd = Int(edgeStart[state + 1])
+            while edge < edgesEnd {
+                let target = edgeTarget[edge]
+                let mixedTarget = UInt64(UInt32(bitPattern: target))
+                var byteClass = Int(edgeLowClass[edge])
+                let high = Int(edgeHighClass[edge])
+                steps += high - byteClass + 1
+                while byteClass <= high {
+                    let head = bucketHead[byteClass]
+                    if head < 0 {
+                        touched.append(byteClass)
+                        bucketLength[byteClass] = 1
+                        bucketHash[byteClass] = (0xCBF2_9CE4_8422_2325 ^ mixedTarget) &* 0x100_0000_01B3
+                    } else {
+                        bucketLength[byteClass] += 1
+                        bucketHash[byteClass] = (bucketHash[byteClass] ^ mixedTarget) &* 0x100_0000_01B3
+                    }
+                    bucketHead[byteClass] = Int32(gatheredTarget.count)
+                    gatheredTarget.append(target)
+                    gatheredNext.append(head)
+                    byteClass += 1
+                }
+                edge += 1
+            }
+            index += 1
+        }
+        try spend(steps)
+    }
+
+    /// Whether byte classes `first` and `second` gathered the same targets
+    /// in the same order.
+    mutating func sameBucket(_ first: Int, _ second: Int) throws(GuidedGenerationError) -> Bool {
+        guard bucketHash[first] == bucketHash[second], bucketLength[first] == bucketLength[second] else {
+            return false
+        }
+        try spend(bucketLength[first])
+        var left = Int(bucketHead[first])
+        var right = Int(bucketHead[second])
+        while left >= 0 {
+            guard gatheredTarget[left] == gatheredTarget[right] else { return false }
+            left = Int(gatheredNext[left])
+            right = Int(gatheredNext[right])
+        }
+        return true
+    }
+
+    /// Builds every DFA state reachable from `start`, breadth first.
+    mutating func run(from start: Int32) throws(GuidedGenerationError) -> TransitionTable {
+        beginClosure()
+        seed(start)
+        try finishClosure()
+        _ = try identify()
+        var targets: [Int32] = []
+        // Appended whole per state: an array appends as one copy, where a
+        // `repeatElement` is stepped through element by element in debug
+        // builds.
+        let deadRow = [Int32](repeating: ByteDFA.dead, count: classCount)
+        // Per DFA state, the classes already closed, by bucket hash: classes
+        // that gather the same targets (most of them, under `.`) share one
+        // closure. At most 256 classes, so 512 slots stay half empty.
+        var closedRow = [Int](repeating: -1, count: 512)
+        var closedClass = [Int](repeating: 0, count: 512)
+        var current = 0
+        while current < setHash.count {
+            try spend(classCount * TransitionTable.stepsPerCell)
+            let row = targets.count
+            targets.append(contentsOf: deadRow)
+            try gather(current)
+            var position = 0
+            while position < touched.count {
+                let byteClass = touched[position]
+                position += 1
+                var slot = Int(truncatingIfNeeded: bucketHash[byteClass]) & 511
+                var shared = false
+                while closedRow[slot] == current {
+                    let other = closedClass[slot]
+                    if try sameBucket(other, byteClass) {
+                        targets[row + byteClass] = targets[row + other]
+                        shared = true
+                        break
+                    }
+                    slot = (slot + 1) & 511
+                }
+                if shared {
+                    continue
+                }
+                closedRow[slot] = current
+                closedClass[slot] = byteClass
+                beginClosure()
+                var entry = Int(bucketHead[byteClass])
+                while entry >= 0 {
+                    seed(gatheredTarget[entry])
+                    entry = Int(gatheredNext[entry])
+                }
+                try spend(bucketLength[byteClass])
+                try finishClosure()
+                if !closureMembers.isEmpty {
+                    targets[row + byteClass] = try identify()
+                }
+            }
+            for byteClass in touched {
+                bucketHead[byteClass] = -1
+            }
+            touched.removeAll(keepingCapacity: true)
+            gatheredTarget.removeAll(keepingCapacity: true)
+            gatheredNext.removeAll(keepingCapacity: true)
+            current += 1
+        }
+        return TransitionTable(
+            classOfByte: classOfByte, classCount: classCount, targets: targets,
+            accepting: accepting, start: 0
+        )
+    }
+
+    /// A well-spread 64-bit value for an NFA state (SplitMix64's
+    /// finalizer): summed over a set's members it gives a hash that does
+    /// not depend on their order.
+    static func mixed(_ state: Int32) -> UInt64 {
+        var bits = UInt64(UInt32(bitPattern: state)) &+ 0x9E37_79B9_7F4A_7C15
+        bits = (bits ^ (bits >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        bits = (bits ^ (bits >> 27)) &* 0x94D0_49BB_1331_11EB
+        return bits ^ (bits >> 31)
     }
 }
