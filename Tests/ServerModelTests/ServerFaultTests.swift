@@ -262,6 +262,45 @@ struct ServerToolCallTests {
         }
     }
 
+    /// The token counts a stream's events carry, by kind, after `deltas`
+    /// went through one ``OpenAIStreamState``.
+    static func countedTokens(_ deltas: [String]) async throws -> (text: Int, calls: Int, content: String) {
+        var state = OpenAIStreamState(schema: nil, offeredTools: ["exchangeRate"])
+        let channel = LanguageModelExecutorGenerationChannel()
+        for delta in deltas {
+            let choice: [String: Any] = ["index": 0, "delta": ["content": delta], "finish_reason": NSNull()]
+            try await state.apply(ServerSentEvent(event: "", data: OpenAIWire.json(["choices": [choice]])), channel: channel)
+        }
+        await state.settleHeldText(channel: channel)
+        channel.finish()
+        var text = 0, calls = 0, content = ""
+        for try await event in channel {
+            switch event.kind {
+            case .response(let response):
+                if case .appendText(let fragment) = response.action.storage {
+                    text += fragment.tokenCount
+                    content += fragment.content
+                }
+            case .toolCalls(let toolCalls):
+                if case .toolCall(let call) = toolCalls.action.storage, case .appendArguments(let fragment) = call.action.storage {
+                    calls += fragment.tokenCount
+                }
+            case .reasoning:
+                break
+            }
+        }
+        return (text, calls, content)
+    }
+
+    @Test("text held back while it may be a call counts every delta it came in, released as text or as a call")
+    func heldTextCountsItsDeltas() async throws {
+        let text = try await Self.countedTokens([" {\"na", "me\": \"Ad", "a\", ", "\"born\": 1815}"])
+        #expect(text.content == #" {"name": "Ada", "born": 1815}"#)
+        #expect(text.text == 4 && text.calls == 0)
+        let call = try await Self.countedTokens([" {\"name\": \"exchange", "Rate\", \"arguments\": {\"from\": \"EUR\",", " \"to\": \"JPY\"}}"])
+        #expect(call.text == 0 && call.calls == 3)
+    }
+
     @Test("TextToolCalls: bare objects, <tool_call> blocks, string arguments; anything more is not a call")
     func textToolCallRules() {
         let offered: Set = ["weather", "exchangeRate"]

@@ -300,7 +300,7 @@ package struct OpenAIChatClient: Sendable {
 }
 
 /// Folds one streamed chat completion into channel events.
-struct OpenAIStreamState {
+package struct OpenAIStreamState {
     let schema: GenerationSchema?
     let responseID = UUID().uuidString
     let reasoningID = UUID().uuidString
@@ -315,18 +315,21 @@ struct OpenAIStreamState {
     /// The tools the request offered, for calls written as text
     /// (``TextToolCalls``).
     let offeredTools: Set<String>
-    /// The answer's text held back while it may still be such a call.
+    /// The answer's text held back while it may still be such a call, and
+    /// the number of streamed deltas (about a token each) it came in, so
+    /// the events that release it carry the count they stand for.
     private var heldText = ""
+    private var heldDeltas = 0
     /// Set once the answer is known to be text: it streams from then on.
     private var streamsText: Bool
 
-    init(schema: GenerationSchema?, offeredTools: Set<String> = []) {
+    package init(schema: GenerationSchema?, offeredTools: Set<String> = []) {
         self.schema = schema
         self.offeredTools = offeredTools
         self.streamsText = offeredTools.isEmpty
     }
 
-    mutating func apply(_ event: ServerSentEvent, channel: LanguageModelExecutorGenerationChannel) async throws {
+    package mutating func apply(_ event: ServerSentEvent, channel: LanguageModelExecutorGenerationChannel) async throws {
         let data = event.data.trimmingCharacters(in: .whitespaces)
         if data == "[DONE]" {
             sawDone = true
@@ -352,10 +355,12 @@ struct OpenAIStreamState {
                     await channel.send(.response(entryID: responseID, action: .appendText(content, tokenCount: 1)))
                 } else {
                     heldText += content
+                    heldDeltas += 1
                     if !calls.isEmpty || !TextToolCalls.mayBeCall(heldText) {
                         streamsText = true
-                        await channel.send(.response(entryID: responseID, action: .appendText(heldText, tokenCount: 1)))
+                        await channel.send(.response(entryID: responseID, action: .appendText(heldText, tokenCount: heldDeltas)))
                         heldText = ""
+                        heldDeltas = 0
                     }
                 }
             }
@@ -391,18 +396,24 @@ struct OpenAIStreamState {
 
     /// Once the stream has ended: text held back because it might have been
     /// a tool call written as text is sent as the calls it is, or as text.
-    mutating func settleHeldText(channel: LanguageModelExecutorGenerationChannel) async {
+    package mutating func settleHeldText(channel: LanguageModelExecutorGenerationChannel) async {
         guard !heldText.isEmpty else { return }
-        defer { heldText = "" }
+        let deltas = heldDeltas
+        defer {
+            heldText = ""
+            heldDeltas = 0
+        }
         guard calls.isEmpty, let recovered = TextToolCalls.calls(in: heldText, offered: offeredTools) else {
-            await channel.send(.response(entryID: responseID, action: .appendText(heldText, tokenCount: 1)))
+            await channel.send(.response(entryID: responseID, action: .appendText(heldText, tokenCount: deltas)))
             return
         }
         text = ""
         for (index, call) in recovered.enumerated() {
             let id = "call_\(index)_\(UUID().uuidString.prefix(8))"
             calls[index] = (id, call.name)
-            await channel.send(.toolCalls(action: .toolCall(id: id, name: call.name, action: .appendArguments(call.arguments, tokenCount: 1))))
+            // The held deltas are counted once, by the last call's event.
+            let count = index == recovered.count - 1 ? max(1, deltas - (recovered.count - 1)) : 1
+            await channel.send(.toolCalls(action: .toolCall(id: id, name: call.name, action: .appendArguments(call.arguments, tokenCount: count))))
         }
     }
 

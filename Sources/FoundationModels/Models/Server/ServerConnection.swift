@@ -341,6 +341,11 @@ package enum ServerHTTP {
 package struct ServerSentEvent: Sendable, Equatable {
     package var event: String
     package var data: String
+
+    package init(event: String, data: String) {
+        self.event = event
+        self.data = data
+    }
 }
 
 /// Splits a byte stream into server-sent events (the WHATWG
