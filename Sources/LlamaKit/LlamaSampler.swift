@@ -74,6 +74,7 @@ public final class LlamaSampler {
                 throw LlamaError.invalidArgument("mask of \(allowed.count) words for \(count) tokens")
             }
         }
+        if mode == .greedy { return try Self.argmax(logits, allowed: allowed) }
         if candidates.count != count {
             candidates = [llama_token_data](repeating: llama_token_data(id: 0, logit: 0, p: 0), count: count)
         }
@@ -109,6 +110,40 @@ public final class LlamaSampler {
 
     /// Back to the state right after `init` (the same seed draws the same
     /// sequence again).
+    /// Greedy decoding without the sampler chain: the first token with the
+    /// highest logit (among the allowed ones), which is what llama.cpp's
+    /// greedy sampler selects. It skips copying every logit into a
+    /// candidate array and the chain's pass over it, a fixed cost per token
+    /// that shows at small models' speeds (about 1% of a step of
+    /// SmolLM2-135M on 2 cores).
+    static func argmax(_ logits: UnsafeBufferPointer<Float>, allowed: [UInt64]?) throws -> LlamaToken {
+        var best = -1
+        var bestLogit = -Float.infinity
+        if let allowed {
+            for (wordIndex, word) in allowed.enumerated() where word != 0 {
+                var bits = word
+                while bits != 0 {
+                    let index = wordIndex &* 64 &+ bits.trailingZeroBitCount
+                    bits &= bits &- 1
+                    guard index < logits.count else { break }
+                    if best < 0 || logits[index] > bestLogit {
+                        best = index
+                        bestLogit = logits[index]
+                    }
+                }
+            }
+            guard best >= 0 else { throw LlamaError.noAllowedTokens }
+        } else {
+            best = 0
+            bestLogit = logits[0]
+            for index in 1..<logits.count where logits[index] > bestLogit {
+                best = index
+                bestLogit = logits[index]
+            }
+        }
+        return LlamaToken(best)
+    }
+
     public func reset() {
         llama_sampler_reset(chain)
     }

@@ -160,6 +160,26 @@ struct LlamaKitTests {
         }
     }
 
+    /// Greedy picks its token without llama.cpp's sampler chain: it must
+    /// pick what the chain would (top-k 1 keeps only the chain's best), on
+    /// the real model's logits, and the first of tied logits.
+    @Test func greedyArgmaxMatchesTheSamplerChain() throws {
+        let context = try makeContext()
+        try context.decode(try chatPrompt(context, "Name a colour."))
+        let greedy = try LlamaSampler(mode: .greedy)
+        let chain = try LlamaSampler(mode: .random(topK: 1, seed: 3))
+        #expect(try greedy.sample(from: context) == chain.sample(from: context))
+        let tied: [Float] = [0.5, 2, -1, 2, 1]
+        let picks = try tied.withUnsafeBufferPointer { logits throws -> [LlamaToken] in
+            [try greedy.sample(logits: logits), try greedy.sample(logits: logits, allowed: [0b11000]),
+             try greedy.sample(logits: logits, allowed: [0b10101])]
+        }
+        #expect(picks == [1, 3, 4])
+        #expect(throws: LlamaError.noAllowedTokens) {
+            try tied.withUnsafeBufferPointer { logits throws in _ = try greedy.sample(logits: logits, allowed: [0]) }
+        }
+    }
+
     @Test func kvCacheReuseMatchesFullDecode() throws {
         let full = try makeContext()
         let prompt = try chatPrompt(full, "Tell me about the moon and the stars, in three sentences.")
