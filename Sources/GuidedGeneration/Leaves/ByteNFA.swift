@@ -72,8 +72,13 @@ struct ByteNFA {
     /// Paths from `from` to `to` spelling exactly `words`, sharing common
     /// prefixes (a trie whose leaves are all `to`).
     mutating func addWords(_ words: [[UInt8]], from: Int32, to: Int32) throws(GuidedGenerationError) {
-        let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
-        try addWords(sorted[...], depth: 0, from: from, to: to)
+        try addWords(Self.inTrieOrder(words)[...], depth: 0, from: from, to: to)
+    }
+
+    /// `words` in the order the trie is laid out from: sorted, so that a
+    /// word ending at a node comes before the words that go on.
+    private static func inTrieOrder(_ words: [[UInt8]]) -> [[UInt8]] {
+        words.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
     /// `words`, sorted, all sharing their first `depth` bytes, spelled from
@@ -122,7 +127,7 @@ struct ByteNFA {
     /// The canonical JSON spelling of one scalar of a set, as
     /// ``addScalars(_:from:to:)`` lays it out.
     private struct Spelling {
-        /// The escape sequences, sorted.
+        /// The escape sequences, in trie order (``inTrieOrder(_:)``).
         var escapes: [[UInt8]]
         /// The raw UTF-8 byte-range sequences.
         var sequences: [[ClosedRange<UInt8>]]
@@ -163,7 +168,7 @@ struct ByteNFA {
                 }
             }
         }
-        escapes.sort { $0.lexicographicallyPrecedes($1) }
+        escapes = inTrieOrder(escapes)
         var sequences: [[ClosedRange<UInt8>]] = []
         for range in set.subtracting(JSONStringEncoding.escapedScalars).ranges {
             sequences.append(contentsOf: UTF8Ranges.sequences(for: range))
