@@ -7,7 +7,8 @@ import FoundationModels
 ///
 /// `fm-bench [OUTPUT.md]` runs everything; `fm-bench guided OUTPUT.md` only
 /// the guided-generation part (its section alone); `fm-bench tools` only the
-/// tool round, `fm-bench tiers` only the tiers section and
+/// tool round, `fm-bench tiers` only the tiers section,
+/// `fm-bench concurrency` only the sessions-at-once table and
 /// `fm-bench throughput MODEL.gguf…` only the throughput table (to standard
 /// output); `fm-bench maskbench DATA` the
 /// MaskBench comparison (its own section of BENCHMARKS.md, see
@@ -55,6 +56,13 @@ struct Benchmark {
                 results.append(try await Throughput(label: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, modelPath: path, threads: threads).run { log($0) })
             }
             print(Throughput.markdown(results).joined(separator: "\n"))
+            return
+        }
+        if arguments.first == "concurrency" {
+            let environment = ProcessInfo.processInfo.environment
+            let threads = Int(environment["FOUNDATION_MODELS_THREADS"] ?? "") ?? ProcessInfo.processInfo.activeProcessorCount
+            let result = try await ConcurrencyBenchmark(threads: threads).run { log($0) }
+            print(ConcurrencyBenchmark.markdown(result, error: nil).joined(separator: "\n"))
             return
         }
         if arguments.first == "tools" {

@@ -79,22 +79,10 @@ struct GuidedEndToEnd {
         // The server runs throughout, idle while ours generates, so the
         // contestants take turns schema by schema and a change in the
         // machine's load hits both alike.
-        var server: LlamaServer?
-        var serverError: String?
-        if let serverBinary {
-            log("starting llama-server")
-            do {
-                let started = try LlamaServer(binary: serverBinary, model: modelPath, threads: threads, contextSize: loaded.contextSize)
-                server = started
-                try await started.waitUntilReady()
-            } catch {
-                serverError = "\(error)"
-                server?.stop()
-                server = nil
-            }
-        } else {
-            serverError = "LLAMA_SERVER is not set (run through make bench)"
-        }
+        log("starting llama-server")
+        let (server, startError) = await LlamaServer.startForBenchmark(
+            binary: serverBinary, model: modelPath, threads: threads, contextSize: loaded.contextSize)
+        var serverError = startError
         defer { server?.stop() }
 
         var rows: [Row] = []

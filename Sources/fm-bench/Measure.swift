@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModels
+import FoundationModelsEval
 
 /// Timing helpers shared by the measurements.
 enum Measure {
@@ -58,5 +59,20 @@ enum Measure {
             index += 1
         }
         return text
+    }
+}
+
+extension LlamaServer {
+    /// The reference server for a benchmark, started and ready, or why it
+    /// is not (the section then says so instead of failing the run).
+    static func startForBenchmark(
+        binary: String?, model: String, threads: Int, contextSize: Int, parallel: Int = 1
+    ) async -> (LlamaServer?, String?) {
+        guard let binary else { return (nil, "LLAMA_SERVER is not set (run through make bench)") }
+        do {
+            return (try await start(binary: binary, model: model, threads: threads, contextSize: contextSize, parallel: parallel), nil)
+        } catch {
+            return (nil, "\(error)")
+        }
     }
 }

@@ -13,6 +13,8 @@ struct Suite {
         var model: String
         var threads: Int
         var throughput: [Throughput.Result]
+        var concurrency: ConcurrencyBenchmark.Result?
+        var concurrencyError: String?
         var sessionCreationMicroseconds: Double
         var coldTTFT: Double
         var warmTTFT: Double
@@ -97,6 +99,15 @@ struct Suite {
             throughput.append(try await Throughput(label: name, modelPath: path, threads: threads).run(log: log))
         }
 
+        log("sessions at once against llama-server -np 8")
+        var concurrency: ConcurrencyBenchmark.Result?
+        var concurrencyError: String?
+        do {
+            concurrency = try await ConcurrencyBenchmark(threads: threads).run(log: log)
+        } catch {
+            concurrencyError = "\(error)"
+        }
+
         log("tool round against a plain answer")
         var toolRound: ToolRound.Result?
         var toolRoundError: String?
@@ -123,6 +134,8 @@ struct Suite {
             model: modelPath,
             threads: threads,
             throughput: throughput,
+            concurrency: concurrency,
+            concurrencyError: concurrencyError,
             sessionCreationMicroseconds: Measure.seconds(creation) / Double(count) * 1e6,
             coldTTFT: Measure.mean(cold),
             warmTTFT: Measure.mean(warm),

@@ -31,10 +31,13 @@ package final class LlamaServer {
     package let command: String
     private let log: URL
 
-    package init(binary: String, model: String, threads: Int, contextSize: Int) throws {
+    /// - Parameters:
+    ///   - contextSize: positions of the whole cache, shared by the slots.
+    ///   - parallel: slots (`-np`): requests decoded together.
+    package init(binary: String, model: String, threads: Int, contextSize: Int, parallel: Int = 1) throws {
         port = try Self.freePort()
         let arguments = [
-            "-m", model, "-t", "\(threads)", "-tb", "\(threads)", "-c", "\(contextSize)", "-np", "1",
+            "-m", model, "-t", "\(threads)", "-tb", "\(threads)", "-c", "\(contextSize)", "-np", "\(parallel)",
             "--host", "127.0.0.1", "--port", "\(port)", "--no-webui", "-s", "0",
         ]
         command = ([binary] + arguments).joined(separator: " ")
@@ -46,6 +49,19 @@ package final class LlamaServer {
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         OrphanGuard.adopt(process.processIdentifier)
+    }
+
+    /// A server started and ready (its model loaded); one that fails to
+    /// become ready is stopped before the error is thrown.
+    package static func start(binary: String, model: String, threads: Int, contextSize: Int, parallel: Int = 1) async throws -> LlamaServer {
+        let server = try LlamaServer(binary: binary, model: model, threads: threads, contextSize: contextSize, parallel: parallel)
+        do {
+            try await server.waitUntilReady()
+            return server
+        } catch {
+            server.stop()
+            throw error
+        }
     }
 
     /// Waits until `/health` answers 200 (the model is loaded).
@@ -89,20 +105,27 @@ package final class LlamaServer {
     }
 
     /// `POST /completion` with `prompt` (already rendered with the chat
-    /// template), constrained by `constraint`, greedy; at most
+    /// template), constrained by `constraint` (nil: free text), greedy; at most
     /// `maximumTokens` tokens (nil: until the end of generation or a full
     /// context). With a `timeout` (seconds), an answer not complete by then
     /// throws a ``LlamaServerError`` whose `isTimeout` is set; the server
     /// may still be generating it, so restart it (``stop()``, a new one)
     /// before the next measurement.
-    package func complete(prompt: String, constraint: Constraint, maximumTokens: Int?, timeout: Double? = nil) async throws -> Completion {
+    package func complete(prompt: String, constraint: Constraint?, maximumTokens: Int?, timeout: Double? = nil) async throws -> Completion {
+        try await Self.complete(port: port, prompt: prompt, constraint: constraint, maximumTokens: maximumTokens, timeout: timeout)
+    }
+
+    /// ``complete(prompt:constraint:maximumTokens:timeout:)`` on the server
+    /// at `port`, for concurrent requests from tasks that do not own it.
+    package static func complete(port: Int, prompt: String, constraint: Constraint?, maximumTokens: Int?, timeout: Double? = nil) async throws -> Completion {
         // Written by hand so the schema's key order (property order) is kept.
         let field = switch constraint {
-        case .jsonSchema(let schema): "\"json_schema\":\(schema)"
-        case .grammar(let grammar): "\"grammar\":\(Self.quoted(grammar))"
+        case .jsonSchema(let schema): "\"json_schema\":\(schema),"
+        case .grammar(let grammar): "\"grammar\":\(Self.quoted(grammar)),"
+        case nil: ""
         }
         let body = """
-            {"prompt":\(Self.quoted(prompt)),\(field),"n_predict":\(maximumTokens ?? -1),\
+            {"prompt":\(Self.quoted(prompt)),\(field)"n_predict":\(maximumTokens ?? -1),\
             "temperature":0,"top_k":1,"seed":0,"cache_prompt":true,"stream":false}
             """
         let clock = ContinuousClock()

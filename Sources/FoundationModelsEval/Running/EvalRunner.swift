@@ -326,9 +326,7 @@ final class ServerSupervisor {
     var command: String? { server?.command }
 
     func start() async throws {
-        let server = try LlamaServer(binary: binary, model: model, threads: threads, contextSize: contextSize)
-        self.server = server
-        try await server.waitUntilReady()
+        server = try await LlamaServer.start(binary: binary, model: model, threads: threads, contextSize: contextSize)
     }
 
     func stop() {

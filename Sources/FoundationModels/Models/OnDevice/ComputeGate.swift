@@ -1,22 +1,22 @@
 import Dispatch
 import Synchronization
 
-/// Lets one context compute at a time, in the order they asked.
+/// Lets one model's step compute at a time, in the order they asked.
 ///
-/// llama.cpp already uses every core for one decode; two contexts decoding
+/// llama.cpp already uses every core for one decode; two models decoding
 /// at once only oversubscribe the CPU (its worker threads spin-wait, and
-/// throughput collapses). Taking turns per decoding step instead interleaves
-/// concurrent requests token by token — fair, and as fast as the machine
-/// allows.
+/// throughput collapses). The requests on one model share their steps
+/// (``DecodeScheduler``); models loaded side by side take turns per step
+/// here instead — fair, and as fast as the machine allows.
 ///
 /// A first-come-first-served hand-off lock: a caller that finds the gate
 /// busy queues a semaphore and sleeps on it; the caller whose turn ends
 /// wakes the longest-waiting one, or opens the gate. All state is behind a
 /// `Mutex`, so the type is `Sendable` without an unchecked claim.
 final class ComputeGate: Sendable {
-    /// The one gate of the process: every context of every local model
-    /// takes its turn here, so two models loaded side by side interleave
-    /// their steps instead of each using every core at once.
+    /// The one gate of the process: every step of every local model takes
+    /// its turn here, so two models loaded side by side interleave their
+    /// steps instead of each using every core at once.
     static let shared = ComputeGate()
 
     private struct State {
@@ -29,7 +29,7 @@ final class ComputeGate: Sendable {
     private let state = Mutex(State())
 
     /// Runs `body` when it is this caller's turn. Blocks the calling thread
-    /// (a context's own queue, never Swift's cooperative pool).
+    /// (a context slot's queue, never Swift's cooperative pool).
     func withTurn<Result>(_ body: () throws -> Result) rethrows -> Result {
         let wait = state.withLock { state -> DispatchSemaphore? in
             guard state.busy else {

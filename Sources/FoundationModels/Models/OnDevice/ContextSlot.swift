@@ -3,35 +3,39 @@ import GuidedGeneration
 import LlamaKit
 import Synchronization
 
-/// One llama.cpp context (one KV cache) and the serial queue it is confined to.
+/// One sequence of the model's shared context (one conversation's KV
+/// cache) and the serial queue its requests run on.
 ///
 /// Generation is blocking CPU work, so it runs on the slot's own queue rather
 /// than on Swift's cooperative pool; results flow back through an
-/// `AsyncThrowingStream`.
+/// `AsyncThrowingStream`. Its forward passes go through the model's
+/// ``DecodeScheduler``, in steps shared with the other slots' requests.
 ///
-/// `@unchecked Sendable` is sound because `context` is only ever touched by
-/// blocks running on `queue`, which is serial (every method that touches it
-/// checks so with `dispatchPrecondition`), and a slot runs a job only while
-/// it is leased to one request by ``ContextPool``. The other stored
-/// properties are immutable or `Sendable` (`abortFlag`, the `Mutex`es).
-final class ContextSlot: @unchecked Sendable {
-    private let context: LlamaContext
+/// A slot runs a job only while it is leased to one request by
+/// ``ContextPool``; `tokens` (what its sequence holds) belongs to that job,
+/// on `queue`, and is published in `cached` when the job ends.
+final class ContextSlot: Sendable {
+    let sequence: Int
+    private let scheduler: DecodeScheduler
     private let queue: DispatchQueue
-    let gate: ComputeGate
+    /// Wakes the slot's job when a step it waits for has run.
+    private let wake = DispatchSemaphore(value: 0)
     /// Raised to stop the running job within one decoding step.
-    private let abortFlag: LlamaAbortFlag
+    private let abortFlag = LlamaAbortFlag()
     private let cached = Mutex<[LlamaToken]>([])
     /// The request the slot serves: a request's cancellation may arrive
     /// after its job ended and the slot went to the next request, and must
     /// not stop that one (see ``abort(lease:)``).
     private let lease = Mutex<(number: UInt64, active: Bool)>((0, false))
 
-    init(context: LlamaContext, gate: ComputeGate, label: String) {
-        self.context = context
-        self.gate = gate
-        self.abortFlag = context.abortFlag
+    init(sequence: Int, scheduler: DecodeScheduler, label: String) {
+        self.sequence = sequence
+        self.scheduler = scheduler
         self.queue = DispatchQueue(label: label, qos: .userInitiated)
     }
+
+    /// Where the slot's steps take their turn across models.
+    var gate: ComputeGate { scheduler.gate }
 
     /// The tokens whose keys and values are in this slot's cache, as of the
     /// end of its last job.
@@ -51,9 +55,12 @@ final class ContextSlot: @unchecked Sendable {
     /// Stops the job of lease `number` within one decoding step, if that
     /// lease is still the slot's; a lease that ended stops nothing.
     func abort(lease number: UInt64) {
-        lease.withLock { lease in
-            if lease.active, lease.number == number { abortFlag.requestAbort() }
+        let raised = lease.withLock { lease in
+            guard lease.active, lease.number == number else { return false }
+            abortFlag.requestAbort()
+            return true
         }
+        if raised { scheduler.abortChanged() }
     }
 
     /// Ends the current lease: its late cancellations are ignored from now on.
@@ -116,40 +123,91 @@ final class ContextSlot: @unchecked Sendable {
         completion: @escaping @Sendable (Result<Outcome, any Error>) -> Void
     ) {
         queue.async { [self] in
-            let result = Result { try execute(job, onText) }
-            dispatchPrecondition(condition: .onQueue(queue))
-            cached.withLock { $0 = context.tokens }
+            var sequence = SlotSequence(tokens: cached.withLock { $0 }, slot: self)
+            let result = Result { try execute(job, &sequence, onText) }
+            scheduler.leave(self.sequence)
+            cached.withLock { $0 = sequence.tokens }
             completion(result)
         }
     }
 
-    private func execute(_ job: Job, _ onText: TextHandler) throws -> Outcome {
-        dispatchPrecondition(condition: .onQueue(queue))
-        let reused = try context.retainCommonPrefix(with: job.promptTokens)
-        // The prompt in batch-sized turns, so a long prompt does not stall
-        // other requests' token streams for its whole evaluation.
-        let remaining = Array(job.promptTokens[reused...])
-        let batch = max(1, context.batchSize)
-        for start in stride(from: 0, to: remaining.count, by: batch) {
-            if abortFlag.isAbortRequested { throw LlamaError.aborted }
-            let end = min(start + batch, remaining.count)
-            try gate.withTurn { try context.decode(Array(remaining[start..<end]), computeLogits: end == remaining.count) }
+    /// The slot's sequence as one job sees it: the tokens it holds, and its
+    /// forward passes through the scheduler.
+    private struct SlotSequence {
+        var tokens: [LlamaToken]
+        let slot: ContextSlot
+        /// The logits of the last pass, valid until the next one.
+        var logits: UnsafeBufferPointer<Float>?
+
+        var remainingCapacity: Int { slot.scheduler.sequenceLength - tokens.count }
+
+        /// Keeps the longest common prefix of the sequence and `prompt`
+        /// (leaving at least the prompt's last token to decode, so that it
+        /// yields logits) and returns its length.
+        mutating func retainCommonPrefix(with prompt: [LlamaToken]) throws -> Int {
+            var common = 0
+            let limit = min(tokens.count, max(0, prompt.count - 1))
+            while common < limit && tokens[common] == prompt[common] { common += 1 }
+            if common < tokens.count {
+                // Cut from the record first: if llama.cpp cannot cut, the
+                // sequence is emptied, and an empty record matches it.
+                tokens.removeSubrange(common...)
+                do {
+                    try slot.scheduler.trim(slot.sequence, to: common)
+                } catch {
+                    tokens = []
+                    try slot.scheduler.trim(slot.sequence, to: 0)
+                    return 0
+                }
+            }
+            return common
         }
+
+        /// Appends `newTokens` in shared steps; the logits of the last one
+        /// are read with `sample`.
+        mutating func decode(_ newTokens: [LlamaToken], computeLogits: Bool = true) throws {
+            guard !newTokens.isEmpty else { return }
+            guard newTokens.count <= remainingCapacity else {
+                throw LlamaError.contextWindowExceeded(
+                    requested: tokens.count + newTokens.count, available: remainingCapacity, capacity: slot.scheduler.sequenceLength)
+            }
+            if slot.abortFlag.isAbortRequested { throw LlamaError.aborted }
+            logits = nil
+            logits = try slot.scheduler.step(DecodeScheduler.Pass(
+                sequence: slot.sequence, tokens: newTokens, position: tokens.count,
+                computesLogits: computeLogits, abort: slot.abortFlag, wake: slot.wake
+            ))
+            tokens += newTokens
+        }
+
+        func sample(_ sampler: LlamaSampler, allowed: [UInt64]? = nil) throws -> LlamaToken {
+            guard let logits else { throw LlamaError.noLogits }
+            return try sampler.sample(logits: logits, allowed: allowed)
+        }
+    }
+
+    private func execute(_ job: Job, _ sequence: inout SlotSequence, _ onText: TextHandler) throws -> Outcome {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let reused = try sequence.retainCommonPrefix(with: job.promptTokens)
+        // The scheduler splits a long prompt into batch-sized steps, so it
+        // does not stall other requests' token streams for its whole
+        // evaluation.
+        try sequence.decode(Array(job.promptTokens[reused...]), computeLogits: job.maximumTokens > 0)
         var outcome = Outcome(cachedPromptTokens: reused, generatedTokens: 0, contextFull: false)
         if let constraint = job.constraint {
-            try generateGuided(job, constraint: constraint, onText, &outcome)
+            try generateGuided(job, constraint: constraint, &sequence, onText, &outcome)
             return outcome
         }
         guard job.maximumTokens > 0 else { return outcome }
 
-        let vocabulary = context.vocabulary
+        let vocabulary = scheduler.vocabulary
         let sampler = try LlamaSampler(mode: job.sampling)
         var text = UTF8Accumulator()
         var unreported = 0
         var output: [UInt8] = []
         while outcome.generatedTokens < job.maximumTokens {
             if abortFlag.isAbortRequested { throw LlamaError.aborted }
-            let token = try gate.withTurn { try sampler.sample(from: context) }
+            let token = try sequence.sample(sampler)
             if vocabulary.isEndOfGeneration(token) { break }
             outcome.generatedTokens += 1
             unreported += 1
@@ -166,11 +224,11 @@ final class ContextSlot: @unchecked Sendable {
                 }
             }
             if outcome.generatedTokens == job.maximumTokens { break }
-            if context.remainingCapacity == 0 {
+            if sequence.remainingCapacity == 0 {
                 outcome.contextFull = true
                 break
             }
-            try gate.withTurn { try context.decode([token]) }
+            try sequence.decode([token])
             outcome.modelSteps += 1
         }
         if let rest = text.flush() {
@@ -185,7 +243,7 @@ final class ContextSlot: @unchecked Sendable {
     /// only, until the value is complete. Free strings are paced
     /// (``StringPacing``): where one should end, the token is sampled again
     /// from the tokens that close it.
-    private func generateGuided(_ job: Job, constraint: TokenConstraint, _ onText: TextHandler, _ outcome: inout Outcome) throws {
+    private func generateGuided(_ job: Job, constraint: TokenConstraint, _ sequence: inout SlotSequence, _ onText: TextHandler, _ outcome: inout Outcome) throws {
         dispatchPrecondition(condition: .onQueue(queue))
         let sampler = try LlamaSampler(mode: job.sampling)
         let vocabulary = constraint.vocabulary
@@ -220,15 +278,15 @@ final class ContextSlot: @unchecked Sendable {
                     decoder.allowedTokens(into: &mask)
                     if stopsLoops { decoder.forbidRepeatedElement(in: &mask) }
                 }
-                let token = try gate.withTurn { () throws -> LlamaToken in
-                    if closesNow { return try sampler.sample(from: context, allowed: closingMask.words) }
-                    let chosen = try sampler.sample(from: context, allowed: mask.words)
-                    if canClose, decoder.continuesPast(pace, with: chosen) {
-                        // Same logits, the closing tokens only: the model
-                        // picks how the string ends.
-                        return try sampler.sample(from: context, allowed: closingMask.words)
-                    }
-                    return chosen
+                let token: LlamaToken
+                if closesNow {
+                    token = try sequence.sample(sampler, allowed: closingMask.words)
+                } else {
+                    let chosen = try sequence.sample(sampler, allowed: mask.words)
+                    // Same logits, the closing tokens only: the model picks
+                    // how the string ends.
+                    let closes = canClose && decoder.continuesPast(pace, with: chosen)
+                    token = closes ? try sequence.sample(sampler, allowed: closingMask.words) : chosen
                 }
                 if decoder.accept(token, completableWithin: room - 1) {
                     if decoder.ended { break }
@@ -274,12 +332,12 @@ final class ContextSlot: @unchecked Sendable {
                 outcome.incomplete = !decoder.canEnd
                 break
             }
-            guard context.remainingCapacity >= next.count else {
+            guard sequence.remainingCapacity >= next.count else {
                 outcome.contextFull = true
                 outcome.incomplete = !decoder.canEnd
                 break
             }
-            try gate.withTurn { try context.decode(next) }
+            try sequence.decode(next)
             outcome.modelSteps += 1
         }
         if let rest = text.flush() { onText(rest, unreported) }

@@ -8,7 +8,7 @@ import GuidedGeneration
 /// | `FOUNDATION_MODELS_MODEL` | path of a GGUF file | the installed Qwen2.5-Coder-0.5B-Instruct |
 /// | `FOUNDATION_MODELS_CONTEXT_SIZE` | tokens per context | 4096 (never above the model's training length) |
 /// | `FOUNDATION_MODELS_THREADS` | CPU threads for decoding | all cores |
-/// | `FOUNDATION_MODELS_CONTEXTS` | KV caches kept (sessions served at once) | 2 |
+/// | `FOUNDATION_MODELS_CONTEXTS` | KV caches kept: sessions served at once, decoded together | 2 |
 /// | `FOUNDATION_MODELS_MAX_QUEUE` | requests that may wait for a context | 16 |
 /// | `FOUNDATION_MODELS_DISABLED` | `1` switches the model off | unset |
 /// | `FOUNDATION_MODELS_REPETITION` | `off`: text that loops is not stopped (for measurements) | on |

@@ -15,24 +15,34 @@ package final class OnDeviceEngine: Sendable {
         package let vocabulary: LlamaVocabulary
         package let contextSize: Int
         let pool: ContextPool
+        /// Shares the forward passes of the pool's requests.
+        package let scheduler: DecodeScheduler
         /// Guided generation's vocabulary and compiled schemas.
         package let constraints: ConstraintCache
         /// How transcripts are rendered for this model (its chat template,
         /// its tool format).
         let rendering: ChatRendering
 
-        init(model: LlamaModel, configuration: OnDeviceConfiguration) {
+        /// - Throws: `LlamaError` when the context cannot be created.
+        init(model: LlamaModel, configuration: OnDeviceConfiguration) throws {
             self.model = model
             self.vocabulary = model.vocabulary
             self.constraints = ConstraintCache(vocabulary: model.vocabulary)
             self.rendering = ChatRendering(model: model, toolFormat: ChatRendering.toolFormat(for: model))
             let trained = model.trainingContextLength
             let contextSize = trained > 0 ? min(configuration.contextSize, trained) : configuration.contextSize
-            self.contextSize = contextSize
-            let gate = ComputeGate.shared
-            self.pool = ContextPool(capacity: configuration.contexts, maximumWaiting: configuration.maximumQueuedRequests) { number in
-                let parameters = LlamaContext.Parameters(contextLength: contextSize, threads: configuration.threads)
-                return ContextSlot(context: try LlamaContext(model: model, parameters: parameters), gate: gate, label: "foundation-models.context.\(number)")
+            // One context with a sequence per session served at once: their
+            // steps are decoded together (``DecodeScheduler``).
+            let context = try LlamaBatchContext(
+                model: model,
+                parameters: LlamaContext.Parameters(contextLength: contextSize, threads: configuration.threads),
+                sequences: configuration.contexts
+            )
+            let scheduler = DecodeScheduler(context: context, gate: ComputeGate.shared)
+            self.scheduler = scheduler
+            self.contextSize = scheduler.sequenceLength
+            self.pool = ContextPool(capacity: scheduler.sequenceCount, maximumWaiting: configuration.maximumQueuedRequests) { number in
+                ContextSlot(sequence: number - 1, scheduler: scheduler, label: "foundation-models.sequence.\(number)")
             }
         }
     }

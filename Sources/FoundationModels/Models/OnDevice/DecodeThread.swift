@@ -1,0 +1,70 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The one thread every `llama_decode` of a model runs on.
+///
+/// Why: llama.cpp's CPU backend computes a decode with an OpenMP team that
+/// belongs to the thread calling it, and each new calling thread gets a team
+/// of its own, whose workers keep spinning for a while after each decode.
+/// Steps led by whichever request completed them came from a different
+/// thread nearly every time, and the idle teams' spinning took the cores
+/// from the one computing: eight sessions at once ran at 0.4× of the same
+/// decodes from one thread (BENCHMARKS.md, "Sessions at once"). Handing the
+/// decodes to one thread keeps one team.
+///
+/// ``run(_:)`` blocks its caller until the thread has run the work; one
+/// caller at a time is enough (a model's steps are serial), more wait in
+/// line. The thread ends when the owner is freed.
+final class DecodeThread: Sendable {
+    /// The work waiting for the thread, shared with it.
+    private final class Line: Sendable {
+        let items = Mutex<[@Sendable () -> Void]>([])
+        let available = DispatchSemaphore(value: 0)
+    }
+
+    /// One result handed back to a waiting caller.
+    private final class Handoff<Value: Sendable>: Sendable {
+        let value = Mutex<Value?>(nil)
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    private let line = Line()
+
+    init(name: String) {
+        let line = self.line
+        let thread = Thread {
+            while true {
+                line.available.wait()
+                // A signal with nothing in line: the owner was freed.
+                guard let item = line.items.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return }
+                item()
+            }
+        }
+        thread.name = name
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    deinit {
+        line.available.signal()
+    }
+
+    /// Runs `body` on the thread and returns its result; blocks the calling
+    /// thread (never Swift's cooperative pool) until then.
+    func run<Value: Sendable>(_ body: @escaping @Sendable () -> Value) -> Value {
+        let handoff = Handoff<Value>()
+        line.items.withLock {
+            $0.append {
+                let value = body()
+                handoff.value.withLock { $0 = value }
+                handoff.done.signal()
+            }
+        }
+        line.available.signal()
+        while true {
+            handoff.done.wait()
+            if let value = handoff.value.withLock({ $0 }) { return value }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import CLlama
+
+/// A context whose KV cache holds several independent sequences, so that
+/// one forward pass (`llama_decode`) can advance all of them at once.
+///
+/// Why it exists: on a CPU, generating one token reads every weight of the
+/// model; generating one token for each of eight sequences in the same pass
+/// reads them once. Requests that share a model therefore share its passes
+/// (what llama-server does with its parallel slots), and the machine's
+/// throughput grows with the number of requests instead of being split
+/// between them.
+///
+/// The sequences share one cache of `sequences × contextLength` cells
+/// (`kv_unified`), each holding at most ``sequenceLength`` positions. The
+/// caller keeps track of what each sequence holds; this type checks
+/// positions against that length.
+///
+/// Not Sendable, on purpose, like ``LlamaContext``: a `llama_context` is
+/// not thread-safe. The one thing other threads may touch is ``abortFlag``.
+public final class LlamaBatchContext {
+    public let model: LlamaModel
+    /// The sequences the cache holds: ids `0..<sequenceCount`.
+    public let sequenceCount: Int
+    /// Positions each sequence may hold.
+    public let sequenceLength: Int
+    /// Most tokens one ``decode(_:)`` takes, over all sequences.
+    public let batchSize: Int
+    /// Raise it from any thread to stop the decode in progress (all of its
+    /// sequences).
+    public let abortFlag = LlamaAbortFlag()
+
+    let pointer: OpaquePointer
+    private let memory: llama_memory_t
+    private var batch: llama_batch
+
+    /// One sequence's part of a decode: `tokens` appended at positions
+    /// `position...` of sequence `sequence`.
+    public struct Run: Sendable, Equatable {
+        public var sequence: Int
+        public var position: Int
+        public var tokens: ArraySlice<LlamaToken>
+        /// Whether the last token's logits are computed (``logits(row:)``).
+        public var computesLogits: Bool
+
+        public init(sequence: Int, position: Int, tokens: ArraySlice<LlamaToken>, computesLogits: Bool) {
+            self.sequence = sequence
+            self.position = position
+            self.tokens = tokens
+            self.computesLogits = computesLogits
+        }
+    }
+
+    /// Creates a context on `model` with `sequences` sequences of
+    /// `parameters.contextLength` positions each.
+    /// - Throws: `LlamaError.invalidArgument` for out-of-range parameters,
+    ///   `.contextCreationFailed` when llama.cpp refuses.
+    public init(model: LlamaModel, parameters: LlamaContext.Parameters = .init(), sequences: Int) throws {
+        (pointer, memory) = try parameters.makeContext(model: model, sequences: sequences, abortFlag: abortFlag)
+        self.model = model
+        self.sequenceCount = sequences
+        // llama.cpp may round the cache up; the extra is not used.
+        self.sequenceLength = min(Int(llama_n_ctx_seq(pointer)), parameters.contextLength)
+        self.batchSize = Int(llama_n_batch(pointer))
+        self.batch = llama_batch_init(Int32(batchSize), 0, 1)
+    }
+
+    deinit {
+        llama_free(pointer)
+        llama_batch_free(batch)
+    }
+
+    public var vocabulary: LlamaVocabulary { model.vocabulary }
+
+    /// Decodes every run in one `llama_decode` and returns, for each run,
+    /// the row of its logits (nil where it computes none), for
+    /// ``logits(row:)``.
+    ///
+    /// On any failure — abort flag raised, llama.cpp error — every run's
+    /// sequence is cut back to the run's `position`: what the sequences held
+    /// before the call.
+    /// - Throws: `.invalidArgument` (a sequence out of range or named twice,
+    ///   more tokens than ``batchSize``), `.contextWindowExceeded`,
+    ///   `.invalidToken` (checked before any work), `.aborted`,
+    ///   `.kvCacheFull`, `.decodeFailed`.
+    public func decode(_ runs: [Run]) throws -> [Int32?] {
+        let vocabularySize = model.vocabulary.count
+        var total = 0
+        var seen = Set<Int>()
+        for run in runs {
+            guard run.sequence >= 0, run.sequence < sequenceCount, seen.insert(run.sequence).inserted else {
+                throw LlamaError.invalidArgument("sequence \(run.sequence) is out of range or appears twice")
+            }
+            guard run.position >= 0, run.tokens.count <= sequenceLength - run.position else {
+                throw LlamaError.contextWindowExceeded(requested: run.position + run.tokens.count, available: max(0, sequenceLength - run.position), capacity: sequenceLength)
+            }
+            for token in run.tokens where token < 0 || Int(token) >= vocabularySize {
+                throw LlamaError.invalidToken(token)
+            }
+            total += run.tokens.count
+        }
+        guard total <= batchSize else {
+            throw LlamaError.invalidArgument("\(total) tokens in one decode; at most \(batchSize)")
+        }
+        var rows: [Int32?] = []
+        rows.reserveCapacity(runs.count)
+        var slot = 0
+        for run in runs {
+            var row: Int32?
+            for (offset, token) in run.tokens.enumerated() {
+                let last = offset == run.tokens.count - 1
+                batch.token[slot] = token
+                batch.pos[slot] = Int32(run.position + offset)
+                batch.n_seq_id[slot] = 1
+                batch.seq_id[slot]![0] = Int32(run.sequence)
+                batch.logits[slot] = run.computesLogits && last ? 1 : 0
+                if run.computesLogits && last { row = Int32(slot) }
+                slot += 1
+            }
+            rows.append(row)
+        }
+        guard slot > 0 else { return rows }
+        batch.n_tokens = Int32(slot)
+        let result = abortFlag.isAbortRequested ? 2 : llama_decode(pointer, batch)
+        guard result == 0 else {
+            // Ubatches already computed stay in the cache (llama.h): cut
+            // every sequence back to where its run began.
+            for run in runs where !llama_memory_seq_rm(memory, Int32(run.sequence), Int32(run.position), -1) {
+                llama_memory_seq_rm(memory, Int32(run.sequence), -1, -1)
+            }
+            switch result {
+            case 1: throw LlamaError.kvCacheFull
+            case 2: throw LlamaError.aborted
+            default: throw LlamaError.decodeFailed(code: result)
+            }
+        }
+        return rows
+    }
+
+    /// The logits of `row` of the last decode (one per vocabulary entry).
+    /// The buffer is llama.cpp's: valid until the next ``decode(_:)``.
+    /// - Throws: `.noLogits` for a row that computed none.
+    public func logits(row: Int32) throws -> UnsafeBufferPointer<Float> {
+        guard let logits = llama_get_logits_ith(pointer, row) else { throw LlamaError.noLogits }
+        return UnsafeBufferPointer(start: logits, count: model.vocabulary.count)
+    }
+
+    /// Forgets the positions `position...` of `sequence`, keeping the ones
+    /// before (0: empties the sequence).
+    /// - Throws: `.invalidArgument` for a sequence out of range or a
+    ///   negative position, or when llama.cpp cannot cut the sequence there
+    ///   (some recurrent or sliding-window caches); the sequence is then empty.
+    public func removeTokens(sequence: Int, from position: Int) throws {
+        guard sequence >= 0, sequence < sequenceCount, position >= 0 else {
+            throw LlamaError.invalidArgument("sequence \(sequence), position \(position)")
+        }
+        guard llama_memory_seq_rm(memory, Int32(sequence), Int32(position), -1) else {
+            llama_memory_seq_rm(memory, Int32(sequence), -1, -1)
+            throw LlamaError.invalidArgument("llama.cpp cannot remove positions \(position)... of sequence \(sequence) from this cache")
+        }
+    }
+
+    /// The last position `sequence` holds in the cache, -1 when empty (for
+    /// tests: the caller's own record should agree).
+    public func lastPosition(of sequence: Int) -> Int {
+        Int(llama_memory_seq_pos_max(memory, Int32(sequence)))
+    }
+}
