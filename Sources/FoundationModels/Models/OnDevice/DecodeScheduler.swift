@@ -254,8 +254,8 @@ package final class DecodeScheduler: Sendable {
             ))
         }
         guard !parts.isEmpty else { return nil }
-        // In the batch by sequence: llama.cpp splits a batch into one
-        // compute pass per run of consecutive sequence ids it finds in order.
+        // Laid out by sequence, not by size: a step's layout does not
+        // depend on the order the passes arrived in.
         let bySequence = parts.indices.sorted { parts[$0].sequence < parts[$1].sequence }
         state.running = parts.map(\.sequence)
         return (bySequence.map { parts[$0] }, bySequence.map { runs[$0] })

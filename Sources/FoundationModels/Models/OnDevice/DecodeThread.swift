@@ -4,14 +4,15 @@ import Synchronization
 
 /// The one thread every `llama_decode` of a model runs on.
 ///
-/// Why: llama.cpp's CPU backend computes a decode with an OpenMP team that
-/// belongs to the thread calling it, and each new calling thread gets a team
-/// of its own, whose workers keep spinning for a while after each decode.
-/// Steps led by whichever request completed them came from a different
-/// thread nearly every time, and the idle teams' spinning took the cores
-/// from the one computing: eight sessions at once ran at 0.4× of the same
-/// decodes from one thread (BENCHMARKS.md, "Sessions at once"). Handing the
-/// decodes to one thread keeps one team.
+/// Why: llama.cpp's CPU backend computes a decode with an OpenMP team, and
+/// libgomp keeps a pool of worker threads per thread that starts a team:
+/// each new calling thread gets workers of its own, which spin for a while
+/// after each decode. Steps led by whichever request completed them came
+/// from a different thread nearly every time, and idle pools' spinning took
+/// cores from the one computing: moving the decodes to one thread took
+/// eight sessions at once from 40 to 49 tokens/s (Qwen2.5-0.5B, 2 threads,
+/// measured before the cache became one for all sequences, see
+/// `LlamaContext.Parameters.makeContext`).
 ///
 /// ``run(_:)`` blocks its caller until the thread has run the work; one
 /// caller at a time is enough (a model's steps are serial), more wait in
