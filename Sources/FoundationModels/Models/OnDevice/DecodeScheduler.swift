@@ -19,7 +19,7 @@ import Synchronization
 /// taking part (a *member*, from its first step until ``leave(_:)``) has
 /// asked for its next pass, so each step carries a token from every member,
 /// as llama-server's slots do. The member whose request completes the set
-/// leads the step: it hands the decode to the model's ``DecodeThread`` and
+/// leads the step: it hands the decode to the process's ``DecodeThread`` and
 /// wakes the others when it is done.
 ///
 /// Between steps every member reads its logits from llama.cpp's buffer: the
@@ -48,7 +48,7 @@ package final class DecodeScheduler: Sendable {
     let vocabulary: LlamaVocabulary
     private let vocabularySize: Int
     private let contextAbort: LlamaAbortFlag
-    /// Where every decode runs (see ``DecodeThread``).
+    /// Where every decode runs: one thread for every model (see ``DecodeThread``).
     private let thread: DecodeThread
     private let state = Mutex(State())
 
@@ -115,7 +115,7 @@ package final class DecodeScheduler: Sendable {
         self.contextAbort = context.abortFlag
         self.gate = gate
         self.context = Mutex(context)
-        self.thread = DecodeThread(name: "foundation-models.decode")
+        self.thread = .shared
     }
 
     /// What a request asks of a step.

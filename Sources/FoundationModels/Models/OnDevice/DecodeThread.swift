@@ -2,21 +2,24 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The one thread every `llama_decode` of a model runs on.
+/// The one thread every `llama_decode` of the process's local models runs on.
 ///
 /// Why: llama.cpp's CPU backend computes a decode with an OpenMP team, and
-/// libgomp keeps a pool of worker threads per thread that starts a team:
-/// each new calling thread gets workers of its own, which spin for a while
-/// after each decode. Steps led by whichever request completed them came
-/// from a different thread nearly every time, and idle pools' spinning took
-/// cores from the one computing: moving the decodes to one thread took
-/// eight sessions at once from 40 to 49 tokens/s (Qwen2.5-0.5B, 2 threads,
-/// measured before the cache became one for all sequences, see
-/// `LlamaContext.Parameters.makeContext`).
+/// libgomp keeps a pool of worker threads per thread that starts a team.
+/// Each new calling thread gets workers of its own; once the process has
+/// more of them than cores, libgomp stops spinning at barriers and sleeps
+/// instead, and a decode passes hundreds of barriers. Steps led by whichever
+/// request completed them came from a different thread nearly every time:
+/// moving the decodes to one thread per model took eight sessions at once
+/// from 40 to 49 tokens/s (Qwen2.5-0.5B, 2 threads, measured before the
+/// cache became one for all sequences, see
+/// `LlamaContext.Parameters.makeContext`), and one thread for the whole
+/// process, instead of one per model, took one session from 37.7 to 45
+/// tokens/s when another model had decoded before it.
 ///
 /// ``run(_:)`` blocks its caller until the thread has run the work; one
 /// caller at a time is enough (a model's steps are serial), more wait in
-/// line. The thread ends when the owner is freed.
+/// line, in order. A thread other than ``shared`` ends when it is freed.
 final class DecodeThread: Sendable {
     /// The work waiting for the thread, shared with it.
     private final class Line: Sendable {
@@ -31,6 +34,9 @@ final class DecodeThread: Sendable {
     }
 
     private let line = Line()
+
+    /// The thread of the process (see above): every model's steps.
+    static let shared = DecodeThread(name: "foundation-models.decode")
 
     init(name: String) {
         let line = self.line
