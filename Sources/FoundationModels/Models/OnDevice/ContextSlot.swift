@@ -145,9 +145,7 @@ final class ContextSlot: Sendable {
         /// (leaving at least the prompt's last token to decode, so that it
         /// yields logits) and returns its length.
         mutating func retainCommonPrefix(with prompt: [LlamaToken]) throws -> Int {
-            var common = 0
-            let limit = min(tokens.count, max(0, prompt.count - 1))
-            while common < limit && tokens[common] == prompt[common] { common += 1 }
+            let common = min(ContextPool.commonPrefix(tokens, prompt), max(0, prompt.count - 1))
             if common < tokens.count {
                 // Cut from the record first: if llama.cpp cannot cut, the
                 // sequence is emptied, and an empty record matches it.
