@@ -15,7 +15,16 @@ struct Throughput {
         var label: String
         var modelPath: String
         var prefill: Double
+        /// The part of a prefill's wall time spent inside `llama_decode`
+        /// (median): the rest is the session's own work.
+        var prefillInDecode: Double
+        /// The uncached prompt tokens of a prefill (median): the
+        /// reference's `-p`.
+        var prefillTokens: Int
         var decode: Double
+        /// The part of a 64-token answer's wall time spent inside
+        /// `llama_decode` (median).
+        var decodeInDecode: Double
         /// The prompt tokens before the decoded answer (the decode depth).
         var depth: Int
         var reference: LlamaBench?
@@ -27,8 +36,14 @@ struct Throughput {
     var threads: Int
 
     func run(log: @Sendable (String) -> Void) async throws -> Result {
-        let model = SystemLanguageModel(modelFile: URL(fileURLWithPath: modelPath), threads: threads)
+        var configuration = OnDeviceConfiguration.current
+        configuration.modelPath = modelPath
+        configuration.threads = threads
+        let model = SystemLanguageModel(configuration: configuration)
         guard model.isAvailable else { throw BenchmarkError("\(modelPath) is not available (\(model.availability))") }
+        let engine = OnDeviceEngine.shared(for: configuration)
+        defer { OnDeviceEngine.release(engine) }
+        let scheduler = try await engine.loaded().scheduler
         func session() -> LanguageModelSession {
             LanguageModelSession(model: model, instructions: Measure.freshInstructions(words: 40))
         }
@@ -42,7 +57,10 @@ struct Throughput {
         // reference take turns, three rounds, and the medians are compared.
         let prompt = "Count from 1 to 100, separated by commas."
         var prefill: [Double] = []
+        var prefillInDecode: [Double] = []
+        var prefillTokens: [Int] = []
         var decode: [Double] = []
+        var decodeInDecode: [Double] = []
         var depths: [Int] = []
         var references: [LlamaBench] = []
         var referenceError: String?
@@ -50,8 +68,13 @@ struct Throughput {
         if binary == nil { referenceError = "LLAMA_BENCH is not set (run through make bench)" }
         for round in 0..<3 {
             for _ in 0..<3 {
+                let before = scheduler.statistics.decodeSeconds
                 let short = try await Measure.stream(session(), prompt, maximumTokens: 1)
+                prefillInDecode.append((scheduler.statistics.decodeSeconds - before) / short.total)
+                prefillTokens.append(short.inputTokens - short.cachedTokens)
+                let beforeLong = scheduler.statistics.decodeSeconds
                 let long = try await Measure.stream(session(), prompt, maximumTokens: 64)
+                decodeInDecode.append((scheduler.statistics.decodeSeconds - beforeLong) / long.total)
                 prefill.append(Double(short.inputTokens - short.cachedTokens) / short.total)
                 if long.outputTokens > 1, long.total > short.total {
                     decode.append(Double(long.outputTokens - 1) / (long.total - short.total))
@@ -61,8 +84,9 @@ struct Throughput {
             guard let binary, referenceError == nil else { continue }
             log("llama-bench (reference), round \(round + 1) of 3: \(label)")
             let depth = depths.isEmpty ? 0 : depths.reduce(0, +) / depths.count
+            let promptTokens = Int(Measure.median(prefillTokens.map(Double.init)))
             do {
-                references.append(try LlamaBench.run(binary: binary, model: modelPath, threads: threads, promptTokens: 64, generatedTokens: 64, depth: depth, repetitions: 3))
+                references.append(try LlamaBench.run(binary: binary, model: modelPath, threads: threads, promptTokens: promptTokens, generatedTokens: 64, depth: depth, repetitions: 3))
             } catch {
                 referenceError = "\(error)"
             }
@@ -73,7 +97,9 @@ struct Throughput {
             decodeTokensPerSecond: Measure.median(references.map(\.decodeTokensPerSecond)),
             command: references.last?.command ?? ""
         )
-        return Result(label: label, modelPath: modelPath, prefill: Measure.median(prefill), decode: Measure.median(decode),
+        return Result(label: label, modelPath: modelPath, prefill: Measure.median(prefill),
+                      prefillInDecode: Measure.median(prefillInDecode), prefillTokens: Int(Measure.median(prefillTokens.map(Double.init))),
+                      decode: Measure.median(decode), decodeInDecode: Measure.median(decodeInDecode),
                       depth: depth, reference: reference, referenceError: referenceError)
     }
 
@@ -84,7 +110,7 @@ struct Throughput {
         lines.append("| --- | --- | ---: | ---: | ---: |")
         for result in results {
             if let reference = result.reference {
-                lines.append("| \(result.label) | prefill (tokens/s) | \(f(result.prefill)) | \(f(reference.prefillTokensPerSecond)) (pp64) | \(f(result.prefill / reference.prefillTokensPerSecond, 2)) |")
+                lines.append("| \(result.label) | prefill (tokens/s) | \(f(result.prefill)) | \(f(reference.prefillTokensPerSecond)) (pp\(result.prefillTokens)) | \(f(result.prefill / reference.prefillTokensPerSecond, 2)) |")
                 lines.append("| \(result.label) | decode (tokens/s) | \(f(result.decode)) | \(f(reference.decodeTokensPerSecond)) (tg64 @ d\(result.depth)) | \(f(result.decode / reference.decodeTokensPerSecond, 2)) |")
             } else {
                 lines.append("| \(result.label) | prefill (tokens/s) | \(f(result.prefill)) | – | – |")
@@ -92,6 +118,9 @@ struct Throughput {
             }
         }
         lines.append("")
+        for result in results {
+            lines.append("- \(result.label): inside `llama_decode`: \(f(result.prefillInDecode * 100)) % of a prefill's wall time, \(f(result.decodeInDecode * 100)) % of a 64-token answer's (the rest is the session's own work: rendering, tokens, sampling, text).")
+        }
         for result in results {
             if let reference = result.reference {
                 lines.append("- \(result.label): `\(reference.command)`")
@@ -102,7 +131,8 @@ struct Throughput {
         lines.append("")
         lines.append("Measured as llama-bench does, through the public API (`streamResponse`, greedy): session")
         lines.append("prefill is the uncached prompt tokens (~110, chat template included) over the whole time of a")
-        lines.append("1-token answer (prompt evaluation plus one sampling step); session decode is the tokens")
+        lines.append("1-token answer (prompt evaluation plus one sampling step), against llama-bench's prefill of")
+        lines.append("as many tokens (`-p`, the median of the session's); session decode is the tokens")
         lines.append("after the first of a 64-token answer to an equally long uncached prompt, over the extra time")
         lines.append("it took. The reference decodes at the same depth (`-d`, the session's prompt tokens):")
         lines.append("decoding after 80 tokens of context costs more than from an empty one. Three rounds, each")
