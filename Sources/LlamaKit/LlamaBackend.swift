@@ -70,17 +70,22 @@ extension LlamaBackend {
     /// Whether a warning or error llama.cpp logs is part of normal
     /// operation, so it goes to debug level instead of in front of users:
     /// - a cancelled decode: llama.cpp reports the abort we asked for as a
-    ///   failure (`compute status: 2` is `GGML_STATUS_ABORTED`, and
-    ///   `llama_decode` then returns 2); `LlamaContext` throws
-    ///   `LlamaError.aborted` for it; the graph computation says so first
-    ///   (`ggml_backend_sched_graph_compute_async failed with error 1`, 1
-    ///   being `GGML_STATUS_ABORTED`);
+    ///   failure three times — the graph computation
+    ///   (`ggml_backend_sched_graph_compute_async failed with error 1`), the
+    ///   context (`failed to compute graph, compute status: 1`), 1 being
+    ///   `GGML_STATUS_ABORTED` both times, and `llama_decode`, which then
+    ///   returns 2 (`failed to decode, ret = 2`) — and warns that it drops
+    ///   the aborted batch's positions (`removing memory module entries`),
+    ///   which the contexts cut back themselves; they throw
+    ///   `LlamaError.aborted` for it. Other statuses (a real failure) stay
+    ///   errors;
     /// - a token llama.cpp re-types while loading a vocabulary
     ///   ("control-looking token … its type will be overridden"), printed
     ///   on every load of common models (Qwen2.5 among them) and already
     ///   handled by llama.cpp.
     static func isRoutine(_ message: String) -> Bool {
-        message.hasSuffix("failed to compute graph, compute status: 2")
+        message.hasSuffix("failed to compute graph, compute status: 1")
+            || message.contains("removing memory module entries for seq_id")
             || message.hasSuffix("ggml_backend_sched_graph_compute_async failed with error 1")
             || message.hasSuffix("failed to decode, ret = 2")
             || message.contains("control-looking token")

@@ -13,7 +13,9 @@ import FoundationModels
 /// output); `fm-bench maskbench DATA` the
 /// MaskBench comparison (its own section of BENCHMARKS.md, see
 /// ``MaskBench``); `fm-bench cold-ttft` is
-/// the child process the cold time-to-first-token measurement starts.
+/// the child process the cold time-to-first-token measurement starts, and
+/// `fm-bench decode-ceiling` the one that measures llama.cpp alone for the
+/// sessions-at-once table (``DecodeCeiling``).
 @main
 struct Benchmark {
     static func main() async throws {
@@ -21,6 +23,10 @@ struct Benchmark {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.first == "cold-ttft" {
             try await ColdStart.child()
+            return
+        }
+        if arguments.first == "decode-ceiling" {
+            try DecodeCeiling.child(Array(arguments.dropFirst()))
             return
         }
         if arguments.first == "guided" {
@@ -86,7 +92,7 @@ struct Benchmark {
 
     /// Progress on standard error, with the seconds since the start.
     @Sendable static func log(_ message: String) {
-        let elapsed = String(format: "%.1f", Measure.seconds(Measure.clock.now - started))
+        let elapsed = String(format: "%.1f", (Measure.clock.now - started).inSeconds)
         FileHandle.standardError.write(Data("fm-bench [\(elapsed) s]: \(message)\n".utf8))
     }
 }

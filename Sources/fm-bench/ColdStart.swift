@@ -31,7 +31,7 @@ enum ColdStart {
             buffer.append(chunk)
             if String(decoding: buffer, as: UTF8.self).contains(marker) { break }
         }
-        let elapsed = Measure.seconds(Measure.clock.now - start)
+        let elapsed = (Measure.clock.now - start).inSeconds
         process.waitUntilExit()
         guard String(decoding: buffer, as: UTF8.self).contains(marker) else {
             throw BenchmarkError("the cold-start child exited without a token (status \(process.terminationStatus))")

@@ -70,7 +70,7 @@ struct GuidedBenchmarks {
             report.endToEndError = "\(error)"
         }
         report.loadAfter = Self.loadAverage()
-        report.seconds = Measure.seconds(Measure.clock.now - start)
+        report.seconds = (Measure.clock.now - start).inSeconds
         return report
     }
 

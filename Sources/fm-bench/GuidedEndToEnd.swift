@@ -110,7 +110,7 @@ struct GuidedEndToEnd {
                 } catch {
                     sample = Sample(wall: 0, steps: 0, generated: 0, problems: ["\(error)"], json: "")
                 }
-                sample.wall = Measure.seconds(Measure.clock.now - started)
+                sample.wall = (Measure.clock.now - started).inSeconds
                 let after = statistics()
                 sample.steps = after.modelSteps - before.modelSteps
                 sample.generated = after.generatedTokens - before.generatedTokens
@@ -130,7 +130,7 @@ struct GuidedEndToEnd {
                 let response = try await session.respond(to: userText, options: options)
                 let after = statistics()
                 row.unconstrained = Sample(
-                    wall: Measure.seconds(Measure.clock.now - started),
+                    wall: (Measure.clock.now - started).inSeconds,
                     steps: after.modelSteps - before.modelSteps,
                     generated: response.usage.output.totalTokenCount,
                     problems: Self.freeTextProblems(response.content, conversation.problems),
@@ -193,7 +193,7 @@ struct GuidedEndToEnd {
             serverCommand: server?.command ?? "",
             serverError: serverError,
             ownCPUDuringServer: ownCPUDuringServer,
-            seconds: Measure.seconds(Measure.clock.now - start)
+            seconds: (Measure.clock.now - start).inSeconds
         )
     }
 

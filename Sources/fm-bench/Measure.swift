@@ -6,12 +6,6 @@ import FoundationModelsEval
 enum Measure {
     static let clock = ContinuousClock()
 
-    /// Seconds in a duration.
-    static func seconds(_ duration: Duration) -> Double {
-        let (s, attoseconds) = duration.components
-        return Double(s) + Double(attoseconds) / 1e18
-    }
-
     /// One streamed request: time to the first snapshot, total time, usage.
     struct Streamed {
         var timeToFirstToken: Double
@@ -31,8 +25,8 @@ enum Measure {
         let end = clock.now
         let response = try await stream.collect()
         return Streamed(
-            timeToFirstToken: seconds((first ?? end) - start),
-            total: seconds(end - start),
+            timeToFirstToken: ((first ?? end) - start).inSeconds,
+            total: (end - start).inSeconds,
             inputTokens: response.usage.input.totalTokenCount,
             cachedTokens: response.usage.input.cachedTokenCount,
             outputTokens: response.usage.output.totalTokenCount

@@ -136,7 +136,7 @@ struct Suite {
             throughput: throughput,
             concurrency: concurrency,
             concurrencyError: concurrencyError,
-            sessionCreationMicroseconds: Measure.seconds(creation) / Double(count) * 1e6,
+            sessionCreationMicroseconds: creation.inSeconds / Double(count) * 1e6,
             coldTTFT: Measure.mean(cold),
             warmTTFT: Measure.mean(warm),
             prewarmedTTFT: Measure.mean(prewarmed),

@@ -116,7 +116,7 @@ struct TiersBenchmark {
     static func timed<T>(_ body: () async throws -> T) async throws -> (Double, T) {
         let start = Measure.clock.now
         let value = try await body()
-        return (Measure.seconds(Measure.clock.now - start), value)
+        return ((Measure.clock.now - start).inSeconds, value)
     }
 
     static func markdown(_ result: Result?, error: String?) -> [String] {

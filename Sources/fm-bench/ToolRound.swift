@@ -77,7 +77,7 @@ struct ToolRound {
             let plainSession = LanguageModelSession(tools: [FlightBoard(engine: engine)], instructions: instructions)
             let plainStart = ContinuousClock.now
             let plainResponse = try await plainSession.respond(to: prompt, options: plainOptions)
-            plain.append(Measure.seconds(.now - plainStart))
+            plain.append((.now - plainStart).inSeconds)
             plainTokens.append(Double(plainResponse.usage.output.totalTokenCount))
 
             let tool = FlightBoard(engine: engine)
@@ -90,9 +90,9 @@ struct ToolRound {
             guard let called = tool.called.withLock({ $0 }) else {
                 throw BenchmarkError("the tool round did not call the tool")
             }
-            withTool.append(Measure.seconds(end - start))
-            decide.append(Measure.seconds(called.at - start))
-            after.append(Measure.seconds(end - called.at))
+            withTool.append((end - start).inSeconds)
+            decide.append((called.at - start).inSeconds)
+            after.append((end - called.at).inSeconds)
             callTokens.append(Double(called.statistics.generatedTokens - before.generatedTokens))
             callForced.append(Double(called.statistics.forcedTokens - before.forcedTokens))
             callSteps.append(Double(called.statistics.modelSteps - before.modelSteps))

@@ -5,6 +5,26 @@ import Testing
 
 @Suite("ByteDFA")
 struct ByteDFATests {
+    // MARK: Combining automata
+
+    @Test func combiningManyAutomataStopsAtTheWorkBound() throws {
+        // 300 automata (10 patterns, repeated) whose product remembers the
+        // last 10 bytes: about 2,000 states, well within the state limit,
+        // but 256 × 300 transitions each, 157 million in all. The work
+        // bound stops it after about 440 states.
+        let patterns = try (0..<10).map { try ByteDFA.jsonString(matching: "^[ab]*a[ab]{\($0)}$") }
+        let automata = (0..<300).map { patterns[$0 % 10] }
+        #expect {
+            try ByteDFA.intersection(automata, subject: "keys")
+        } throws: { error in
+            "\(error)".contains("transitions of work")
+        }
+        // A few automata stay well within it.
+        let few = try ByteDFA.intersection(Array(automata.prefix(3)), subject: "keys")
+        #expect(few.accepts(Array(#""baaa""#.utf8)))
+        #expect(!few.accepts(Array(#""abbb""#.utf8)))
+    }
+
     // MARK: Any JSON string
 
     @Test func anyJSONStringAcceptsJSONSerializationOutput() async throws {

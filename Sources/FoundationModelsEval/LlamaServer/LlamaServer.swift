@@ -131,8 +131,7 @@ package final class LlamaServer {
         let clock = ContinuousClock()
         let start = clock.now
         let (status, data) = try await LocalHTTP.request(port: port, method: "POST", path: "/completion", body: Data(body.utf8), timeout: timeout)
-        let (seconds, attoseconds) = (clock.now - start).components
-        let wall = Double(seconds) + Double(attoseconds) / 1e18
+        let wall = (clock.now - start).inSeconds
         guard status == 200,
               let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let content = object["content"] as? String,

@@ -74,7 +74,7 @@ package struct EvalRunner {
             settings: EvalRun.settings(from: ProcessInfo.processInfo.environment),
             llamaServer: server?.command,
             results: results,
-            seconds: Self.seconds(clock.now - start)
+            seconds: (clock.now - start).inSeconds
         )
     }
 
@@ -149,7 +149,7 @@ package struct EvalRunner {
         let before = engine.statistics.withLock { $0 }
         let clock = ContinuousClock()
         let start = clock.now
-        var produced = await run(seconds: { Self.seconds(clock.now - start) }) {
+        var produced = await run(seconds: { (clock.now - start).inSeconds }) {
             let response = try await session.respond(to: prompt, generating: T.Answer.self, options: GenerationOptions(samplingMode: .greedy))
             return SessionAnswer(text: response.rawContent.jsonString, content: response.rawContent, usage: response.usage)
         }
@@ -161,7 +161,7 @@ package struct EvalRunner {
         let session = LanguageModelSession(model: model, instructions: instructions)
         let clock = ContinuousClock()
         let start = clock.now
-        var produced = await run(seconds: { Self.seconds(clock.now - start) }) {
+        var produced = await run(seconds: { (clock.now - start).inSeconds }) {
             let response = try await session.respond(to: prompt, options: GenerationOptions(samplingMode: .greedy))
             return SessionAnswer(text: response.content, content: nil, usage: response.usage)
         }
@@ -298,11 +298,6 @@ package struct EvalRunner {
         let name = (try? GGUFFile.metadata(path: path, maximumArrayLength: 0))?["general.name"]?.stringValue ?? ""
         return ModelDescription(path: path, fileName: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes ?? 0,
                                 name: name, contextSize: contextSize, threads: model.configuration.threads)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 

@@ -9,10 +9,14 @@ extension ByteDFA {
     /// string leaf runs. A component that has died stays dead (a missing
     /// component reads as not accepting), so a difference keeps running its
     /// first component after the second has refused. Throws past
-    /// ``maximumStateCount`` states; a result that accepts nothing has
-    /// ``start`` ``dead``.
+    /// ``maximumStateCount`` states, and past ``maximumCombineWork``
+    /// component transitions (each state of the product costs 256 of them
+    /// per automaton: many automata at once, say a schema with hundreds of
+    /// `patternProperties`, would otherwise take minutes before the state
+    /// limit); a result that accepts nothing has ``start`` ``dead``.
     static func combine(_ automata: [ByteDFA], subject: String, accepts: ([Bool]) -> Bool) throws(GuidedGenerationError) -> ByteDFA {
         let count = automata.count
+        var work = 0
         var index: [[Int32]: Int32] = [:]
         var states: [[Int32]] = []
         var targets: [Int32] = []
@@ -35,6 +39,10 @@ extension ByteDFA {
         while cursor < states.count {
             let components = states[cursor]
             cursor += 1
+            work += 256 * count
+            guard work <= maximumCombineWork else {
+                throw .unsupportedGuide("\(subject) combines \(count) automata, more than \(maximumCombineWork) transitions of work")
+            }
             for byte in 0..<256 {
                 for position in 0..<count {
                     next[position] = automata[position].next(components[position], UInt8(byte))
@@ -51,6 +59,11 @@ extension ByteDFA {
         }
         return ByteDFA(minimal.canonical())
     }
+
+    /// The most component transitions ``combine(_:subject:accepts:)``
+    /// computes before it gives up: room for the state limit with three
+    /// automata (universe, names, one pattern), a fraction of a second.
+    package static let maximumCombineWork = 1 << 25
 
     /// Strings every one of `automata` accepts.
     package static func intersection(_ automata: [ByteDFA], subject: String) throws(GuidedGenerationError) -> ByteDFA {

@@ -6,7 +6,7 @@ extension OnDeviceTests {
     /// Local models side by side, and giving their resources back.
     @Suite("Local models behind the seam")
     struct Seam {
-        @Test func twoLocalModelsShareOneComputeGate() async throws {
+        @Test func twoLocalModelsShareOneDecodeThread() async throws {
             try OnDevice.requireModel()
             let small = OnDevice.model(contexts: 1, contextSize: 512)
             let large = OnDevice.model(contexts: 1, contextSize: 1024)
@@ -17,8 +17,9 @@ extension OnDeviceTests {
             let loadedSecond = try await second.loaded()
             let slotA = try await loadedFirst.pool.acquire(for: [])
             let slotB = try await loadedSecond.pool.acquire(for: [])
-            #expect(slotA.gate === slotB.gate)
-            #expect(slotA.gate === ComputeGate.shared)
+            #expect(slotA.scheduler !== slotB.scheduler)
+            #expect(slotA.scheduler.thread === slotB.scheduler.thread)
+            #expect(slotA.scheduler.thread === DecodeThread.shared)
             loadedFirst.pool.release(slotA)
             loadedSecond.pool.release(slotB)
 

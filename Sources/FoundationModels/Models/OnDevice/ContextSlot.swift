@@ -16,7 +16,7 @@ import Synchronization
 /// on `queue`, and is published in `cached` when the job ends.
 final class ContextSlot: Sendable {
     let sequence: Int
-    private let scheduler: DecodeScheduler
+    let scheduler: DecodeScheduler
     private let queue: DispatchQueue
     /// Wakes the slot's job when a step it waits for has run.
     private let wake = DispatchSemaphore(value: 0)
@@ -33,9 +33,6 @@ final class ContextSlot: Sendable {
         self.scheduler = scheduler
         self.queue = DispatchQueue(label: label, qos: .userInitiated)
     }
-
-    /// Where the slot's steps take their turn across models.
-    var gate: ComputeGate { scheduler.gate }
 
     /// The tokens whose keys and values are in this slot's cache, as of the
     /// end of its last job.

@@ -39,8 +39,6 @@ package final class DecodeScheduler: Sendable {
     /// step for the step's length, and briefly by a member trimming its own
     /// sequence.
     private let context: Mutex<LlamaBatchContext>
-    /// Lets one model's steps run at a time, across models.
-    let gate: ComputeGate
     let sequenceCount: Int
     /// Positions each sequence holds.
     let sequenceLength: Int
@@ -48,8 +46,10 @@ package final class DecodeScheduler: Sendable {
     let vocabulary: LlamaVocabulary
     private let vocabularySize: Int
     private let contextAbort: LlamaAbortFlag
-    /// Where every decode runs: one thread for every model (see ``DecodeThread``).
-    private let thread: DecodeThread
+    /// Where every decode runs: one thread for every model (see
+    /// ``DecodeThread``), so models loaded side by side take turns per
+    /// step, in the order their steps became ready.
+    let thread: DecodeThread
     private let state = Mutex(State())
 
     /// One request's asked-for pass, until it is done.
@@ -106,16 +106,15 @@ package final class DecodeScheduler: Sendable {
         }
     }
 
-    init(context: sending LlamaBatchContext, gate: ComputeGate) {
+    init(context: sending LlamaBatchContext, thread: DecodeThread = .shared) {
         self.sequenceCount = context.sequenceCount
         self.sequenceLength = context.sequenceLength
         self.batchSize = context.batchSize
         self.vocabulary = context.vocabulary
         self.vocabularySize = context.vocabulary.count
         self.contextAbort = context.abortFlag
-        self.gate = gate
         self.context = Mutex(context)
-        self.thread = .shared
+        self.thread = thread
     }
 
     /// What a request asks of a step.
@@ -265,31 +264,28 @@ package final class DecodeScheduler: Sendable {
     /// request its result.
     private func runStep(_ parts: [Part], _ runs: [LlamaBatchContext.Run]) {
         let (outcome, seconds) = thread.run { [self] () -> (Result<[UInt], LlamaError>, Double) in
-            gate.withTurn {
-                context.withLock { context in
-                    let started = ContinuousClock.now
-                    let outcome: Result<[UInt], LlamaError>
-                    do {
-                        let rows = try context.decode(runs)
-                        // Every row's address now, on this thread: reading
-                        // them is llama.cpp's business; the floats
-                        // themselves stay put until the next decode.
-                        outcome = .success(try rows.map { row in
-                            guard let row else { return 0 }
-                            return UInt(bitPattern: try context.logits(row: row).baseAddress)
-                        })
-                    } catch {
-                        // `decode` cut each run back; a long pass's earlier
-                        // steps are cut here, so that the pass fails as a
-                        // whole (before any member can use its sequence again).
-                        for part in parts where part.range.lowerBound > 0 {
-                            try? context.removeTokens(sequence: part.sequence, from: part.start)
-                        }
-                        outcome = .failure(error as? LlamaError ?? .decodeFailed(code: -1))
+            context.withLock { context in
+                let started = ContinuousClock.now
+                let outcome: Result<[UInt], LlamaError>
+                do {
+                    let rows = try context.decode(runs)
+                    // Every row's address now, on this thread: reading
+                    // them is llama.cpp's business; the floats
+                    // themselves stay put until the next decode.
+                    outcome = .success(try rows.map { row in
+                        guard let row else { return 0 }
+                        return UInt(bitPattern: try context.logits(row: row).baseAddress)
+                    })
+                } catch {
+                    // `decode` cut each run back; a long pass's earlier
+                    // steps are cut here, so that the pass fails as a
+                    // whole (before any member can use its sequence again).
+                    for part in parts where part.range.lowerBound > 0 {
+                        try? context.removeTokens(sequence: part.sequence, from: part.start)
                     }
-                    let elapsed = (ContinuousClock.now - started).components
-                    return (outcome, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+                    outcome = .failure(error as? LlamaError ?? .decodeFailed(code: -1))
                 }
+                return (outcome, (ContinuousClock.now - started).inSeconds)
             }
         }
         state.withLock { state in

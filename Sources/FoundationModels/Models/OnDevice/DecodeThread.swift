@@ -17,9 +17,15 @@ import Synchronization
 /// process, instead of one per model, took one session from 37.7 to 45
 /// tokens/s when another model had decoded before it.
 ///
-/// ``run(_:)`` blocks its caller until the thread has run the work; one
-/// caller at a time is enough (a model's steps are serial), more wait in
-/// line, in order. A thread other than ``shared`` ends when it is freed.
+/// The same thread is how models loaded side by side share the CPU: their
+/// steps wait in one line and run one at a time, first come first served.
+/// llama.cpp already uses every core for one decode; two decoding at once
+/// would only oversubscribe the CPU (its workers spin-wait, and throughput
+/// collapses).
+///
+/// ``run(_:)`` blocks its caller until the thread has run the work; callers
+/// wait in line, in the order they called. A thread other than ``shared``
+/// ends when it is freed.
 final class DecodeThread: Sendable {
     /// The work waiting for the thread, shared with it.
     private final class Line: Sendable {

@@ -38,7 +38,7 @@ package final class OnDeviceEngine: Sendable {
                 parameters: LlamaContext.Parameters(contextLength: contextSize, threads: configuration.threads),
                 sequences: configuration.contexts
             )
-            let scheduler = DecodeScheduler(context: context, gate: ComputeGate.shared)
+            let scheduler = DecodeScheduler(context: context)
             self.scheduler = scheduler
             self.contextSize = scheduler.sequenceLength
             self.pool = ContextPool(capacity: scheduler.sequenceCount, maximumWaiting: configuration.maximumQueuedRequests) { number in
