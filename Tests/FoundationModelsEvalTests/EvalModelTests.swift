@@ -13,7 +13,7 @@ struct EvalModelTests {
         let item = ReceiptCorpus.generate()[0]
         let session = LanguageModelSession(model: model, instructions: ReceiptTask.instructions)
         _ = try await session.respond(to: ReceiptTask.prompt(for: item), generating: ParsedFuelReceipt.self,
-                                      options: GenerationOptions(sampling: .greedy))
+                                      options: GenerationOptions(samplingMode: .greedy))
         let asked = Transcript(entries: session.transcript.dropLast())
         let built = EvalRunner.typedTranscript(instructions: ReceiptTask.instructions, prompt: ReceiptTask.prompt(for: item),
                                                schema: ParsedFuelReceipt.generationSchema)

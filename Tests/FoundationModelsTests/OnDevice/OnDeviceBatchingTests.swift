@@ -20,7 +20,7 @@ extension OnDeviceTests {
             let engine = OnDeviceEngine.shared(for: model.configuration)
             defer { OnDeviceEngine.release(engine) }
             let scheduler = try await engine.loaded().scheduler
-            let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 32)
+            let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 32)
 
             var alone: [String] = []
             let beforeAlone = scheduler.statistics
@@ -64,7 +64,7 @@ extension OnDeviceTests {
             let model = OnDevice.model(contexts: 3, contextSize: 1024)
             let engine = OnDeviceEngine.shared(for: model.configuration)
             defer { OnDeviceEngine.release(engine) }
-            let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 48)
+            let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 48)
             let cancelled = Task {
                 let stream = LanguageModelSession(model: model).streamResponse(to: "Tell a long story about a fox.", options: options)
                 for try await _ in stream {}

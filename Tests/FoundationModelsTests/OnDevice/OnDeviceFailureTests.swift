@@ -37,7 +37,7 @@ extension OnDeviceTests {
                 var count = 0
                 for try await _ in session.streamResponse(
                     to: "Write a very long story about a lighthouse keeper.",
-                    options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 2000)
+                    options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 2000)
                 ) {
                     count += 1
                 }
@@ -61,7 +61,7 @@ extension OnDeviceTests {
         @Test func aSecondRequestDuringTheFirstThrowsConcurrentRequests() async throws {
             try OnDevice.requireModel()
             let session = LanguageModelSession()
-            async let first = session.respond(to: "Count from one to twenty.", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 60))
+            async let first = session.respond(to: "Count from one to twenty.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 60))
             while !session.isResponding { await Task.yield() }
             await #expect {
                 try await session.respond(to: "Hello")
@@ -115,7 +115,7 @@ extension OnDeviceTests {
             let busy = LanguageModelSession(model: model)
             let other = LanguageModelSession(model: model)
             // Hold the only context: wait for the first token of a long answer.
-            let stream = busy.streamResponse(to: "Count to fifty.", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 120))
+            let stream = busy.streamResponse(to: "Count to fifty.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 120))
             var iterator = stream.makeAsyncIterator()
             _ = try await iterator.next()
             await #expect {
@@ -136,7 +136,7 @@ extension OnDeviceTests {
             let answers = try await withThrowingTaskGroup(of: String.self) { group in
                 for (index, session) in sessions.enumerated() {
                     group.addTask {
-                        try await session.respond(to: "Say the number \(index).", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 8)).content
+                        try await session.respond(to: "Say the number \(index).", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8)).content
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }

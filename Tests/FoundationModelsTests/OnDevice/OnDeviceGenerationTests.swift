@@ -43,11 +43,11 @@ extension OnDeviceTests {
 
         @Test func theSameSeedGivesTheSameText() async throws {
             try OnDevice.requireModel()
-            let options = GenerationOptions(sampling: .random(top: 40, seed: 1234), temperature: 1.2, maximumResponseTokens: 24)
+            let options = GenerationOptions(samplingMode: .random(top: 40, seed: 1234), temperature: 1.2, maximumResponseTokens: 24)
             let first = try await LanguageModelSession().respond(to: "Invent a name for a cat.", options: options)
             let second = try await LanguageModelSession().respond(to: "Invent a name for a cat.", options: options)
             #expect(first.content == second.content)
-            let nucleus = GenerationOptions(sampling: .random(probabilityThreshold: 0.9, seed: 99), maximumResponseTokens: 16)
+            let nucleus = GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9, seed: 99), maximumResponseTokens: 16)
             let third = try await LanguageModelSession().respond(to: "Invent a name for a dog.", options: nucleus)
             let fourth = try await LanguageModelSession().respond(to: "Invent a name for a dog.", options: nucleus)
             #expect(third.content == fourth.content)
@@ -59,7 +59,7 @@ extension OnDeviceTests {
             let session = LanguageModelSession()
             let response = try await session.respond(
                 to: "Tell me a long story about a dragon.",
-                options: GenerationOptions(sampling: .greedy, maximumResponseTokens: limit)
+                options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: limit)
             )
             #expect(response.usage.output.totalTokenCount <= limit)
             // A story does not end in a handful of tokens: the limit is what stopped it.
@@ -87,7 +87,7 @@ extension OnDeviceTests {
             var seen: [String] = []
             for try await snapshot in session.streamResponse(
                 to: "Repeat exactly: café, naïve, 東京, 😀🎉",
-                options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 40)
+                options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 40)
             ) {
                 seen.append(snapshot.content)
             }

@@ -37,7 +37,7 @@ extension OnDeviceTests {
     /// Guided generation on the real model, through the public API.
     @Suite("On-device guided generation")
     struct Guided {
-        static let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 200)
+        static let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 200)
 
         static func statistics() -> OnDeviceEngine.Statistics {
             OnDeviceEngine.shared(for: .current).statistics.withLock { $0 }
@@ -75,7 +75,7 @@ extension OnDeviceTests {
             let validator = try JSONSchemaValidator(schemaJSON: schema.jsonSchema.jsonString)
             for seed in 0..<3 {
                 let session = LanguageModelSession(instructions: "You catalogue books.")
-                let options = GenerationOptions(sampling: .random(top: 40, seed: UInt64(seed)), maximumResponseTokens: 160)
+                let options = GenerationOptions(samplingMode: .random(top: 40, seed: UInt64(seed)), maximumResponseTokens: 160)
                 let response = try await session.respond(to: "List two classic novels.", schema: schema, options: options)
                 let json = response.content.jsonString
                 #expect(validator.validate(json: json).isEmpty, "\(json): \(validator.validate(json: json))")
@@ -123,7 +123,7 @@ extension OnDeviceTests {
             let before = engine.statistics.withLock { $0 }
             let session = LanguageModelSession(model: SystemLanguageModel(configuration: configuration),
                                                instructions: "You describe cities at great length.")
-            let options = GenerationOptions(sampling: .random(top: 40, seed: 3), maximumResponseTokens: 40)
+            let options = GenerationOptions(samplingMode: .random(top: 40, seed: 3), maximumResponseTokens: 40)
             let response = try await session.respond(to: "Describe London in detail.", generating: GuidedEssay.self, options: options)
             #expect(response.usage.output.totalTokenCount <= 40)
             #expect(response.content.landmarks.count == 2)
@@ -134,7 +134,7 @@ extension OnDeviceTests {
         @Test func aBudgetTooSmallForAnyValueFailsCleanly() async throws {
             try OnDevice.requireModel()
             let session = LanguageModelSession(instructions: "You describe cities.")
-            let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 5)
+            let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 5)
             await #expect {
                 _ = try await session.respond(to: "Describe Oslo.", generating: GuidedCity.self, options: options)
             } throws: { error in

@@ -32,7 +32,7 @@ extension OnDeviceTests {
         @Test func aSmallBudgetLeavesNoStringEmpty() async throws {
             try OnDevice.requireModel()
             let session = LanguageModelSession(instructions: "You give practical travel advice.")
-            let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 48)
+            let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 48)
             let response = try await session.respond(to: "A week of hiking in Iceland in October.", generating: TripNotes.self, options: options)
             let notes = response.content
             for (name, value) in [("headline", notes.headline), ("packingAdvice", notes.packingAdvice), ("localTip", notes.localTip)] {
@@ -45,7 +45,7 @@ extension OnDeviceTests {
             try OnDevice.requireModel()
             let session = LanguageModelSession(instructions: "You write short insights about record crates.")
             let prompt = "Crate: Miles Davis - Kind of Blue (1959); John Coltrane - A Love Supreme (1965); Bill Evans - Sunday at the Village Vanguard (1961)."
-            let response = try await session.respond(to: prompt, generating: CrateNotes.self, options: GenerationOptions(sampling: .greedy))
+            let response = try await session.respond(to: prompt, generating: CrateNotes.self, options: GenerationOptions(samplingMode: .greedy))
             let crate = response.content
             #expect(Self.words(crate.snippet) <= 12, "snippet: \(crate.snippet)")
             #expect(Self.words(crate.snippet) >= 2, "snippet: \(crate.snippet)")
@@ -60,7 +60,7 @@ extension OnDeviceTests {
             try OnDevice.requireModel()
             // Greedy decoding sends the default model round this loop.
             let session = LanguageModelSession()
-            let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 400)
+            let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 400)
             let response = try await session.respond(to: "Describe the sound of a soulful, soulful crate of records.", options: options)
             let text = response.content
             #expect(response.usage.output.totalTokenCount < 400, "ran to the limit: \(text)")
@@ -84,7 +84,7 @@ extension OnDeviceTests {
             ]
             for receipt in receipts {
                 let session = LanguageModelSession(instructions: "You read fuel receipts. Copy numbers exactly as printed.")
-                let response = try await session.respond(to: receipt.text, generating: ReceiptValues.self, options: GenerationOptions(sampling: .greedy))
+                let response = try await session.respond(to: receipt.text, generating: ReceiptValues.self, options: GenerationOptions(samplingMode: .greedy))
                 let values = response.content
                 #expect(abs(values.totalAmount - receipt.total) <= receipt.total * 0.01, "\(response.rawContent.jsonString) for\n\(receipt.text)")
                 #expect(abs(values.volume - receipt.volume) <= receipt.volume * 0.01, "\(response.rawContent.jsonString) for\n\(receipt.text)")

@@ -50,5 +50,5 @@ enum OnDevice {
         return configuration
     }
 
-    static let greedy = GenerationOptions(sampling: .greedy, maximumResponseTokens: 24)
+    static let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24)
 }

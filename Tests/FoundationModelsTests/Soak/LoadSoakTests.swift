@@ -169,7 +169,7 @@ struct LoadSoakTests {
         let model = Self.model(contexts: 2, queue: 16)
         defer { Self.release() }
         let sessions = (0..<48).map { _ in LanguageModelSession(model: model) }
-        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 8)
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8)
         let outcomes = await withTaskGroup(of: (Int, Outcome).self) { group in
             for (index, session) in sessions.enumerated() {
                 group.addTask {
@@ -205,7 +205,7 @@ struct LoadSoakTests {
         try OnDevice.requireModel()
         let model = Self.model(contexts: 2, queue: 64)
         defer { Self.release() }
-        let long = GenerationOptions(sampling: .greedy, maximumResponseTokens: 400)
+        let long = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 400)
         // Load the weights first, so the storm hits the pool, the line and
         // running decodes rather than the load.
         _ = try await LanguageModelSession(model: model).respond(to: "Hi", options: OnDevice.greedy)
@@ -216,7 +216,7 @@ struct LoadSoakTests {
                 let prompt = "Write a very long story about lighthouse number \(index)."
                 // Some short, so that cancellations also arrive as or just
                 // after their answers end and their context moves on.
-                let options = index.isMultiple(of: 3) ? GenerationOptions(sampling: .greedy, maximumResponseTokens: 6) : long
+                let options = index.isMultiple(of: 3) ? GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 6) : long
                 return try await Self.answer(session, prompt, options, streamed: !index.isMultiple(of: 2))
             }
         }
@@ -225,7 +225,7 @@ struct LoadSoakTests {
         let bystanders = (0..<4).map { index in
             Task {
                 await Self.outcome(within: .seconds(60)) {
-                    try await LanguageModelSession(model: model).respond(to: "Name a colour, number \(index).", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 12)).content
+                    try await LanguageModelSession(model: model).respond(to: "Name a colour, number \(index).", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 12)).content
                 }
             }
         }
@@ -279,8 +279,8 @@ struct LoadSoakTests {
         try OnDevice.requireModel()
         let model = Self.model(contexts: 2, queue: 16)
         defer { Self.release() }
-        let short = GenerationOptions(sampling: .greedy, maximumResponseTokens: 4)
-        let guided = GenerationOptions(sampling: .greedy, maximumResponseTokens: 24)
+        let short = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 4)
+        let guided = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24)
         let conversation = LanguageModelSession(model: model, instructions: "Answer in one word.")
 
         /// Request `number` of the mix: mostly plain answers on new
