@@ -55,18 +55,11 @@ enum DecodeCeiling {
 
     /// The parent: runs the child and reads its tokens per second.
     static func measure(model: String, threads: Int, contextLength: Int, tokens: Int, prompts: [String]) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        process.arguments = ["decode-ceiling", model, "\(threads)", "\(contextLength)", "\(tokens)"] + prompts
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let (data, status) = try Measure.run(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL,
+                                             ["decode-ceiling", model, "\(threads)", "\(contextLength)", "\(tokens)"] + prompts)
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, let rate = Double(text) else {
-            throw BenchmarkError("the decode-ceiling child failed (status \(process.terminationStatus))")
+        guard status == 0, let rate = Double(text) else {
+            throw BenchmarkError("the decode-ceiling child failed (status \(status))")
         }
         return rate
     }

@@ -12,18 +12,9 @@ struct LlamaBench {
     static func run(binary: String, model: String, threads: Int, promptTokens: Int, generatedTokens: Int, depth: Int = 0, repetitions: Int = 5) throws -> LlamaBench {
         let depths = depth > 0 ? "0,\(depth)" : "0"
         let arguments = ["-m", model, "-t", "\(threads)", "-p", "\(promptTokens)", "-n", "\(generatedTokens)", "-d", depths, "-r", "\(repetitions)", "-o", "json"]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let rows = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
-            throw BenchmarkError("llama-bench failed (status \(process.terminationStatus))")
+        let (data, status) = try Measure.run(URL(fileURLWithPath: binary), arguments)
+        guard status == 0, let rows = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+            throw BenchmarkError("llama-bench failed (status \(status))")
         }
         func speed(where predicate: ([String: Any]) -> Bool) throws -> Double {
             guard let row = rows.first(where: predicate), let value = row["avg_ts"] as? Double else {

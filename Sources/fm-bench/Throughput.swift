@@ -41,9 +41,10 @@ struct Throughput {
         configuration.threads = threads
         let model = SystemLanguageModel(configuration: configuration)
         guard model.isAvailable else { throw BenchmarkError("\(modelPath) is not available (\(model.availability))") }
-        let engine = OnDeviceEngine.shared(for: configuration)
-        defer { OnDeviceEngine.release(engine) }
-        let scheduler = try await engine.loaded().scheduler
+        // The engine the sessions use (for its decode statistics). Not
+        // released afterwards: for the default model it is the one every
+        // later measurement's sessions share.
+        let scheduler = try await OnDeviceEngine.shared(for: configuration).loaded().scheduler
         func session() -> LanguageModelSession {
             LanguageModelSession(model: model, instructions: Measure.freshInstructions(words: 40))
         }

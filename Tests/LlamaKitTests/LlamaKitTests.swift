@@ -311,26 +311,4 @@ struct LlamaKitTests {
         #expect(context.tokens.count == 8)
         print("abort: stopped after \(elapsed)")
     }
-
-    @Test func greedyDecodeSpeed() throws {
-        // A measurement for the log, not an assertion.
-        let context = try makeContext()
-        let prompt = try chatPrompt(context, "Write a long story about a robot who learns to paint.")
-        let promptStart = ContinuousClock.now
-        try context.decode(prompt)
-        let promptTime = promptStart.duration(to: .now)
-        let sampler = try LlamaSampler(mode: .greedy)
-        var generated = 0
-        let start = ContinuousClock.now
-        for _ in 0..<64 {
-            let token = try sampler.sample(from: context)
-            try context.decode([token])
-            generated += 1
-        }
-        let elapsed = start.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let promptSeconds = Double(promptTime.components.seconds) + Double(promptTime.components.attoseconds) / 1e18
-        print(String(format: "LlamaKit timing: prefill %d tokens at %.1f tok/s; greedy decode %d tokens at %.1f tok/s (2 threads)",
-                     prompt.count, Double(prompt.count) / promptSeconds, generated, Double(generated) / seconds))
-    }
 }
