@@ -82,7 +82,7 @@ public final class LlamaBatchContext {
     ///   more tokens than ``batchSize``), `.contextWindowExceeded`,
     ///   `.invalidToken` (checked before any work), `.aborted`,
     ///   `.kvCacheFull`, `.decodeFailed`.
-    public func decode(_ runs: [Run]) throws -> [Int32?] {
+    public func decode(_ runs: [Run]) throws(LlamaError) -> [Int32?] {
         let vocabularySize = model.vocabulary.count
         var total = 0
         var seen = Set<Int>()
@@ -127,11 +127,7 @@ public final class LlamaBatchContext {
             for run in runs where !llama_memory_seq_rm(memory, Int32(run.sequence), Int32(run.position), -1) {
                 llama_memory_seq_rm(memory, Int32(run.sequence), -1, -1)
             }
-            switch result {
-            case 1: throw LlamaError.kvCacheFull
-            case 2: throw LlamaError.aborted
-            default: throw LlamaError.decodeFailed(code: result)
-            }
+            throw .decodeFailure(result)
         }
         return rows
     }
@@ -139,7 +135,7 @@ public final class LlamaBatchContext {
     /// The logits of `row` of the last decode (one per vocabulary entry).
     /// The buffer is llama.cpp's: valid until the next ``decode(_:)``.
     /// - Throws: `.noLogits` for a row that computed none.
-    public func logits(row: Int32) throws -> UnsafeBufferPointer<Float> {
+    public func logits(row: Int32) throws(LlamaError) -> UnsafeBufferPointer<Float> {
         guard let logits = llama_get_logits_ith(pointer, row) else { throw LlamaError.noLogits }
         return UnsafeBufferPointer(start: logits, count: model.vocabulary.count)
     }
@@ -149,7 +145,7 @@ public final class LlamaBatchContext {
     /// - Throws: `.invalidArgument` for a sequence out of range or a
     ///   negative position, or when llama.cpp cannot cut the sequence there
     ///   (some recurrent or sliding-window caches); the sequence is then empty.
-    public func removeTokens(sequence: Int, from position: Int) throws {
+    public func removeTokens(sequence: Int, from position: Int) throws(LlamaError) {
         guard sequence >= 0, sequence < sequenceCount, position >= 0 else {
             throw LlamaError.invalidArgument("sequence \(sequence), position \(position)")
         }

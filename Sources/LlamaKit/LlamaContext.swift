@@ -158,11 +158,7 @@ public final class LlamaContext {
             let result = llama_decode(pointer, batch)
             if result != 0 {
                 rollBack(to: start)
-                switch result {
-                case 1: throw LlamaError.kvCacheFull
-                case 2: throw LlamaError.aborted
-                default: throw LlamaError.decodeFailed(code: result)
-                }
+                throw LlamaError.decodeFailure(result)
             }
             tokens.append(contentsOf: newTokens[offset..<end])
             offset = end

@@ -75,3 +75,15 @@ public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension LlamaError {
+    /// The error for a nonzero result of `llama_decode` (llama.h): 1 no
+    /// room in the KV cache, 2 aborted, anything else a failure.
+    static func decodeFailure(_ result: Int32) -> LlamaError {
+        switch result {
+        case 1: .kvCacheFull
+        case 2: .aborted
+        default: .decodeFailed(code: result)
+        }
+    }
+}

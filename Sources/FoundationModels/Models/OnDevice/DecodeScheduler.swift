@@ -215,13 +215,7 @@ package final class DecodeScheduler: Sendable {
     /// Forgets positions `position...` of `sequence` (between its steps).
     func trim(_ sequence: Int, to position: Int) throws(LlamaError) {
         try context.withLock { context throws(LlamaError) in
-            do {
-                try context.removeTokens(sequence: sequence, from: position)
-            } catch let error as LlamaError {
-                throw error
-            } catch {
-                throw .invalidArgument("\(error)")
-            }
+            try context.removeTokens(sequence: sequence, from: position)
         }
     }
 
@@ -267,12 +261,12 @@ package final class DecodeScheduler: Sendable {
             context.withLock { context in
                 let started = ContinuousClock.now
                 let outcome: Result<[UInt], LlamaError>
-                do {
+                do throws(LlamaError) {
                     let rows = try context.decode(runs)
                     // Every row's address now, on this thread: reading
                     // them is llama.cpp's business; the floats
                     // themselves stay put until the next decode.
-                    outcome = .success(try rows.map { row in
+                    outcome = .success(try rows.map { row throws(LlamaError) -> UInt in
                         guard let row else { return 0 }
                         return UInt(bitPattern: try context.logits(row: row).baseAddress)
                     })
@@ -283,7 +277,7 @@ package final class DecodeScheduler: Sendable {
                     for part in parts where part.range.lowerBound > 0 {
                         try? context.removeTokens(sequence: part.sequence, from: part.start)
                     }
-                    outcome = .failure(error as? LlamaError ?? .decodeFailed(code: -1))
+                    outcome = .failure(error)
                 }
                 return (outcome, (ContinuousClock.now - started).inSeconds)
             }
@@ -304,13 +298,17 @@ package final class DecodeScheduler: Sendable {
                         state.finished[part.sequence] = .success(addresses[index])
                     } else {
                         state.requests[part.sequence] = request
+                        continue
                     }
                 case .failure(let error):
                     state.requests[part.sequence] = nil
                     state.finished[part.sequence] = .failure(error)
                 }
+                // Finished: no longer among the requests `wakeAll` reaches.
                 request.wake.signal()
             }
+            // The rest: a prompt with more steps to go, and whoever asked
+            // while this step ran (one of them may lead the next).
             Self.wakeAll(state)
         }
     }
