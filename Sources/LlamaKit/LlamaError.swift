@@ -37,6 +37,9 @@ public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
     case stateRestoreFailed
     /// A mask that allows no token at all was given to the sampler.
     case noAllowedTokens
+    /// The llama.cpp library loaded at run time is not the C API LlamaKit
+    /// was written for (``LlamaBackend/compatibilityProblem``).
+    case incompatibleLibrary(String)
 
     public var description: String {
         switch self {
@@ -72,6 +75,8 @@ public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
             return "could not restore the sequence state (was it saved from a context of the same model and size?)"
         case .noAllowedTokens:
             return "the token mask allows no token"
+        case .incompatibleLibrary(let problem):
+            return problem
         }
     }
 }

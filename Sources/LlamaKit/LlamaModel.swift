@@ -18,10 +18,14 @@ public final class LlamaModel: @unchecked Sendable {
         public var useMemoryMap: Bool = true
         /// Load only the vocabulary and metadata, no weights (no context can be made).
         public var vocabularyOnly: Bool = false
+        /// Layers offloaded to a GPU; nil: every layer when llama.cpp has a
+        /// GPU backend (``LlamaBackend/supportsGPUOffload``), none otherwise.
+        public var gpuLayers: Int?
 
-        public init(useMemoryMap: Bool = true, vocabularyOnly: Bool = false) {
+        public init(useMemoryMap: Bool = true, vocabularyOnly: Bool = false, gpuLayers: Int? = nil) {
             self.useMemoryMap = useMemoryMap
             self.vocabularyOnly = vocabularyOnly
+            self.gpuLayers = gpuLayers
         }
     }
 
@@ -42,9 +46,10 @@ public final class LlamaModel: @unchecked Sendable {
     /// - Throws: `LlamaError.fileNotFound`, `.notAGGUFFile`, `.modelLoadFailed`.
     public init(path: String, options: Options = Options()) throws {
         _ = try GGUFFile.validate(path: path)
-        LlamaBackend.initialize()
+        try LlamaBackend.checkCompatible()
         var params = llama_model_default_params()
-        params.n_gpu_layers = 0
+        let layers = options.gpuLayers ?? (LlamaBackend.supportsGPUOffload ? Int(Int32.max) : 0)
+        params.n_gpu_layers = Int32(clamping: layers)
         params.load_mode = options.useMemoryMap ? LLAMA_LOAD_MODE_MMAP : LLAMA_LOAD_MODE_NONE
         params.vocab_only = options.vocabularyOnly
         guard let model = llama_model_load_from_file(path, params) else {

@@ -75,12 +75,12 @@ struct ConcurrencyBenchmark {
     ]
 
     func run(log: @Sendable (String) -> Void) async throws -> Result {
-        var configuration = OnDeviceConfiguration.current
-        configuration.contexts = Self.counts.max() ?? 8
+        var configuration = SystemLanguageModel.Configuration.default
+        configuration.parallelSequences = Self.counts.max() ?? 8
         configuration.contextSize = contextSize
         // The same work on both sides: text is not cut where it loops.
         configuration.stopsLoops = false
-        configuration.stringPacing = nil
+        configuration.pacesStrings = false
         let model = SystemLanguageModel(configuration: configuration)
         guard model.isAvailable else { throw BenchmarkError("the model is not available (\(model.availability))") }
         let engine = OnDeviceEngine.shared(for: configuration)

@@ -68,7 +68,7 @@ struct GuidedEndToEnd {
 
     func run(cases: [GuidedCase], serverBinary: String?, modelPath: String, threads: Int, log: @Sendable (String) -> Void) async throws -> Result {
         let start = Measure.clock.now
-        let engine = OnDeviceEngine.shared(for: .current)
+        let engine = OnDeviceEngine.shared(for: .default)
         let loaded = try await engine.loaded()
         let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: maximumTokens)
         func statistics() -> OnDeviceEngine.Statistics { engine.statistics.withLock { $0 } }

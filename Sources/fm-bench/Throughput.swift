@@ -36,7 +36,7 @@ struct Throughput {
     var threads: Int
 
     func run(log: @Sendable (String) -> Void) async throws -> Result {
-        var configuration = OnDeviceConfiguration.current
+        var configuration = SystemLanguageModel.Configuration.default
         configuration.modelPath = modelPath
         configuration.threads = threads
         let model = SystemLanguageModel(configuration: configuration)

@@ -60,7 +60,7 @@ struct ToolRound {
     func run(log: @Sendable (String) -> Void) async throws -> Result {
         let instructions = "You help travellers. Use the tools to answer."
         let prompt = "Is flight LH454 on time?"
-        let engine = OnDeviceEngine.shared(for: .current)
+        let engine = OnDeviceEngine.shared(for: .default)
         func statistics() -> OnDeviceEngine.Statistics { engine.statistics.withLock { $0 } }
         let plainOptions = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: answerTokens, toolCallingMode: .disallowed)
         let toolOptions = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: answerTokens, toolCallingMode: .required)

@@ -17,7 +17,7 @@ struct ModelOptions: ParsableArguments {
     /// The system model, on `--model` and `--context-size` when given.
     var model: SystemLanguageModel {
         guard path != nil || contextSize != nil else { return .default }
-        var configuration = OnDeviceConfiguration.current
+        var configuration = SystemLanguageModel.Configuration.default
         if let path { configuration.modelPath = path }
         if let contextSize { configuration.contextSize = contextSize }
         return SystemLanguageModel(configuration: configuration)

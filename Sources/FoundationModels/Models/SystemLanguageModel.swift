@@ -16,37 +16,38 @@ public final class SystemLanguageModel: Observable, Sendable {
     public let guardrails: Guardrails
     /// The adapter specialising the model, if any.
     let adapter: Adapter?
-    /// The engine configuration; `nil` reads the environment each time (see
-    /// ``OnDeviceConfiguration``).
-    private let configurationOverride: OnDeviceConfiguration?
+    /// How the model runs: ``Configuration/default`` for Apple's
+    /// initializers (switched off by `FOUNDATION_MODELS_DISABLED`), the
+    /// app's own for ``init(configuration:useCase:guardrails:)``.
+    public let configuration: Configuration
 
-    /// The engine configuration this model runs with.
-    package var configuration: OnDeviceConfiguration {
-        configurationOverride ?? .current
+    /// The system model running the GGUF file and settings of
+    /// `configuration` (not in Apple's API, where the system model is
+    /// fixed). Sessions on models with equal configurations share one engine.
+    public convenience init(configuration: Configuration, useCase: UseCase = .general, guardrails: Guardrails = .default) {
+        var configuration = configuration
+        configuration.isDisabled = false
+        self.init(running: configuration, useCase: useCase, guardrails: guardrails)
     }
 
-    /// A system model on an explicit engine configuration: another GGUF file,
-    /// context size, thread count or pool size.
-    package init(configuration: OnDeviceConfiguration, useCase: UseCase = .general, guardrails: Guardrails = .default) {
+    /// A model on `configuration` as given: switched off when it says so
+    /// (what Apple's initializers do with ``Configuration/default``).
+    package init(running configuration: Configuration, useCase: UseCase = .general, guardrails: Guardrails = .default, adapter: Adapter? = nil) {
         self.useCase = useCase
         self.guardrails = guardrails
-        self.adapter = nil
-        self.configurationOverride = configuration
+        self.adapter = adapter
+        self.configuration = configuration
     }
 
     /// The system model running a local model of your choosing, with its own
-    /// engine settings (not in Apple's API, where the system model is fixed).
-    ///
-    /// Every setting left `nil` comes from the process environment (the
-    /// `FOUNDATION_MODELS_*` variables) or its default. Models with equal
-    /// settings share one engine (one copy of the weights); every local
-    /// model in the process takes turns on the CPU.
+    /// engine settings; every setting left `nil` comes from
+    /// ``Configuration/default``.
     ///
     /// - Parameters:
     ///   - modelFile: A GGUF file.
     ///   - contextSize: Tokens per context (capped at the model's training length).
     ///   - threads: CPU threads for decoding.
-    ///   - contexts: KV caches kept, i.e. conversations served at once.
+    ///   - contexts: Conversations served at once (``Configuration/parallelSequences``).
     public convenience init(
         modelFile: URL,
         contextSize: Int? = nil,
@@ -55,28 +56,32 @@ public final class SystemLanguageModel: Observable, Sendable {
         useCase: UseCase = .general,
         guardrails: Guardrails = .default
     ) {
-        var configuration = OnDeviceConfiguration.current
-        configuration.modelPath = modelFile.path
-        if let contextSize { configuration.contextSize = max(16, contextSize) }
-        if let threads { configuration.threads = max(1, threads) }
-        if let contexts { configuration.contexts = max(1, contexts) }
+        var configuration = Configuration(modelFile: modelFile)
+        if let contextSize { configuration.contextSize = contextSize }
+        if let threads { configuration.threads = threads }
+        if let contexts { configuration.parallelSequences = contexts }
         self.init(configuration: configuration, useCase: useCase, guardrails: guardrails)
     }
 
     /// Creates a model for a use case.
-    public init(useCase: UseCase = .general, guardrails: Guardrails = .default) {
-        self.useCase = useCase
-        self.guardrails = guardrails
-        self.adapter = nil
-        self.configurationOverride = nil
+    public convenience init(useCase: UseCase = .general, guardrails: Guardrails = .default) {
+        self.init(running: .default, useCase: useCase, guardrails: guardrails)
     }
 
     /// Creates a model specialised by an adapter.
-    public init(adapter: Adapter, guardrails: Guardrails = .default) {
-        self.useCase = .general
-        self.guardrails = guardrails
-        self.adapter = adapter
-        self.configurationOverride = nil
+    public convenience init(adapter: Adapter, guardrails: Guardrails = .default) {
+        self.init(running: .default, guardrails: guardrails, adapter: adapter)
+    }
+
+    /// Frees the model's weights and KV caches (shared by every model with
+    /// the same configuration) once the requests in flight finish. Sessions
+    /// keep working: the next request loads the model again, with an empty
+    /// cache.
+    ///
+    /// For a server that keeps several models and must give memory back,
+    /// or an app that goes idle. Not in Apple's API.
+    public func unload() {
+        SystemModelRuntime.unload(configuration)
     }
 
     /// Whether the model can be used here, and why not if it cannot.

@@ -1,17 +1,34 @@
 import Foundation
+#if LlamaCpp
 import LlamaKit
+#endif
 import Synchronization
 
 /// The facts about the system model that need no loaded weights —
 /// availability, languages, context size — read from the configuration and
 /// the GGUF file's header, and cached per model file.
+///
+/// Built without the `LlamaCpp` trait the package has no in-process model:
+/// the system model is then unavailable (`deviceNotEligible`), saying why,
+/// and everything else — server models, the router, the kit — is unchanged.
 enum SystemModelRuntime {
     /// Cheap: a header check, no model load.
-    static func availability(_ configuration: OnDeviceConfiguration) -> SystemLanguageModel.Availability {
+    static func availability(_ configuration: SystemLanguageModel.Configuration) -> SystemLanguageModel.Availability {
         if configuration.isDisabled { return .unavailable(.appleIntelligenceNotEnabled) }
+        #if LlamaCpp
         guard LlamaBackend.isSupported else { return .unavailable(.deviceNotEligible) }
         guard (try? GGUFFile.validate(path: configuration.modelPath)) != nil else { return .unavailable(.modelNotReady) }
         return .available
+        #else
+        return .unavailable(.deviceNotEligible)
+        #endif
+    }
+
+    /// Frees the engine of `configuration` (``SystemLanguageModel/unload()``).
+    static func unload(_ configuration: SystemLanguageModel.Configuration) {
+        #if LlamaCpp
+        OnDeviceEngine.release(for: configuration)
+        #endif
     }
 
     private static let metadataCache = Mutex<[String: FileFacts]>([:])
@@ -22,6 +39,7 @@ enum SystemModelRuntime {
     }
 
     private static func facts(for path: String) -> FileFacts? {
+        #if LlamaCpp
         if let cached = metadataCache.withLock({ $0[path] }) { return cached }
         guard let metadata = try? GGUFFile.metadata(path: path) else { return nil }
         var languages = Set<Locale.Language>()
@@ -40,37 +58,48 @@ enum SystemModelRuntime {
         let facts = FileFacts(languages: languages, trainedContextLength: trained)
         metadataCache.withLock { $0[path] = facts }
         return facts
+        #else
+        return nil
+        #endif
     }
 
-    static func supportedLanguages(_ configuration: OnDeviceConfiguration) -> Set<Locale.Language> {
+    static func supportedLanguages(_ configuration: SystemLanguageModel.Configuration) -> Set<Locale.Language> {
         facts(for: configuration.modelPath)?.languages ?? []
     }
 
     /// The configured context size, never above what the model was trained for.
-    static func contextSize(_ configuration: OnDeviceConfiguration) -> Int {
+    static func contextSize(_ configuration: SystemLanguageModel.Configuration) -> Int {
         guard let trained = facts(for: configuration.modelPath)?.trainedContextLength, trained > 0 else {
             return configuration.contextSize
         }
         return min(configuration.contextSize, trained)
     }
 
-    static func tokenCount(of entry: Transcript.Entry, _ configuration: OnDeviceConfiguration) async throws -> Int {
+    static func tokenCount(of entry: Transcript.Entry, _ configuration: SystemLanguageModel.Configuration) async throws -> Int {
         try checkAvailable(configuration)
+        #if LlamaCpp
         return try await OnDeviceExecutor(configuration: configuration).tokenCount(of: entry)
+        #else
+        return 0  // unreachable: never available without the trait
+        #endif
     }
 
-    static func tokenCount(of schema: GenerationSchema, _ configuration: OnDeviceConfiguration) async throws -> Int {
+    static func tokenCount(of schema: GenerationSchema, _ configuration: SystemLanguageModel.Configuration) async throws -> Int {
         try checkAvailable(configuration)
+        #if LlamaCpp
         return try await OnDeviceExecutor(configuration: configuration).tokenCount(of: schema.jsonSchema.jsonString)
+        #else
+        return 0  // unreachable: never available without the trait
+        #endif
     }
 
     /// Throws `assetsUnavailable`, explaining why, unless the model is available.
-    static func checkAvailable(_ configuration: OnDeviceConfiguration) throws {
+    static func checkAvailable(_ configuration: SystemLanguageModel.Configuration) throws {
         if let error = unavailabilityError(configuration) { throw error }
     }
 
     /// `assetsUnavailable`, explaining why, or `nil` when the model is available.
-    static func unavailabilityError(_ configuration: OnDeviceConfiguration) -> SystemLanguageModel.Error? {
+    static func unavailabilityError(_ configuration: SystemLanguageModel.Configuration) -> SystemLanguageModel.Error? {
         guard case .unavailable(let reason) = availability(configuration) else { return nil }
         return .assetsUnavailable(.init(
             debugDescription: "The on-device model is unavailable (\(reason)): \(explanation(reason, configuration))"
@@ -88,7 +117,7 @@ extension SystemLanguageModel.Executor: ReleasableExecutor {
     /// Drops the engine for this configuration: its weights and contexts are
     /// freed once the requests in flight finish.
     package func release() {
-        OnDeviceEngine.release(executor.engine)
+        SystemModelRuntime.unload(configuration.engine)
     }
 }
 
@@ -98,20 +127,22 @@ extension SystemLanguageModel: LanguageModel {
         /// What distinguishes one system-model executor from another: the
         /// engine configuration (model file, context size, threads, pool).
         public struct Configuration: Hashable, Sendable {
-            let engine: OnDeviceConfiguration
+            let engine: SystemLanguageModel.Configuration
             let useCase: String
         }
 
         public typealias Model = SystemLanguageModel
 
-        let executor: OnDeviceExecutor
+        let configuration: Configuration
 
         public init(configuration: Configuration) {
-            self.executor = OnDeviceExecutor(configuration: configuration.engine)
+            self.configuration = configuration
         }
 
         public func prewarm(model: SystemLanguageModel, transcript: Transcript) {
-            executor.prewarm(transcript: transcript)
+            #if LlamaCpp
+            OnDeviceExecutor(configuration: configuration.engine).prewarm(transcript: transcript)
+            #endif
         }
 
         public func respond(
@@ -120,7 +151,9 @@ extension SystemLanguageModel: LanguageModel {
             streamingInto channel: LanguageModelExecutorGenerationChannel
         ) async throws {
             try SystemModelRuntime.checkAvailable(model.configuration)
-            try await executor.respond(to: request, streamingInto: channel)
+            #if LlamaCpp
+            try await OnDeviceExecutor(configuration: configuration.engine).respond(to: request, streamingInto: channel)
+            #endif
         }
     }
 
@@ -137,14 +170,22 @@ extension SystemLanguageModel: LanguageModel {
 }
 
 extension SystemModelRuntime {
-    static func explanation(_ reason: SystemLanguageModel.Availability.UnavailableReason, _ configuration: OnDeviceConfiguration) -> String {
+    static func explanation(_ reason: SystemLanguageModel.Availability.UnavailableReason, _ configuration: SystemLanguageModel.Configuration) -> String {
         switch reason {
         case .deviceNotEligible:
-            "llama.cpp has no usable compute backend on this machine."
+            #if LlamaCpp
+            if let problem = LlamaBackend.compatibilityProblem { return problem + "." }
+            return "llama.cpp has no usable compute backend on this machine."
+            #else
+            return "this build of swift-foundation-models has no in-process model (its LlamaCpp trait is off); use a server model, or enable the trait."
+            #endif
         case .appleIntelligenceNotEnabled:
-            "the model is switched off (FOUNDATION_MODELS_DISABLED is set)."
+            return "the model is switched off (FOUNDATION_MODELS_DISABLED is set)."
         case .modelNotReady:
-            "no valid GGUF model at \(configuration.modelPath) (set FOUNDATION_MODELS_MODEL, or run `make setup` to install the default model)."
+            return "no valid GGUF model at \(configuration.modelPath). Install the default model with scripts/setup.sh "
+                + "(`make setup` in this repository; in a package that depends on it, "
+                + "`bash .build/checkouts/swift-foundation-models/scripts/setup.sh`), "
+                + "or name a GGUF file: FOUNDATION_MODELS_MODEL or SystemLanguageModel.Configuration(modelFile:)."
         }
     }
 }

@@ -8,9 +8,10 @@ import GuidedGeneration
 /// descriptions, guides) that a small model reads more reliably than JSON
 /// Schema, and that costs far fewer tokens.
 extension GenerationSchema {
-    /// The description in the process's chosen style (``SchemaPromptStyle``).
+    /// The description in the standard style (``SchemaPromptStyle/standard``);
+    /// the in-process model uses its configuration's.
     package var promptDescription: String {
-        promptDescription(style: .current)
+        promptDescription(style: .standard)
     }
 
     package func promptDescription(style: SchemaPromptStyle) -> String {

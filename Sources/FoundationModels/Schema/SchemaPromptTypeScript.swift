@@ -1,43 +1,6 @@
 import Foundation
 import GuidedGeneration
 
-/// How a response schema is described to the model in the prompt
-/// (`includeSchemaInPrompt`).
-///
-/// Exists because the description is the model's only way to know what each
-/// field is for, and small models read some renderings far better than
-/// others; the default is the one that scored best on the eval
-/// (`make eval`, docs/GUIDED_GENERATION.md). Chosen once per process;
-/// `FOUNDATION_MODELS_SCHEMA_PROMPT` (`lines`, `typescript`, `jsonschema`)
-/// overrides it for measurements.
-package enum SchemaPromptStyle: String, Sendable, CaseIterable {
-    /// One line per field: name, kind, guides, description.
-    case fieldLines = "lines"
-    /// A TypeScript type with each description as a comment above its field.
-    case typeScript = "typescript"
-    /// The JSON Schema document itself, compact.
-    case jsonSchema = "jsonschema"
-
-    package static let standard: SchemaPromptStyle = .fieldLines
-
-    package static let current: SchemaPromptStyle = {
-        ProcessInfo.processInfo.environment["FOUNDATION_MODELS_SCHEMA_PROMPT"].flatMap(SchemaPromptStyle.init(rawValue:)) ?? standard
-    }()
-}
-
-/// Where the schema's description goes in the prompt turn: after the
-/// prompt's own text (the default) or before it. For measurements:
-/// `FOUNDATION_MODELS_SCHEMA_PLACEMENT` (`after`, `before`).
-package enum SchemaPromptPlacement: String, Sendable, CaseIterable {
-    case after, before
-
-    package static let standard: SchemaPromptPlacement = .after
-
-    package static let current: SchemaPromptPlacement = {
-        ProcessInfo.processInfo.environment["FOUNDATION_MODELS_SCHEMA_PLACEMENT"].flatMap(SchemaPromptPlacement.init(rawValue:)) ?? standard
-    }()
-}
-
 /// Writes a schema as a TypeScript type (``SchemaPromptStyle/typeScript``).
 enum SchemaTypeScriptWriter {
     static func describe(_ schema: GenerationSchema) -> String {

@@ -15,7 +15,7 @@ extension OnDeviceTests {
 
         static func vocabulary() async throws -> TokenVocabulary {
             try OnDevice.requireModel()
-            let engine = OnDeviceEngine.shared(for: .current)
+            let engine = OnDeviceEngine.shared(for: .default)
             return try await engine.loaded().constraints.vocabulary
         }
 

@@ -182,7 +182,7 @@ extension OnDeviceTests {
         /// LlamaKit's own error type.
         @Test func aModelWithoutAChatTemplateFailsWithTheSeamsError() async throws {
             try OnDevice.requireModel()
-            let source = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_SMALL_MODEL"] ?? OnDeviceConfiguration.current.modelPath
+            let source = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_SMALL_MODEL"] ?? SystemLanguageModel.Configuration.default.modelPath
             var bytes = try Data(contentsOf: URL(fileURLWithPath: source))
             // Rename the metadata key (same length, so every offset holds):
             // llama.cpp ignores keys it does not know.
@@ -228,10 +228,14 @@ extension OnDeviceTests {
             }
         }
 
-        @Test func switchedOffByConfiguration() {
-            var configuration = OnDeviceConfiguration.current
-            configuration.isDisabled = true
-            #expect(SystemLanguageModel(configuration: configuration).availability == .unavailable(.appleIntelligenceNotEnabled))
+        @Test func switchedOffByTheEnvironmentOnlyWhereAppleWouldBe() {
+            // FOUNDATION_MODELS_DISABLED switches off the model Apple's
+            // initializers make; a model the app configured stays on.
+            let environment = ["FOUNDATION_MODELS_DISABLED": "1", "FOUNDATION_MODELS_MODEL": SystemLanguageModel.Configuration.default.modelPath]
+            let configuration = SystemLanguageModel.Configuration(environment: environment)
+            #expect(configuration.isDisabled)
+            #expect(SystemLanguageModel(running: configuration).availability == .unavailable(.appleIntelligenceNotEnabled))
+            #expect(SystemLanguageModel(configuration: configuration).availability == .available)
         }
     }
 }

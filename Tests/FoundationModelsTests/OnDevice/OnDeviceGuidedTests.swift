@@ -40,7 +40,7 @@ extension OnDeviceTests {
         static let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 200)
 
         static func statistics() -> OnDeviceEngine.Statistics {
-            OnDeviceEngine.shared(for: .current).statistics.withLock { $0 }
+            OnDeviceEngine.shared(for: .default).statistics.withLock { $0 }
         }
 
         @Test func generatesAGenerableTypeWithinItsGuides() async throws {

@@ -21,7 +21,7 @@ extension OnDeviceTests {
             let instructions = "You are a librarian. " + String(repeating: "Recommend books carefully. ", count: 30)
             let session = LanguageModelSession(instructions: instructions)
             let instructionTokens = try await SystemLanguageModel.default.tokenCount(for: Instructions(instructions))
-            let pool = try await OnDeviceEngine.shared(for: .current).loaded().pool
+            let pool = try await OnDeviceEngine.shared(for: .default).loaded().pool
             let before = pool.idleCachedTokenCounts
             let started = ContinuousClock.now
             session.prewarm(promptPrefix: Prompt("Recommend"))

@@ -40,13 +40,13 @@ enum OnDevice {
         maximumQueuedRequests: Int? = nil,
         contextSize: Int? = nil,
         pacesStrings: Bool = true
-    ) -> OnDeviceConfiguration {
-        var configuration = OnDeviceConfiguration.current
+    ) -> SystemLanguageModel.Configuration {
+        var configuration = SystemLanguageModel.Configuration.default
         if let path { configuration.modelPath = path }
-        if let contexts { configuration.contexts = contexts }
+        if let contexts { configuration.parallelSequences = contexts }
         if let maximumQueuedRequests { configuration.maximumQueuedRequests = maximumQueuedRequests }
         if let contextSize { configuration.contextSize = contextSize }
-        if !pacesStrings { configuration.stringPacing = nil }
+        configuration.pacesStrings = pacesStrings
         return configuration
     }
 

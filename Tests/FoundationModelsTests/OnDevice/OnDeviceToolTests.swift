@@ -135,7 +135,7 @@ extension OnDeviceTests {
 
         @Test func theToolListAndCallFormatAreInTheSystemTurn() async throws {
             try OnDevice.requireModel()
-            let loaded = try await OnDeviceEngine.shared(for: .current).loaded()
+            let loaded = try await OnDeviceEngine.shared(for: .default).loaded()
             let session = LanguageModelSession(tools: [FlightStatusTool(), SlowTool()], instructions: "You help travellers.")
             let rendered = try loaded.rendering.prompt(for: session.transcript)
             #expect(rendered.contains("- flightStatus: Looks up the live status of a flight"))

@@ -17,12 +17,12 @@ struct ModelSeamTests {
         #expect(custom.configuration.modelPath == missing.path)
         #expect(custom.configuration.contextSize == 1024)
         #expect(custom.configuration.threads == 1)
-        #expect(custom.configuration.contexts == 1)
+        #expect(custom.configuration.parallelSequences == 1)
         #expect(custom.contextSize == 1024)
         #expect(custom.availability == .unavailable(.modelNotReady))
         #expect(custom.executorConfiguration != SystemLanguageModel.default.executorConfiguration)
         // The environment's configuration is only the default.
-        #expect(SystemLanguageModel.default.configuration == OnDeviceConfiguration.current)
+        #expect(SystemLanguageModel.default.configuration == SystemLanguageModel.Configuration.default)
     }
 
     @Test func anUnavailableSystemModelFailsBeforeItsExecutorInEitherFamily() async throws {

@@ -120,7 +120,7 @@ struct SessionFailureTests {
     }
 
     @Test func aSystemModelWithoutWeightsReportsWhyItIsUnavailable() async throws {
-        var configuration = OnDeviceConfiguration.current
+        var configuration = SystemLanguageModel.Configuration.default
         configuration.modelPath = "/nonexistent/weights.gguf"
         let model = SystemLanguageModel(configuration: configuration)
         #expect(model.availability == .unavailable(.modelNotReady))

@@ -122,7 +122,7 @@ struct LoadSoakTests {
     /// leaked). Read through the executor cache, as sessions reach it.
     static func idleContexts(_ model: SystemLanguageModel) async throws -> Int {
         let executor: SystemLanguageModel.Executor = try ExecutorCache.shared.executor(for: model.executorConfiguration)
-        return try await executor.executor.engine.loaded().pool.idleCachedTokenCounts.count
+        return try await OnDeviceEngine.shared(for: executor.configuration.engine).loaded().pool.idleCachedTokenCounts.count
     }
 
     /// Drops every cached executor, freeing the test's engine (its weights

@@ -1,3 +1,4 @@
+#if LlamaCpp
 import Foundation
 import GuidedGeneration
 import LlamaKit
@@ -21,17 +22,15 @@ import LlamaKit
 struct ChatRendering: Sendable {
     let model: LlamaModel
     let toolFormat: ToolCallFormat
+    /// How a response schema is described in a prompt turn that includes it.
+    var schemaStyle = SchemaPromptStyle.standard
+    var schemaPlacement = SchemaPromptPlacement.standard
 
-    /// The tool format for `model`: its template's own where it has the
-    /// Hermes-style `<tools>`/`<tool_call>` format, else the JSON-array
-    /// block. `FOUNDATION_MODELS_TOOL_FORMAT` (`hermes`, `array`) overrides
-    /// it, for measurements.
-    static func toolFormat(for model: LlamaModel, environment: [String: String] = ProcessInfo.processInfo.environment) -> ToolCallFormat {
-        switch environment["FOUNDATION_MODELS_TOOL_FORMAT"] {
-        case "hermes": return .hermes
-        case "array": return .toolCallTags
-        default: break
-        }
+    /// The tool format for `model`: `forced` when given (measurements),
+    /// else its template's own where it has the Hermes-style
+    /// `<tools>`/`<tool_call>` format, else the JSON-array block.
+    static func toolFormat(for model: LlamaModel, forced: ToolCallFormat? = nil) -> ToolCallFormat {
+        if let forced { return forced }
         guard let template = model.chatTemplate else { return .toolCallTags }
         return template.contains("<tools>") && template.contains("<tool_call>") && template.contains("<tool_response>")
             ? .hermes : .toolCallTags
@@ -57,7 +56,7 @@ struct ChatRendering: Sendable {
         case .instructions(let instructions):
             return .system(systemText(instructions))
         case .prompt(let prompt):
-            return .user(Self.userText(prompt))
+            return .user(userText(prompt))
         case .response(let response):
             return .assistant(response.segments.renderedText)
         case .toolCalls(let calls):
@@ -82,7 +81,7 @@ struct ChatRendering: Sendable {
         switch toolFormat.style {
         case .jsonArray:
             let tools = instructions.toolDefinitions.map(\.promptDescription)
-            // In the layout the turn grammar writes calls in (ConstraintCache.turnLayout).
+            // In the layout the turn grammar writes calls in (ConstraintCache's turnLayout).
             let usage = "To call tools, reply with only \(toolFormat.open)[{\"name\": \"<tool name>\", \"arguments\": {…}}]\(toolFormat.close). "
                 + "Each tool's output comes back to you; then answer."
             return (text.isEmpty ? "" : text + "\n\n") + "Tools:\n" + tools.joined(separator: "\n") + "\n" + usage
@@ -108,13 +107,14 @@ struct ChatRendering: Sendable {
     /// schema when the request asked for it (`includeSchemaInPrompt`). Both
     /// are stored in the transcript, so a later turn renders this one the
     /// same way and reuses its cached tokens.
-    static func userText(_ prompt: Transcript.Prompt) -> String {
+    func userText(_ prompt: Transcript.Prompt) -> String {
         let text = prompt.segments.renderedText
         guard let format = prompt.responseFormat, prompt.contextOptions.includeSchemaInPrompt != false else { return text }
-        if text.isEmpty { return format.schema.promptDescription }
-        switch SchemaPromptPlacement.current {
-        case .after: return text + "\n\n" + format.schema.promptDescription
-        case .before: return format.schema.promptDescription + "\n\n" + text
+        let description = format.schema.promptDescription(style: schemaStyle)
+        if text.isEmpty { return description }
+        switch schemaPlacement {
+        case .after: return text + "\n\n" + description
+        case .before: return description + "\n\n" + text
         }
     }
 
@@ -140,3 +140,4 @@ struct ChatRendering: Sendable {
         try vocabulary.tokenize(text, addSpecial: true, parseSpecial: true)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if LlamaCpp
 import Foundation
 import GuidedGeneration
 import LlamaKit
@@ -21,19 +22,12 @@ package final class ConstraintCache: Sendable {
     /// (``JSONLayout/indented``), which the default model answers markedly
     /// better in than one-line or compact JSON. Tool-call blocks are written
     /// on one line, `{"name": "…", "arguments": {…}}`, as chat templates
-    /// show them. `FOUNDATION_MODELS_JSON_LAYOUT` (`compact`, `spaced`,
-    /// `indented`) overrides the answers' layout for measurements.
-    package static let layout: JSONLayout = {
-        switch ProcessInfo.processInfo.environment["FOUNDATION_MODELS_JSON_LAYOUT"] {
-        case "compact": .compact
-        case "spaced": .spaced
-        default: .indented
-        }
-    }()
+    /// show them (``turnLayout``). Another layout is for measurements
+    /// (``SystemLanguageModel/Configuration/jsonLayout``).
+    package let layout: JSONLayout
 
-    /// The layout of turns with tools: one line (``layout`` when it is
-    /// compact, for measurements).
-    package static var turnLayout: JSONLayout { layout == .compact ? .compact : .spaced }
+    /// The layout of turns with tools: one line (compact when answers are).
+    package var turnLayout: JSONLayout { layout == .compact ? .compact : .spaced }
 
     /// What a compiled constraint depends on: the answer's schema, and for
     /// a turn with tools, the tools' argument schemas, whether a call is
@@ -47,8 +41,9 @@ package final class ConstraintCache: Sendable {
         var prose = false
     }
 
-    init(vocabulary: LlamaVocabulary) {
+    init(vocabulary: LlamaVocabulary, layout: JSONLayout = .indented) {
         self.source = vocabulary
+        self.layout = layout
     }
 
     /// The vocabulary, built on first use.
@@ -65,7 +60,7 @@ package final class ConstraintCache: Sendable {
     /// - Throws: `GuidedGenerationError` for a schema that cannot be enforced.
     package func constraint(for schema: GenerationSchema) throws(GuidedGenerationError) -> TokenConstraint {
         try cached(Key(root: schema.root, definitions: schema.definitions)) { () throws(GuidedGenerationError) in
-            try GrammarCompiler.compile(root: schema.root, definitions: schema.definitions, layout: Self.layout)
+            try GrammarCompiler.compile(root: schema.root, definitions: schema.definitions, layout: layout)
         }
     }
 
@@ -90,7 +85,7 @@ package final class ConstraintCache: Sendable {
                 tools: toolSchemas,
                 requiresToolCall: requiresToolCall,
                 format: format,
-                layout: Self.turnLayout
+                layout: turnLayout
             )
         }
     }
@@ -131,3 +126,4 @@ package final class ConstraintCache: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if LlamaCpp
 import LlamaKit
 import Synchronization
 
@@ -69,7 +70,7 @@ final class ContextPool: Sendable {
         case .reject(let waiting):
             throw LanguageModelError.rateLimited(.init(
                 resetDate: nil,
-                debugDescription: "All \(capacity) contexts of the on-device model are busy and \(waiting) requests are already waiting (FOUNDATION_MODELS_MAX_QUEUE)."
+                debugDescription: "All \(capacity) contexts of the on-device model are busy and \(waiting) requests are already waiting (SystemLanguageModel.Configuration.maximumQueuedRequests)."
             ))
         case .wait:
             return try await waitForSlot()
@@ -130,3 +131,4 @@ final class ContextPool: Sendable {
         return count
     }
 }
+#endif

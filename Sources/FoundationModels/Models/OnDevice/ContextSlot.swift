@@ -1,3 +1,4 @@
+#if LlamaCpp
 import Dispatch
 import GuidedGeneration
 import LlamaKit
@@ -338,3 +339,4 @@ final class ContextSlot: Sendable {
         if let rest = text.flush() { onText(rest, unreported) }
     }
 }
+#endif

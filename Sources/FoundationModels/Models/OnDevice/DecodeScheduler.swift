@@ -1,3 +1,4 @@
+#if LlamaCpp
 import Dispatch
 import LlamaKit
 import Synchronization
@@ -313,3 +314,4 @@ package final class DecodeScheduler: Sendable {
         }
     }
 }
+#endif

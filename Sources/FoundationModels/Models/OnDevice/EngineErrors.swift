@@ -1,3 +1,4 @@
+#if LlamaCpp
 import LlamaKit
 
 /// The one place where the engine's own failures (`LlamaError`, a LlamaKit
@@ -48,10 +49,11 @@ enum EngineErrors {
             )
         case .fileNotFound, .notAGGUFFile, .modelLoadFailed, .contextCreationFailed, .invalidArgument,
              .tokenizationFailed, .invalidToken, .decodeFailed, .noLogits, .chatTemplateUnavailable,
-             .stateSaveFailed, .stateRestoreFailed:
+             .stateSaveFailed, .stateRestoreFailed, .incompatibleLibrary:
             return SystemLanguageModel.Error.assetsUnavailable(.init(
                 debugDescription: "The on-device model cannot serve the request: \(error.description)."
             ))
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if LlamaCpp
 import Foundation
 import LlamaKit
 import Synchronization
@@ -24,11 +25,16 @@ package final class OnDeviceEngine: Sendable {
         let rendering: ChatRendering
 
         /// - Throws: `LlamaError` when the context cannot be created.
-        init(model: LlamaModel, configuration: OnDeviceConfiguration) throws {
+        init(model: LlamaModel, configuration: SystemLanguageModel.Configuration) throws {
             self.model = model
             self.vocabulary = model.vocabulary
-            self.constraints = ConstraintCache(vocabulary: model.vocabulary)
-            self.rendering = ChatRendering(model: model, toolFormat: ChatRendering.toolFormat(for: model))
+            self.constraints = ConstraintCache(vocabulary: model.vocabulary, layout: configuration.jsonLayout)
+            self.rendering = ChatRendering(
+                model: model,
+                toolFormat: ChatRendering.toolFormat(for: model, forced: configuration.forcedToolFormat),
+                schemaStyle: configuration.schemaPromptStyle,
+                schemaPlacement: configuration.schemaPromptPlacement
+            )
             let trained = model.trainingContextLength
             let contextSize = trained > 0 ? min(configuration.contextSize, trained) : configuration.contextSize
             // One context with a sequence per session served at once: their
@@ -36,7 +42,7 @@ package final class OnDeviceEngine: Sendable {
             let context = try LlamaBatchContext(
                 model: model,
                 parameters: LlamaContext.Parameters(contextLength: contextSize, threads: configuration.threads),
-                sequences: configuration.contexts
+                sequences: configuration.parallelSequences
             )
             let scheduler = DecodeScheduler(context: context)
             self.scheduler = scheduler
@@ -47,16 +53,16 @@ package final class OnDeviceEngine: Sendable {
         }
     }
 
-    let configuration: OnDeviceConfiguration
+    let configuration: SystemLanguageModel.Configuration
     /// Running totals over every job this engine ran, for benchmarks.
     package let statistics = Mutex(Statistics())
     private let loading = Mutex<Task<Loaded, any Error>?>(nil)
 
-    private init(configuration: OnDeviceConfiguration) {
+    private init(configuration: SystemLanguageModel.Configuration) {
         self.configuration = configuration
     }
 
-    private static let engines = Mutex<[OnDeviceConfiguration: OnDeviceEngine]>([:])
+    private static let engines = Mutex<[SystemLanguageModel.Configuration: OnDeviceEngine]>([:])
 
     /// Forgets `engine`, so the next request on its configuration creates
     /// (and loads) a new one; the old one is freed when the requests that
@@ -69,8 +75,14 @@ package final class OnDeviceEngine: Sendable {
         }
     }
 
+    /// Forgets the engine for `configuration`, if one exists: its weights
+    /// and KV caches are freed once the requests in flight finish.
+    package static func release(for configuration: SystemLanguageModel.Configuration) {
+        _ = engines.withLock { $0.removeValue(forKey: configuration) }
+    }
+
     /// The engine for `configuration`, created on first use.
-    package static func shared(for configuration: OnDeviceConfiguration) -> OnDeviceEngine {
+    package static func shared(for configuration: SystemLanguageModel.Configuration) -> OnDeviceEngine {
         engines.withLock { engines in
             if let engine = engines[configuration] { return engine }
             let engine = OnDeviceEngine(configuration: configuration)
@@ -86,7 +98,10 @@ package final class OnDeviceEngine: Sendable {
             if let task = loading { return task }
             let configuration = self.configuration
             let task = Task.detached(priority: .userInitiated) {
-                try Loaded(model: LlamaModel(path: configuration.modelPath), configuration: configuration)
+                try Loaded(
+                    model: LlamaModel(path: configuration.modelPath, options: LlamaModel.Options(gpuLayers: configuration.gpuLayers)),
+                    configuration: configuration
+                )
             }
             loading = task
             return task
@@ -150,3 +165,4 @@ package final class OnDeviceEngine: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if LlamaCpp
 import Foundation
 import GuidedGeneration
 import LlamaKit
@@ -10,11 +11,16 @@ import Synchronization
 /// not fit the context, lease a context (reusing its cached prefix), and
 /// stream the generated text into the channel.
 struct OnDeviceExecutor: Sendable {
-    let engine: OnDeviceEngine
+    let configuration: SystemLanguageModel.Configuration
 
-    init(configuration: OnDeviceConfiguration) {
-        self.engine = OnDeviceEngine.shared(for: configuration)
+    init(configuration: SystemLanguageModel.Configuration) {
+        self.configuration = configuration
     }
+
+    /// The engine for this configuration, looked up per request: after a
+    /// model is unloaded (``SystemLanguageModel/unload()``) the next
+    /// request loads a new one.
+    var engine: OnDeviceEngine { OnDeviceEngine.shared(for: configuration) }
 
     /// Throws the seam's errors only (``EngineErrors``): options no model
     /// can honor fail before the model is loaded, as in a session.
@@ -23,14 +29,16 @@ struct OnDeviceExecutor: Sendable {
         streamingInto channel: LanguageModelExecutorGenerationChannel
     ) async throws {
         try request.generationOptions.validate()
+        let engine = self.engine
         let loaded = try await engine.loaded()
         try await EngineErrors.mapping(contextSize: loaded.contextSize) {
-            try await respond(to: request, in: loaded, streamingInto: channel)
+            try await respond(to: request, on: engine, in: loaded, streamingInto: channel)
         }
     }
 
     private func respond(
         to request: LanguageModelExecutorGenerationRequest,
+        on engine: OnDeviceEngine,
         in loaded: OnDeviceEngine.Loaded,
         streamingInto channel: LanguageModelExecutorGenerationChannel
     ) async throws {
@@ -232,3 +240,4 @@ struct OnDeviceExecutor: Sendable {
         }
     }
 }
+#endif

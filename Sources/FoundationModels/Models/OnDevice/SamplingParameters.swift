@@ -1,3 +1,4 @@
+#if LlamaCpp
 import LlamaKit
 
 extension GenerationOptions {
@@ -26,3 +27,4 @@ extension GenerationOptions {
         UInt32(truncatingIfNeeded: seed ^ (seed >> 32))
     }
 }
+#endif

@@ -1,0 +1,211 @@
+import Foundation
+import GuidedGeneration
+
+extension SystemLanguageModel {
+    /// Which GGUF file the in-process model runs, and how.
+    ///
+    /// Apple's system model is one model the OS manages; here the model is a
+    /// file an operator picks and runs with settings that suit the machine:
+    /// a laptop wants one conversation on a few threads, a server eight
+    /// sequences decoded together. Pass one to ``init(configuration:useCase:guardrails:)``;
+    /// Apple's own initializers (and ``default``) run ``Configuration/default``.
+    ///
+    /// Models with equal configurations share one engine (one copy of the
+    /// weights, one set of KV caches); models with different ones coexist in
+    /// a process, each with its own. Out-of-range numbers are raised to their
+    /// minimum when set.
+    ///
+    /// Environment variables supply only the defaults (``default``), read
+    /// once, here:
+    ///
+    /// | variable | property | built-in default |
+    /// | --- | --- | --- |
+    /// | `FOUNDATION_MODELS_MODEL` | ``modelFile`` | the installed default model (``installedDefaultModelFile``) |
+    /// | `FOUNDATION_MODELS_CONTEXT_SIZE` | ``contextSize`` | 4096 |
+    /// | `FOUNDATION_MODELS_THREADS` | ``threads`` | every active core |
+    /// | `FOUNDATION_MODELS_CONTEXTS` | ``parallelSequences`` | 2 |
+    /// | `FOUNDATION_MODELS_MAX_QUEUE` | ``maximumQueuedRequests`` | 16 |
+    /// | `FOUNDATION_MODELS_GPU_LAYERS` | ``gpuLayers`` | nil (every layer where a GPU backend is built in) |
+    /// | `FOUNDATION_MODELS_STRING_PACING` (`off`) | ``pacesStrings`` | on |
+    /// | `FOUNDATION_MODELS_REPETITION` (`off`) | ``stopsLoops`` | on |
+    /// | `FOUNDATION_MODELS_SCHEMA_PROMPT` (`lines`, `typescript`, `jsonschema`) | ``schemaPromptStyle`` | `lines` |
+    /// | `FOUNDATION_MODELS_SCHEMA_PLACEMENT` (`after`, `before`) | ``schemaPromptPlacement`` | `after` |
+    ///
+    /// `FOUNDATION_MODELS_DISABLED=1` switches off the model Apple's
+    /// initializers create (as turning off Apple Intelligence would); a
+    /// model built from a configuration stays on. Two measurement switches
+    /// have no public property: `FOUNDATION_MODELS_JSON_LAYOUT` (`compact`,
+    /// `spaced`, `indented`) and `FOUNDATION_MODELS_TOOL_FORMAT` (`hermes`, `array`).
+    public struct Configuration: Hashable, Sendable {
+        /// The GGUF file to run.
+        public var modelFile: URL
+        /// Tokens each sequence holds, prompt and answer together; never
+        /// more than the model was trained for (at least 16).
+        public var contextSize: Int { didSet { contextSize = max(16, contextSize) } }
+        /// CPU threads for decoding (at least 1).
+        public var threads: Int { didSet { threads = max(1, threads) } }
+        /// Conversations served at once, their steps decoded together; each
+        /// keeps its own KV cache of ``contextSize`` tokens, so a returning
+        /// conversation reuses its prefix (at least 1).
+        public var parallelSequences: Int { didSet { parallelSequences = max(1, parallelSequences) } }
+        /// Requests that may wait for a sequence when all are busy; one more
+        /// fails at once with `rateLimited` (at least 0).
+        public var maximumQueuedRequests: Int { didSet { maximumQueuedRequests = max(0, maximumQueuedRequests) } }
+        /// Layers offloaded to a GPU; nil: all of them when llama.cpp was
+        /// built with a GPU backend, none otherwise.
+        public var gpuLayers: Int? { didSet { gpuLayers = gpuLayers.map { max(0, $0) } } }
+        /// Whether the free strings of typed answers are kept to a
+        /// readable length (off only for measurements).
+        public var pacesStrings = true
+        /// Whether text that falls into a loop is stopped (off only for
+        /// measurements).
+        public var stopsLoops = true
+        /// How a response schema is described in the prompt when a request
+        /// includes it (`includeSchemaInPrompt`).
+        public var schemaPromptStyle = SchemaPromptStyle.standard
+        /// Whether that description goes after the prompt's text or before it.
+        public var schemaPromptPlacement = SchemaPromptPlacement.standard
+
+        /// Set from `FOUNDATION_MODELS_DISABLED` for Apple's initializers only.
+        package var isDisabled = false
+        /// How typed answers are laid out (measurements only).
+        package var jsonLayout = JSONLayout.indented
+        /// The tool-call format, when forced (measurements only); nil: the
+        /// model's own (``ChatRendering/toolFormat(for:forced:)``).
+        package var forcedToolFormat: ToolCallFormat?
+
+        /// A model file with every other setting at its default (``default``).
+        public init(modelFile: URL) {
+            self = .default
+            self.modelFile = modelFile
+        }
+
+        package init(
+            modelFile: URL,
+            contextSize: Int,
+            threads: Int,
+            parallelSequences: Int,
+            maximumQueuedRequests: Int
+        ) {
+            self.modelFile = modelFile
+            self.contextSize = max(16, contextSize)
+            self.threads = max(1, threads)
+            self.parallelSequences = max(1, parallelSequences)
+            self.maximumQueuedRequests = max(0, maximumQueuedRequests)
+        }
+
+        /// The defaults: the built-in ones, overridden by the
+        /// `FOUNDATION_MODELS_*` variables the process started with (read
+        /// once: the environment is set before a process starts).
+        public static var `default`: Configuration { fromEnvironment }
+
+        private static let fromEnvironment = Configuration(environment: ProcessInfo.processInfo.environment)
+
+        /// The configuration `environment` describes (``default``'s reading).
+        package init(environment: [String: String]) {
+            func integer(_ name: String, default value: Int, minimum: Int = 1) -> Int {
+                guard let text = environment[name], let parsed = Int(text), parsed >= minimum else { return value }
+                return parsed
+            }
+            func isOff(_ name: String) -> Bool {
+                ["0", "off", "false", "no"].contains(environment[name]?.lowercased() ?? "")
+            }
+            let path = environment["FOUNDATION_MODELS_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+            self.init(
+                modelFile: URL(fileURLWithPath: path ?? Self.installedDefaultModelPath(environment)),
+                contextSize: integer("FOUNDATION_MODELS_CONTEXT_SIZE", default: 4096, minimum: 16),
+                threads: integer("FOUNDATION_MODELS_THREADS", default: max(1, ProcessInfo.processInfo.activeProcessorCount)),
+                parallelSequences: integer("FOUNDATION_MODELS_CONTEXTS", default: 2),
+                maximumQueuedRequests: integer("FOUNDATION_MODELS_MAX_QUEUE", default: 16, minimum: 0)
+            )
+            if let layers = environment["FOUNDATION_MODELS_GPU_LAYERS"].flatMap(Int.init), layers >= 0 { gpuLayers = layers }
+            isDisabled = ["1", "true", "yes"].contains(environment["FOUNDATION_MODELS_DISABLED"]?.lowercased() ?? "")
+            pacesStrings = !isOff("FOUNDATION_MODELS_STRING_PACING")
+            stopsLoops = !isOff("FOUNDATION_MODELS_REPETITION")
+            if let style = environment["FOUNDATION_MODELS_SCHEMA_PROMPT"].flatMap(SchemaPromptStyle.init(rawValue:)) {
+                schemaPromptStyle = style
+            }
+            if let placement = environment["FOUNDATION_MODELS_SCHEMA_PLACEMENT"].flatMap(SchemaPromptPlacement.init(rawValue:)) {
+                schemaPromptPlacement = placement
+            }
+            switch environment["FOUNDATION_MODELS_JSON_LAYOUT"] {
+            case "compact": jsonLayout = .compact
+            case "spaced": jsonLayout = .spaced
+            default: jsonLayout = .indented
+            }
+            switch environment["FOUNDATION_MODELS_TOOL_FORMAT"] {
+            case "hermes": forcedToolFormat = .hermes
+            case "array": forcedToolFormat = .toolCallTags
+            default: forcedToolFormat = nil
+            }
+        }
+
+        /// The installed default model (`scripts/setup.sh`, `make setup`):
+        /// `${XDG_CACHE_HOME:-~/.cache}/swift-foundation-models/models/<sha256>/<file>`,
+        /// whether or not it is there yet.
+        public static var installedDefaultModelFile: URL {
+            URL(fileURLWithPath: installedDefaultModelPath(ProcessInfo.processInfo.environment))
+        }
+
+        /// The installed default model's file name and checksum (scripts/setup.sh).
+        static let defaultModelFileName = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
+        static let defaultModelSHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
+
+        static func installedDefaultModelPath(_ environment: [String: String]) -> String {
+            let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+            return "\(cache)/swift-foundation-models/models/\(defaultModelSHA256)/\(defaultModelFileName)"
+        }
+
+        /// ``modelFile``'s path.
+        package var modelPath: String {
+            get { modelFile.path }
+            set { modelFile = URL(fileURLWithPath: newValue) }
+        }
+
+        /// How the strings of typed answers are paced; nil when they are not.
+        package var stringPacing: StringPacing? {
+            guard pacesStrings else { return nil }
+            var pacing = StringPacing.standard
+            pacing.stopsLoops = stopsLoops
+            return pacing
+        }
+
+        /// Tool-call turns are written on one line (compact when answers are).
+        package var turnLayout: JSONLayout { jsonLayout == .compact ? .compact : .spaced }
+    }
+}
+
+extension SystemLanguageModel.Configuration {
+    /// How a response schema is described to the model in the prompt.
+    ///
+    /// The description is the model's only way to know what each field is
+    /// for, and small models read some renderings far better than others;
+    /// the default scored best on the eval (docs/GUIDED_GENERATION.md).
+    public enum SchemaPromptStyle: String, Sendable, CaseIterable {
+        /// One line per field: name, kind, guides, description.
+        case fieldLines = "lines"
+        /// A TypeScript type with each description as a comment above its field.
+        case typeScript = "typescript"
+        /// The JSON Schema document itself, compact.
+        case jsonSchema = "jsonschema"
+
+        /// The rendering every model gets unless configured otherwise.
+        public static let standard = SchemaPromptStyle.fieldLines
+    }
+
+    /// Where the schema's description goes in the prompt turn.
+    public enum SchemaPromptPlacement: String, Sendable, CaseIterable {
+        /// After the prompt's own text.
+        case after
+        /// Before it.
+        case before
+
+        /// The placement every model gets unless configured otherwise.
+        public static let standard = SchemaPromptPlacement.after
+    }
+}
+
+/// The names the engine's code uses for the schema renderings.
+package typealias SchemaPromptStyle = SystemLanguageModel.Configuration.SchemaPromptStyle
+package typealias SchemaPromptPlacement = SystemLanguageModel.Configuration.SchemaPromptPlacement
