@@ -328,6 +328,15 @@ EOF
     mv -f "$pc.tmp.$$" "$pc"
 }
 
+# as_root: succeeds when this script may change system folders, as root or
+# through password-less sudo, and sets ROOT to the command prefix for that.
+ROOT=()
+as_root() {
+    if [ "$(id -u)" = 0 ]; then ROOT=(); return 0; fi
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then ROOT=(sudo -n); return 0; fi
+    return 1
+}
+
 # Lets the dynamic linker find the libraries from any program (swift test,
 # swift run, apps) without LD_LIBRARY_PATH: an ld.so.conf.d entry naming the
 # prefix, then ldconfig. Needs root (or sudo without a password); otherwise
@@ -345,18 +354,13 @@ register_libraries() {
         say "llama.cpp libraries registered with the dynamic linker ($conf)"
         return
     fi
-    local sudo=()
-    if [ "$(id -u)" != 0 ]; then
-        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-            sudo=(sudo -n)
-        else
-            say "not root: programs find the llama.cpp libraries through LD_LIBRARY_PATH (env files)"
-            return
-        fi
+    if ! as_root; then
+        say "not root: programs find the llama.cpp libraries through LD_LIBRARY_PATH (env files)"
+        return
     fi
     say "registering $line with the dynamic linker ($conf, ldconfig)"
-    echo "$line" | "${sudo[@]}" tee "$conf" >/dev/null
-    "${sudo[@]}" "$ldconfig_bin"
+    echo "$line" | "${ROOT[@]}" tee "$conf" >/dev/null
+    "${ROOT[@]}" "$ldconfig_bin"
 }
 
 # Lets SwiftPM find llama.pc without PKG_CONFIG_PATH, so a package that
@@ -376,18 +380,13 @@ link_pkgconfig() {
         say "keeping the llama.pc already in $dir (not this setup's): SwiftPM builds against that llama.cpp"
         return
     fi
-    local sudo=()
-    if [ "$(id -u)" != 0 ]; then
-        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-            sudo=(sudo -n)
-        else
-            say "not root: export PKG_CONFIG_PATH=$LLAMA_PREFIX/lib/pkgconfig (or source $CACHE/env.sh) before swift build"
-            return
-        fi
+    if ! as_root; then
+        say "not root: export PKG_CONFIG_PATH=$LLAMA_PREFIX/lib/pkgconfig (or source $CACHE/env.sh) before swift build"
+        return
     fi
     say "linking llama.pc into $dir"
-    "${sudo[@]}" mkdir -p "$dir"
-    "${sudo[@]}" ln -sfn "$ours" "$link"
+    "${ROOT[@]}" mkdir -p "$dir"
+    "${ROOT[@]}" ln -sfn "$ours" "$link"
 }
 
 # ---------------------------------------------------------------- 3. models

@@ -63,32 +63,45 @@ public enum LlamaBackend {
     /// builds of the same API); the versions are looked up by name first,
     /// so a library too old to have them is refused too. Checked once.
     public static let compatibilityProblem: String? = {
-        func versionString(_ symbol: String) -> (String, String?)? {
+        func versionString(_ symbol: String) -> String? {
             guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol) else { return nil }
             let function = unsafeBitCast(address, to: (@convention(c) () -> UnsafePointer<CChar>?).self)
-            return function().map { (String(cString: $0), loadedLibraryPath("libggml-base")) }
+            return function().map { String(cString: $0) }
         }
+        return compatibilityProblem(
+            ggmlVersion: versionString("ggml_version"),
+            llamaVersion: versionString("llama_version"),
+            library: loadedLibraryPath("libggml-base")
+        )
+    }()
+
+    /// The verdict of ``compatibilityProblem`` on the versions a library
+    /// reports (nil where it has no such function), apart so it can be tested.
+    static func compatibilityProblem(ggmlVersion: String?, llamaVersion: String?, library: String?) -> String? {
         func majorMinor(_ version: String) -> (Int, Int)? {
             let parts = version.split(whereSeparator: { $0 == "." || $0 == "-" }).prefix(2).compactMap { Int($0) }
             return parts.count == 2 ? (parts[0], parts[1]) : nil
         }
         let expected = "ggml \(expectedGGMLVersion.major).\(expectedGGMLVersion.minor).x and llama \(expectedLlamaVersion.major).\(expectedLlamaVersion.minor).x (llama.cpp \(expectedRelease))"
         let remedy = "install the pinned release with scripts/setup.sh, or point PKG_CONFIG_PATH and the library path at a build with the same C API"
-        guard let (ggml, library) = versionString("ggml_version"), let (llama, _) = versionString("llama_version") else {
+        guard let ggmlVersion, let llamaVersion else {
             return "the loaded llama.cpp library is too old to report its version; this package needs \(expected): \(remedy)"
         }
-        guard let found = majorMinor(ggml), let foundLlama = majorMinor(llama),
-              found.0 == expectedGGMLVersion.major, found.1 == expectedGGMLVersion.minor,
-              foundLlama.0 == expectedLlamaVersion.major, foundLlama.1 == expectedLlamaVersion.minor else {
-            return "the loaded llama.cpp library\(library.map { " (\($0))" } ?? "") reports ggml \(ggml) and llama \(llama); this package was built for \(expected): \(remedy)"
+        guard let ggml = majorMinor(ggmlVersion), let llama = majorMinor(llamaVersion),
+              ggml.0 == expectedGGMLVersion.major, ggml.1 == expectedGGMLVersion.minor,
+              llama.0 == expectedLlamaVersion.major, llama.1 == expectedLlamaVersion.minor else {
+            return "the loaded llama.cpp library\(library.map { " (\($0))" } ?? "") reports ggml \(ggmlVersion) and llama \(llamaVersion); this package was built for \(expected): \(remedy)"
         }
         return nil
-    }()
+    }
 
     /// Where the dynamic linker found a library (`/proc/self/maps`), for
     /// error messages; nil where that cannot be read.
     static func loadedLibraryPath(_ name: String) -> String? {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+        // Read to the end: /proc files report a size of 0, and a read by
+        // size stops after the first page.
+        guard let file = FileHandle(forReadingAtPath: "/proc/self/maps"),
+              let maps = String(data: file.readDataToEndOfFile(), encoding: .utf8) else { return nil }
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = line[slash...]

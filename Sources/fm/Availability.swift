@@ -29,7 +29,7 @@ extension FM {
 
         static func explain(_ reason: SystemLanguageModel.Availability.UnavailableReason) -> String {
             switch reason {
-            case .deviceNotEligible: "deviceNotEligible (llama.cpp cannot compute on this machine)"
+            case .deviceNotEligible: "deviceNotEligible (no in-process model here: llama.cpp cannot compute on this machine, its library has another C API, or the LlamaCpp trait is off)"
             case .appleIntelligenceNotEnabled: "appleIntelligenceNotEnabled (FOUNDATION_MODELS_DISABLED is set)"
             case .modelNotReady: "modelNotReady (no valid GGUF file; run `make setup` or set FOUNDATION_MODELS_MODEL)"
             }
