@@ -170,9 +170,6 @@ extension SystemLanguageModel {
             pacing.stopsLoops = stopsLoops
             return pacing
         }
-
-        /// Tool-call turns are written on one line (compact when answers are).
-        package var turnLayout: JSONLayout { jsonLayout == .compact ? .compact : .spaced }
     }
 }
 
