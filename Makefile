@@ -46,7 +46,8 @@ demo:
 
 # Seven runs of the one test bundle, and a dependent package:
 # - the API, session and on-device mechanics (validity, streaming,
-#   cancellation, queueing, tools) on the small model, SmolLM2-135M, for speed
+#   cancellation, queueing, tools, LoRA adapters the tests make with
+#   scripts/make-test-lora.py) on the small model, SmolLM2-135M, for speed
 #   (with the eval's corpora and scorers, which need no model);
 # - the eval harness on a couple of receipts (small model, llama-server
 #   started by the test), alone, so its server never shares the cores with
@@ -63,11 +64,14 @@ demo:
 #   path, with the model pointed at a file that does not exist: the same app
 #   code built three ways (AppCompatibilityTests: Swift 6; MainActor- and
 #   Swift5AppCompatibilityTests: Xcode's default main-actor isolation, in
-#   Swift 6 and Swift 5 mode), all matched by the AppCompatibilityTests filter;
+#   Swift 6 and Swift 5 mode), all matched by the AppCompatibilityTests filter:
+#   Apple's overloads called as apps call them, exhaustive switches with the
+#   shipped SDK's cases, beta 5's shapes;
 # - a package that depends on this one through a file:// URL, built as
 #   README's "Use it in your package" says, in a clean environment: a typed
-#   answer from the small model, then with `traits: []` and llama.cpp hidden,
-#   a server model's answer (scripts/dependent-package-test.sh, about 7
+#   answer from the small model, then with `traits: ["DataAttachments"]`
+#   (LlamaCpp off) and llama.cpp hidden, a server model's answer and 27.2's
+#   data attachments (scripts/dependent-package-test.sh, about 7
 #   minutes: its own debug build of the dependencies);
 # - the suites that judge answers (QUALITY) on the default model,
 #   Qwen2.5-Coder-0.5B-Instruct: app types and tools with seeded runs, and

@@ -3,11 +3,16 @@
 # "Use it in your package"): through a file:// URL (a remote dependency, not
 # a path), in a clean environment (only HOME and PATH).
 #   1. default traits: `swift package resolve`, the documented setup command
-#      from the checkout, `swift build`, and a typed answer from the small model;
-#   2. `traits: []`: the same package rebuilt with no llama.cpp anywhere it
-#      could be found (the setup cache and /usr/local/lib/pkgconfig hidden in
-#      a private mount namespace, an empty HOME): the system model reports
-#      why it is unavailable, and a server model answers from a loopback stub.
+#      from the checkout, `swift build`, and a typed answer from the small model
+#      (the program also switches exhaustively over Transcript.Attachment with
+#      the shipped SDK's one case, as apps do);
+#   2. `traits: ["DataAttachments"]` (LlamaCpp off): the same package rebuilt
+#      with no llama.cpp anywhere it could be found (the setup cache and
+#      /usr/local/lib/pkgconfig hidden in a private mount namespace, an empty
+#      HOME): the system model reports why it is unavailable, a server model
+#      answers from a loopback stub, and Apple 27.2's data attachments are
+#      there (a switch over both cases; a data attachment the model does not
+#      read refused before anything is sent).
 # The repository is taken as it is in the work tree (tracked and untracked,
 # not ignored files), committed to a scratch git repository on branch main.
 # Usage: scripts/dependent-package-test.sh SMALL_MODEL.gguf
@@ -77,6 +82,14 @@ guard case .available = model.availability else {
 let session = LanguageModelSession(model: model)
 let answer = try await session.respond(to: "Is water wet?", generating: Verdict.self, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 60))
 print("isTrue=\(answer.content.isTrue) reason=\(answer.content.reason)")
+
+// An exhaustive switch written against the shipped SDK (no default).
+func kind(_ attachment: Transcript.Attachment) -> String {
+    switch attachment {
+    case .image: "image"
+    }
+}
+_ = kind
 SWIFT
 cat > "$app/Sources/server-answer/main.swift" <<'SWIFT'
 import Foundation
@@ -137,17 +150,48 @@ write_manifest ""
 set +e; run_hidden swift build > "$work/build-missing.log" 2>&1; rc=$?; set -e
 check "a build without llama.cpp fails, naming the setup command" \
     bash -c "[ $rc != 0 ] && grep -q 'llama.cpp was not found.*scripts/setup.sh' \"\$0\"" "$work/build-missing.log"
-write_manifest ", traits: []"
+write_manifest ', traits: ["DataAttachments"]'
+# The typed-answer program's switch would no longer be exhaustive: it is an
+# app written for the shipped SDK, this build one written for 27.2.
+sed -i '/^func kind/,$d' "$app/Sources/typed-answer/main.swift"
+cat >> "$app/Sources/server-answer/main.swift" <<'SWIFT'
+
+// Apple 27.2's data attachments, with the DataAttachments trait.
+func kind(_ attachment: Transcript.Attachment) -> String {
+    switch attachment {
+    case .image: "image"
+    case .data(let data): data.contentType.identifier
+    }
+}
+struct Notes: DataAttachmentRepresentable {
+    var text: String
+    var transcriptRepresentation: Transcript.DataAttachment {
+        Transcript.DataAttachment(contentType: .plainText, content: Data(text.utf8))
+    }
+    init(text: String) { self.text = text }
+    init(_ attachment: Transcript.DataAttachment) throws { text = String(decoding: attachment.content, as: UTF8.self) }
+}
+do {
+    _ = try await LanguageModelSession(model: model).respond {
+        "Summarize the notes."
+        Attachment(Notes(text: "Buy milk."))
+    }
+    print("data attachment: sent")
+} catch LanguageModelError.unsupportedTranscriptContent {
+    print("data attachment: refused (unsupportedTranscriptContent)")
+}
+SWIFT
 t0=$SECONDS
 if run_hidden swift build > "$work/build-off.log" 2>&1; then
-    echo "dependent package: rebuilt with traits: [] in $((SECONDS - t0)) s"
+    echo "dependent package: rebuilt with traits: [\"DataAttachments\"] in $((SECONDS - t0)) s"
 else
-    tail -40 "$work/build-off.log" >&2; echo "dependent package: FAILED: build with traits: []" >&2; exit 1
+    tail -40 "$work/build-off.log" >&2; echo "dependent package: FAILED: build with traits: [\"DataAttachments\"]" >&2; exit 1
 fi
 check "no llama.cpp library linked" bash -c "! readelf -d .build/debug/server-answer | grep -q 'libllama\|libggml'"
 out="$(run_hidden .build/debug/server-answer "http://127.0.0.1:$port/v1" 2>&1)" || true
 echo "  server-answer: $out"
 check "a server model answers without llama.cpp" grep -q "Hello from the stub." <<<"$out"
+check "a data attachment the model does not read is refused" grep -q "data attachment: refused" <<<"$out"
 set +e; out="$(run_hidden .build/debug/typed-answer 2>&1)"; rc=$?; set -e
 echo "  typed-answer: $(head -c 400 <<<"$out")"
 check "the system model says why it is unavailable" bash -c "[ $rc = 3 ] && grep -q 'LlamaCpp trait is off' <<<\"\$0\"" "$out"

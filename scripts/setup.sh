@@ -24,7 +24,8 @@
 # The script is idempotent: a second run checks the stamps and does nothing else.
 #
 # Usage: scripts/setup.sh [--tools] [--bench] [--tiers] [--print-env] [--quiet]
-#   --tools      also build llama-server and llama-bench (make test, eval, bench)
+#   --tools      also build llama-server and llama-bench, and install numpy for
+#                the tests' LoRA adapters (make test, eval, bench)
 #   --bench      also install the benchmark model
 #   --tiers      also install the private-cloud tier's model (1.1 GB)
 #   --print-env  print `export NAME=value` lines for the shell (after setting up)
@@ -127,7 +128,7 @@ for arg in "$@"; do
         --tiers) WANT_TIERS=1 ;;
         --print-env) PRINT_ENV=1 ;;
         --quiet) QUIET=1 ;;
-        -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -153,8 +154,10 @@ ensure_tools() {
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     { command -v cc >/dev/null 2>&1 && command -v c++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1; } \
         || missing+=(build-essential)
+    # The tests make LoRA adapters with llama.cpp's gguf-py, which needs numpy.
+    if [ "$WANT_TOOLS" = 1 ] && ! python3 -c 'import numpy' >/dev/null 2>&1; then missing+=(python3-numpy); fi
     if [ "${#missing[@]}" = 0 ]; then
-        say "build tools present (cmake, pkg-config, C/C++ compiler)"
+        say "build tools present (cmake, pkg-config, C/C++ compiler$([ "$WANT_TOOLS" = 1 ] && echo ', numpy'))"
         return
     fi
     say "installing missing build tools through apt: ${missing[*]}"

@@ -29,6 +29,10 @@ public final class LlamaBatchContext {
     /// sequences).
     public let abortFlag = LlamaAbortFlag()
 
+    /// The LoRA adapters every forward pass applies, with their scales.
+    /// Held here because llama.cpp's context keeps only pointers to them.
+    public let adapters: [(adapter: LlamaAdapter, scale: Float)]
+
     let pointer: OpaquePointer
     private let memory: llama_memory_t
     private var batch: llama_batch
@@ -51,11 +55,26 @@ public final class LlamaBatchContext {
     }
 
     /// Creates a context on `model` with `sequences` sequences of
-    /// `parameters.contextLength` positions each.
-    /// - Throws: `LlamaError.invalidArgument` for out-of-range parameters,
-    ///   `.contextCreationFailed` when llama.cpp refuses.
-    public init(model: LlamaModel, parameters: LlamaContext.Parameters = .init(), sequences: Int) throws {
+    /// `parameters.contextLength` positions each, applying `adapters` (LoRA
+    /// adapters loaded for this model, each with its scale) to every pass.
+    /// - Throws: `LlamaError.invalidArgument` for out-of-range parameters or
+    ///   an adapter of another model, `.contextCreationFailed` when llama.cpp refuses.
+    public init(
+        model: LlamaModel,
+        parameters: LlamaContext.Parameters = .init(),
+        sequences: Int,
+        adapters: [(adapter: LlamaAdapter, scale: Float)] = []
+    ) throws {
+        for entry in adapters where entry.adapter.model !== model {
+            throw LlamaError.invalidArgument("the adapter \(entry.adapter.path) was loaded for another model (\(entry.adapter.model.path))")
+        }
         (pointer, memory) = try parameters.makeContext(model: model, sequences: sequences, abortFlag: abortFlag)
+        self.adapters = adapters
+        if !adapters.isEmpty {
+            var pointers: [OpaquePointer?] = adapters.map { $0.adapter.pointer }
+            var scales = adapters.map(\.scale)
+            _ = llama_set_adapters_lora(pointer, &pointers, pointers.count, &scales)
+        }
         self.model = model
         self.sequenceCount = sequences
         // llama.cpp may round the cache up; the extra is not used.

@@ -40,6 +40,13 @@ public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The llama.cpp library loaded at run time is not the C API LlamaKit
     /// was written for (``LlamaBackend/compatibilityProblem``).
     case incompatibleLibrary(String)
+    /// The file is not a LoRA adapter in GGUF form (described in `reason`).
+    case notAnAdapter(path: String, reason: String)
+    /// The adapter was made for another model: `reason` names what differs
+    /// (architecture, a tensor the model lacks, a tensor's shape).
+    case adapterMismatch(path: String, reason: String)
+    /// llama.cpp refused the adapter after the checks passed.
+    case adapterLoadFailed(path: String)
 
     public var description: String {
         switch self {
@@ -77,6 +84,12 @@ public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the token mask allows no token"
         case .incompatibleLibrary(let problem):
             return problem
+        case .notAnAdapter(let path, let reason):
+            return "not a LoRA adapter: \(path) (\(reason))"
+        case .adapterMismatch(let path, let reason):
+            return "the adapter \(path) does not fit the model: \(reason)"
+        case .adapterLoadFailed(let path):
+            return "llama.cpp could not apply the adapter \(path) to the model"
         }
     }
 }

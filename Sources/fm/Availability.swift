@@ -12,7 +12,7 @@ extension FM {
         @OptionGroup var model: ModelOptions
 
         func run() throws {
-            let model = model.model
+            let model = try model.model
             let out = TerminalStream.output
             switch model.availability {
             case .available:

@@ -60,7 +60,7 @@ extension FM.Eval {
         }
 
         func run() async throws {
-            let system = model.model
+            let system = try model.model
             let path = system.configuration.modelPath
             var runner = EvalRunner(model: system, label: label ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
             runner.modes = modes

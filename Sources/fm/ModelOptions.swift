@@ -1,8 +1,10 @@
+import Foundation
 import ArgumentParser
 import FoundationModels
 import TerminalSupport
 
-/// The model options shared by the subcommands: `--model PATH`, `--context-size N`.
+/// The model options shared by the subcommands: `--model PATH`,
+/// `--context-size N`, `--adapter FILE`.
 struct ModelOptions: ParsableArguments {
     @Option(name: .customLong("model"), help: "A GGUF model file (default: FOUNDATION_MODELS_MODEL, else the installed default).")
     var path: String?
@@ -10,17 +12,28 @@ struct ModelOptions: ParsableArguments {
     @Option(name: .customLong("context-size"), help: "Tokens the model's context holds, prompt and answer (default: FOUNDATION_MODELS_CONTEXT_SIZE, else 4096).")
     var contextSize: Int?
 
+    @Option(name: .customLong("adapter"), help: ArgumentHelp("A LoRA adapter (GGUF) for the model, applied as it runs.", valueName: "file"))
+    var adapterPath: String?
+
     func validate() throws {
         if let contextSize, contextSize < 64 { throw ValidationError("--context-size must be at least 64") }
     }
 
-    /// The system model, on `--model` and `--context-size` when given.
+    /// The system model, on `--model`, `--context-size` and `--adapter` when given.
+    ///
+    /// - Throws: the adapter's `AssetError` when `--adapter` is not a LoRA adapter.
     var model: SystemLanguageModel {
-        guard path != nil || contextSize != nil else { return .default }
-        var configuration = SystemLanguageModel.Configuration.default
-        if let path { configuration.modelPath = path }
-        if let contextSize { configuration.contextSize = contextSize }
-        return SystemLanguageModel(configuration: configuration)
+        get throws {
+            guard path != nil || contextSize != nil || adapterPath != nil else { return .default }
+            var configuration = SystemLanguageModel.Configuration.default
+            if let path { configuration.modelPath = path }
+            if let contextSize { configuration.contextSize = contextSize }
+            if let adapterPath {
+                let adapter = try SystemLanguageModel.Adapter(fileURL: URL(fileURLWithPath: adapterPath))
+                return SystemLanguageModel(adapter: adapter, configuration: configuration)
+            }
+            return SystemLanguageModel(configuration: configuration)
+        }
     }
 
     /// The model, its weights loaded, with progress on standard error when
@@ -31,9 +44,14 @@ struct ModelOptions: ParsableArguments {
     /// - Throws: the availability's user-facing message when the model
     ///   cannot be used; the loading error when the file does not load.
     func loadedModel() async throws -> SystemLanguageModel {
-        let model = model
+        let model = try model
         if case .unavailable(let reason) = model.availability {
             throw FM.Availability.Unavailable(reason: reason, modelPath: model.configuration.modelPath)
+        }
+        if let adapterPath {
+            // The adapter against the model's header: a mismatch is said
+            // before any weights load.
+            try await SystemLanguageModel.Adapter(fileURL: URL(fileURLWithPath: adapterPath)).compile(for: model.configuration)
         }
         guard TerminalStream.error.isTerminal else { return model }
         let name = model.configuration.modelPath.split(separator: "/").last.map(String.init) ?? model.configuration.modelPath

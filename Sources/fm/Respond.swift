@@ -87,7 +87,7 @@ extension FM {
         /// server; the serving tier and the skipped ones go to stderr.
         func runRouted(_ prompt: String, policy: TierPolicy) async throws {
             let privateCloud: any LanguageModel = try serverLanguageModel() ?? PrivateCloudComputeLanguageModel()
-            let router = ModelRouter(onDevice: model.model, privateCloud: privateCloud)
+            let router = ModelRouter(onDevice: try model.model, privateCloud: privateCloud)
             if stream {
                 var printed = ""
                 var tier: ModelTier?

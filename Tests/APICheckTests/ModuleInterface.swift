@@ -114,6 +114,9 @@ enum ModuleInterface {
         return maps.sorted().flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
     }
 
+    /// The interface, emitted once for the tests that read it.
+    static let emitted: Result<String, any Error> = Result { try emit() }
+
     /// The module's textual interface, freshly emitted.
     static func emit() throws -> String {
         guard let swiftc = which("swiftc") else { throw Failure(description: "swiftc is not on PATH") }

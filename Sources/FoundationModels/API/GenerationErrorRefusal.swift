@@ -16,28 +16,42 @@ extension LanguageModelSession.GenerationError.Refusal {
         return "The model declined to respond to this request."
     }
 
-    /// The explanation as a response entry.
-    private var explanationEntry: Transcript.Entry {
-        .response(Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: explanationText))]))
-    }
-
     /// An explanation for why the model refused to respond.
     public var explanation: LanguageModelSession.Response<String> {
-        get async throws {
-            let text = explanationText
-            return LanguageModelSession.Response(
-                content: text,
-                rawContent: GeneratedContent(text),
-                transcriptEntries: [explanationEntry][...]
-            )
-        }
+        get async throws { RefusalExplanation.response(explanationText) }
     }
 
     /// A stream containing an explanation about why the model refused to respond.
     public var explanationStream: LanguageModelSession.ResponseStream<String> {
-        LanguageModelSession.ResponseStream(
-            rawContent: GeneratedContent(explanationText),
-            transcriptEntries: [explanationEntry][...]
-        )
+        RefusalExplanation.stream(explanationText)
+    }
+}
+
+extension LanguageModelError.Refusal {
+    /// An explanation for why the model refused to respond: the model's own
+    /// words, as a response.
+    public var explanation: LanguageModelSession.Response<String> {
+        get async throws { RefusalExplanation.response(explanationText) }
+    }
+
+    /// A stream containing an explanation about why the model refused to respond.
+    public var explanationStream: LanguageModelSession.ResponseStream<String> {
+        RefusalExplanation.stream(explanationText)
+    }
+}
+
+/// A refusal's explanation as the response types apps read: already
+/// complete, so the stream yields it at once.
+enum RefusalExplanation {
+    static func entry(_ text: String) -> Transcript.Entry {
+        .response(Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: text))]))
+    }
+
+    static func response(_ text: String) -> LanguageModelSession.Response<String> {
+        LanguageModelSession.Response(content: text, rawContent: GeneratedContent(text), transcriptEntries: [entry(text)][...])
+    }
+
+    static func stream(_ text: String) -> LanguageModelSession.ResponseStream<String> {
+        LanguageModelSession.ResponseStream(rawContent: GeneratedContent(text), transcriptEntries: [entry(text)][...])
     }
 }

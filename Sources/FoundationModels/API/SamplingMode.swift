@@ -11,10 +11,10 @@ extension GenerationOptions {
             /// Always the most likely token.
             case greedy
             /// At random among the `k` most likely tokens.
-            case randomTopK(_ k: Int, seed: UInt64?)
+            case randomTopK(Int, seed: UInt64?)
             /// At random among the most likely tokens whose cumulative
             /// probability reaches the threshold (nucleus sampling).
-            case randomProbabilityThreshold(_ threshold: Double, seed: UInt64?)
+            case randomProbabilityThreshold(Double, seed: UInt64?)
         }
 
         /// The strategy this sampling mode uses to choose the next token.

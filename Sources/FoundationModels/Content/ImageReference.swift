@@ -4,24 +4,24 @@ import Foundation
 /// conversation: the attachment's label.
 ///
 /// Use it as (part of) a response type when the model should point at one
-/// of the images it was given, then ``resolve(in:)`` it against the
-/// session's transcript.
+/// of the images it was given, then ``resolved(in:)`` it against the
+/// session's transcript (or any entries).
 ///
 /// ```swift
 /// @Generable struct Pick { var best: ImageReference }
 /// let pick = try await session.respond(generating: Pick.self) {
 ///     "Which photo is sharpest?"; Attachment(imageURL: a).label("a"); Attachment(imageURL: b).label("b")
 /// }.content
-/// let image = pick.best.resolve(in: session.transcript)
+/// let image = pick.best.resolved(in: session.transcript)
 /// ```
 public struct ImageReference: Sendable, Equatable {
     /// The label of the attachment the model refers to.
     public let attachmentLabel: String
 
-    /// The image attachment labeled ``attachmentLabel`` in `transcript` (the
+    /// The image attachment labeled ``attachmentLabel`` in `entries` (the
     /// latest one, if several share the label), or `nil` if there is none.
-    public func resolve(in transcript: Transcript) -> Transcript.ImageAttachment? {
-        for entry in transcript.reversed() {
+    public func resolved(in entries: some Sequence<Transcript.Entry>) -> Transcript.ImageAttachment? {
+        for entry in Array(entries).reversed() {
             for segment in entry.segments.reversed() {
                 if case .attachment(let attachment) = segment, attachment.label == attachmentLabel,
                    case .image(let image) = attachment.content {
@@ -30,6 +30,12 @@ public struct ImageReference: Sendable, Equatable {
             }
         }
         return nil
+    }
+
+    /// The image attachment labeled ``attachmentLabel`` in `transcript`.
+    @available(*, deprecated, renamed: "resolved(in:)")
+    public func resolve(in transcript: Transcript) -> Transcript.ImageAttachment? {
+        resolved(in: transcript)
     }
 
     /// The reference being generated: the label so far.

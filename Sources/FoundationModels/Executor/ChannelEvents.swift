@@ -104,7 +104,7 @@ extension LanguageModelExecutorGenerationChannel {
         /// Tokens written.
         public var output: Output
         /// Values reported with the counts, converted to content once, here.
-        package var metadata: [String: GeneratedContent]
+        public var metadata: [String: GeneratedContent]
 
         /// Creates a usage update.
         public init(input: Input, output: Output, metadata: [String: any ConvertibleToGeneratedContent] = [:]) {

@@ -55,13 +55,24 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         }
     }
 
-    /// The model declined to answer.
+    /// The model declined to answer, and its explanation.
     public struct Refusal: Sendable {
         public var debugDescription: String
         public var metadata: [String: any Sendable]
-        public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
+        /// The model's words about the refusal (``explanation``).
+        let explanationText: String
+
+        /// A refusal with the model's explanation.
+        public init(explanation: String, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.explanationText = explanation
             self.debugDescription = debugDescription
             self.metadata = metadata
+        }
+
+        /// A refusal without the model's words (Apple's beta 1 shape): its
+        /// explanation is a generic sentence.
+        public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.init(explanation: "The model declined to respond to this request.", debugDescription: debugDescription, metadata: metadata)
         }
     }
 

@@ -74,13 +74,20 @@ public final class PrivateCloudComputeLanguageModel: Sendable, Observable {
         }
     }
 
-    /// The languages the model supports (none, where it is unavailable).
-    public var supportedLanguages: Set<Locale.Language> { [] }
+    /// The languages the model supports. An OpenAI-compatible server does
+    /// not say which it serves, so none are claimed; throws
+    /// `serviceUnavailable` when no server is configured.
+    public var supportedLanguages: Set<Locale.Language> {
+        get async throws {
+            _ = try backend.mapError { Error.serviceUnavailable(.init(debugDescription: $0.description)) }.get()
+            return []
+        }
+    }
 
     /// Whether the model supports `locale`'s language.
-    public func supportsLocale(_ locale: Locale = Locale.current) -> Bool {
+    public func supportsLocale(_ locale: Locale = Locale.current) async throws -> Bool {
         guard let code = locale.language.languageCode else { return false }
-        return supportedLanguages.contains { $0.languageCode == code }
+        return try await supportedLanguages.contains { $0.languageCode == code }
     }
 
     static let unconfiguredReason = "Private Cloud Compute has no server: set FOUNDATION_MODELS_PCC_URL and FOUNDATION_MODELS_PCC_MODEL (an OpenAI-compatible endpoint), or use init(url:model:apiKey:contextSize:options:)."

@@ -73,6 +73,16 @@ extension SystemLanguageModel {
         /// The tool-call format, when forced (measurements only); nil: the
         /// model's own (``ChatRendering/toolFormat(for:forced:)``).
         package var forcedToolFormat: ToolCallFormat?
+        /// The LoRA adapter applied to the model, set by
+        /// `SystemLanguageModel(adapter:)`: an adapted model is an engine of
+        /// its own.
+        package var adapter: AppliedAdapter?
+
+        /// An adapter file and how strongly it is applied.
+        package struct AppliedAdapter: Hashable, Sendable {
+            package var path: String
+            package var scale: Float
+        }
 
         /// A model file with every other setting at its default (``default``).
         public init(modelFile: URL) {
@@ -145,6 +155,20 @@ extension SystemLanguageModel {
         /// whether or not it is there yet.
         public static var installedDefaultModelFile: URL {
             URL(fileURLWithPath: installedDefaultModelPath(ProcessInfo.processInfo.environment))
+        }
+
+        /// Where ``SystemLanguageModel/Adapter/init(name:)`` finds installed
+        /// adapters (`NAME.gguf`): `FOUNDATION_MODELS_ADAPTERS`, else
+        /// `${XDG_DATA_HOME:-~/.local/share}/swift-foundation-models/adapters`.
+        public static var installedAdaptersDirectory: URL {
+            URL(fileURLWithPath: installedAdaptersPath(ProcessInfo.processInfo.environment), isDirectory: true)
+        }
+
+        static func installedAdaptersPath(_ environment: [String: String]) -> String {
+            if let folder = environment["FOUNDATION_MODELS_ADAPTERS"], !folder.isEmpty { return folder }
+            let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+            return "\(data)/swift-foundation-models/adapters"
         }
 
         /// The installed default model's file name and checksum (scripts/setup.sh).

@@ -36,6 +36,10 @@ public final class SystemLanguageModel: Observable, Sendable {
         self.useCase = useCase
         self.guardrails = guardrails
         self.adapter = adapter
+        var configuration = configuration
+        if let adapter {
+            configuration.adapter = Configuration.AppliedAdapter(path: adapter.fileURL.path, scale: adapter.scale)
+        }
         self.configuration = configuration
     }
 
@@ -68,9 +72,18 @@ public final class SystemLanguageModel: Observable, Sendable {
         self.init(running: .default, useCase: useCase, guardrails: guardrails)
     }
 
-    /// Creates a model specialised by an adapter.
+    /// Creates a model specialised by an adapter: the default model with
+    /// `adapter` applied.
     public convenience init(adapter: Adapter, guardrails: Guardrails = .default) {
         self.init(running: .default, guardrails: guardrails, adapter: adapter)
+    }
+
+    /// The model `configuration` runs, with `adapter` applied (not in
+    /// Apple's API, where the system model is fixed).
+    public convenience init(adapter: Adapter, configuration: Configuration, guardrails: Guardrails = .default) {
+        var configuration = configuration
+        configuration.isDisabled = false
+        self.init(running: configuration, guardrails: guardrails, adapter: adapter)
     }
 
     /// Frees the model's weights and KV caches (shared by every model with
@@ -109,6 +122,38 @@ public final class SystemLanguageModel: Observable, Sendable {
     /// The number of tokens the model's context holds (prompt and response together).
     public var contextSize: Int {
         SystemModelRuntime.contextSize(configuration)
+    }
+
+    /// Which model this is: here, the GGUF model the configuration runs.
+    public var variant: Variant {
+        SystemModelRuntime.variant(configuration)
+    }
+}
+
+extension SystemLanguageModel {
+    /// A model the system model can be.
+    ///
+    /// Apple's variants name its own models (``core3``, ``coreAdvanced3``),
+    /// so an app can tell which one it got. Here the system model runs a
+    /// GGUF file, and its ``SystemLanguageModel/variant`` names that model:
+    /// the file's `general.name` (else its file name) as ``displayName``;
+    /// two variants are equal when they are the same file. It is never one
+    /// of Apple's.
+    public struct Variant: Sendable, Hashable {
+        /// What stands apart one variant from another.
+        let identifier: String
+        /// The model's name, for people.
+        public let displayName: String
+
+        init(identifier: String, displayName: String) {
+            self.identifier = identifier
+            self.displayName = displayName
+        }
+
+        /// Apple's third-generation on-device model.
+        public static var core3: Variant { Variant(identifier: "apple.core3", displayName: "Core 3") }
+        /// Apple's larger third-generation model.
+        public static var coreAdvanced3: Variant { Variant(identifier: "apple.coreAdvanced3", displayName: "Core Advanced 3") }
     }
 }
 

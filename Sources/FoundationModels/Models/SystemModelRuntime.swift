@@ -36,6 +36,8 @@ enum SystemModelRuntime {
     private struct FileFacts: Sendable {
         var languages: Set<Locale.Language>
         var trainedContextLength: Int?
+        /// `general.name`, when the file has one.
+        var name: String?
     }
 
     private static func facts(for path: String) -> FileFacts? {
@@ -55,12 +57,20 @@ enum SystemModelRuntime {
         }
         let architecture = metadata["general.architecture"]?.stringValue
         let trained = architecture.flatMap { metadata["\($0).context_length"]?.intValue }
-        let facts = FileFacts(languages: languages, trainedContextLength: trained)
+        let facts = FileFacts(languages: languages, trainedContextLength: trained, name: metadata["general.name"]?.stringValue)
         metadataCache.withLock { $0[path] = facts }
         return facts
         #else
         return nil
         #endif
+    }
+
+    /// The model the configuration runs: named by its GGUF file's
+    /// `general.name`, else the file's name.
+    static func variant(_ configuration: SystemLanguageModel.Configuration) -> SystemLanguageModel.Variant {
+        let path = configuration.modelPath
+        let name = facts(for: path)?.name ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        return SystemLanguageModel.Variant(identifier: "gguf:" + path, displayName: name)
     }
 
     static func supportedLanguages(_ configuration: SystemLanguageModel.Configuration) -> Set<Locale.Language> {

@@ -26,7 +26,7 @@ public protocol DynamicInstructions {
 
 extension DynamicInstructions {
     /// Repeats instructions for each element of a collection.
-    public typealias ForEach = _DynamicInstructionsForEach
+    public typealias ForEach = DynamicInstructionsForEach
 }
 
 /// What evaluating dynamic instructions produced: the instructions' segments
@@ -194,7 +194,7 @@ extension AnyDynamicInstructions: PrimitiveDynamicInstructions {
 
 /// Instructions repeated for each element of a collection; written
 /// `ForEach(items) { item in … }` inside a `body`.
-public struct _DynamicInstructionsForEach<Data: RandomAccessCollection, ID: Hashable, Content: DynamicInstructions>: DynamicInstructions {
+public struct DynamicInstructionsForEach<Data: RandomAccessCollection, ID: Hashable, Content: DynamicInstructions>: DynamicInstructions {
     public typealias Body = Never
     public var body: Never { primitiveBody(of: Self.self) }
     let data: Data
@@ -206,14 +206,14 @@ public struct _DynamicInstructionsForEach<Data: RandomAccessCollection, ID: Hash
     }
 }
 
-extension _DynamicInstructionsForEach where Data.Element: Identifiable, ID == Data.Element.ID {
+extension DynamicInstructionsForEach where Data.Element: Identifiable, ID == Data.Element.ID {
     public init(_ data: Data, @DynamicInstructionsBuilder content: @escaping (Data.Element) -> Content) {
         self.data = data
         self.content = content
     }
 }
 
-extension _DynamicInstructionsForEach: PrimitiveDynamicInstructions {
+extension DynamicInstructionsForEach: PrimitiveDynamicInstructions {
     package func resolve(into resolution: inout InstructionsResolution) {
         for element in data {
             resolution.add(content(element))
@@ -264,5 +264,11 @@ public struct DynamicInstructionsBuilder {
 
     public static func buildOptional<T: DynamicInstructions>(_ content: T?) -> T? {
         content
+    }
+
+    /// Instructions inside `if #available`, type-erased so the body's type
+    /// does not name what older systems lack.
+    public static func buildLimitedAvailability(_ content: some DynamicInstructions) -> AnyDynamicInstructions {
+        AnyDynamicInstructions(erasing: content)
     }
 }

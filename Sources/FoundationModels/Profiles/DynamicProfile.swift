@@ -66,6 +66,37 @@ extension LanguageModelSession {
         public static func buildEither<T: DynamicProfile, F: DynamicProfile>(second: F) -> ConditionalDynamicProfile<T, F> {
             ConditionalDynamicProfile(content: .falseContent(second))
         }
+
+        /// A profile inside `if #available`, type-erased so the body's type
+        /// does not name what older systems lack.
+        public static func buildLimitedAvailability(_ content: some LanguageModelSession.DynamicProfile) -> AnyDynamicProfile {
+            AnyDynamicProfile(erasing: content)
+        }
+
+        /// A body lists one profile: modifiers change it, `if`/`else` picks
+        /// one of two.
+        @available(*, unavailable, message: "a profile's body is one profile: change it with modifiers, or pick one of two with if/else")
+        public static func buildBlock<each T: DynamicProfile>(_ content: repeat each T) -> Never {
+            fatalError("unavailable")
+        }
+    }
+
+    /// Any profile, its type erased: for a profile chosen at run time, or a
+    /// stored property of profile type.
+    public struct AnyDynamicProfile: DynamicProfile {
+        public typealias Body = Never
+        public var body: Never { primitiveBody(of: Self.self) }
+        let resolveProfile: (inout ProfileResolution) -> Void
+
+        /// `profile`, its type erased.
+        public init(_ profile: any DynamicProfile) {
+            self.resolveProfile = { $0.add(profile) }
+        }
+
+        /// `profile`, its type erased.
+        public init(erasing profile: some DynamicProfile) {
+            self.resolveProfile = { $0.add(profile) }
+        }
     }
 
     /// A reusable change to a profile, applied with ``DynamicProfile/modifier(_:)``.
@@ -168,6 +199,12 @@ extension LanguageModelSession.ConditionalDynamicProfile: PrimitiveDynamicProfil
         case .trueContent(let profile): resolution.nested("true") { $0.add(profile) }
         case .falseContent(let profile): resolution.nested("false") { $0.add(profile) }
         }
+    }
+}
+
+extension LanguageModelSession.AnyDynamicProfile: PrimitiveDynamicProfile {
+    package func resolve(into resolution: inout ProfileResolution) {
+        resolveProfile(&resolution)
     }
 }
 

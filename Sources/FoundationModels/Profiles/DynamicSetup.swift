@@ -34,7 +34,7 @@ final class DynamicSetup: Sendable {
         defer { evaluating.store(false, ordering: .releasing) }
 
         let (leading, rest) = Transcript.splitInstructions(history)
-        properties.history = rest[...]
+        properties.history = Transcript.HistoryView(rest[...])
         let resolution = resolve(properties: properties)
         var setup = RequestSetup(
             backend: resolution.backend ?? ModelBackend(SystemLanguageModel.default),

@@ -20,6 +20,12 @@ extension LanguageModelSession.DynamicProfile {
         return adjusted("model") { $0.backend = backend }
     }
 
+    /// The model requests are sent to, chosen at run time.
+    public func model(_ model: any LanguageModel) -> some LanguageModelSession.DynamicProfile {
+        let backend = ModelBackend(model)
+        return adjusted("model") { $0.backend = backend }
+    }
+
     /// The sampling temperature.
     public func temperature(_ temperature: Double?) -> some LanguageModelSession.DynamicProfile {
         adjusted("temperature") { if let temperature { $0.adjustments.temperature = temperature } }
@@ -96,6 +102,19 @@ extension LanguageModelSession.DynamicProfile {
     public func onResponse(perform: @escaping (Transcript.Response) async throws -> Void) -> some LanguageModelSession.DynamicProfile {
         let perform = Unchecked(perform)
         return adjusted("onResponse") { $0.hooks.onResponse.append { try await perform.value($0) } }
+    }
+
+    /// Runs `perform` when the model has finished reasoning, before its
+    /// reasoning is added to the transcript.
+    public func onReasoning(perform: @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+        let perform = Unchecked(perform)
+        return adjusted("onReasoning") { $0.hooks.onReasoning.append { _ in try await perform.value() } }
+    }
+
+    /// Runs `perform` with each complete reasoning entry, before it is added.
+    public func onReasoning(perform: @escaping (Transcript.Reasoning) async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+        let perform = Unchecked(perform)
+        return adjusted("onReasoning") { $0.hooks.onReasoning.append { try await perform.value($0) } }
     }
 
     /// Runs `perform` before each tool the model calls runs.

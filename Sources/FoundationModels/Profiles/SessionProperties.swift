@@ -49,7 +49,7 @@ public final class SessionPropertyValues: Sendable, Observable {
     /// The conversation so far, after the instructions: refreshed from the
     /// session's transcript before the profile and instructions are
     /// evaluated for a request.
-    public var history: ArraySlice<Transcript.Entry> {
+    public var history: Transcript.HistoryView {
         get { self[HistoryKey.self] }
         set { self[HistoryKey.self] = newValue }
     }
@@ -65,7 +65,7 @@ public final class SessionPropertyValues: Sendable, Observable {
     private var values: Int { 0 }
 
     private enum HistoryKey: SessionPropertyKey {
-        static var defaultValue: ArraySlice<Transcript.Entry> { [] }
+        static var defaultValue: Transcript.HistoryView { [] }
     }
 
     private enum RootInstructionsKey: SessionPropertyKey {

@@ -3,9 +3,6 @@ import Foundation
 import UniformTypeIdentifiers
 #endif
 
-/// What an ``Attachment`` can hold: an image, or data of a declared type.
-public protocol AttachmentContent {}
-
 /// Non-text content for a prompt or instructions: an image, or data a model
 /// declared it reads (``LanguageModel/supportsDataAttachmentType(_:)``).
 ///
@@ -17,7 +14,7 @@ public protocol AttachmentContent {}
 /// Apple's platforms also create image attachments from `CGImage`,
 /// `CIImage` and `CVPixelBuffer`; here images are referenced by file URL
 /// and a model that supports vision reads the file itself.
-public struct Attachment<Content: AttachmentContent> {
+public struct Attachment<Content> {
     /// The attachment as it goes into the transcript.
     package var segment: Transcript.AttachmentSegment
 
@@ -31,7 +28,7 @@ public struct Attachment<Content: AttachmentContent> {
 }
 
 /// The content of an image attachment.
-public struct ImageAttachmentContent: AttachmentContent, Sendable, Equatable {}
+public struct ImageAttachmentContent: Sendable, Equatable {}
 
 extension Attachment where Content == ImageAttachmentContent {
     /// An image attachment for the image file at `imageURL`.
@@ -56,11 +53,16 @@ extension Attachment: InstructionsRepresentable {
 }
 
 // MARK: - Data attachments (Apple 27.2)
+//
+// Under the `DataAttachments` package trait: they add a case to
+// `Transcript.Attachment`, which would break the exhaustive switches apps
+// write against the shipped SDK.
+#if DataAttachments
 
 /// A type whose values travel as data attachments: serialized to a
 /// ``Transcript/DataAttachment`` (bytes and a content type) so a transcript
 /// stays readable where the type is not known, and read back from one.
-public protocol DataAttachmentRepresentable: AttachmentContent, Sendable {
+public protocol DataAttachmentRepresentable: Sendable {
     /// This value as a transcript attachment.
     var transcriptRepresentation: Transcript.DataAttachment { get }
     /// Rehydrates a value from its transcript representation.
@@ -100,7 +102,9 @@ extension LanguageModel {
     public func supportsDataAttachmentType(_ type: UTType) -> Bool { false }
 }
 
-#if !canImport(UniformTypeIdentifiers)
+#endif
+
+#if DataAttachments && !canImport(UniformTypeIdentifiers)
 /// A uniform type identifier, for content types of data attachments.
 ///
 /// Apple's platforms provide this type in the UniformTypeIdentifiers

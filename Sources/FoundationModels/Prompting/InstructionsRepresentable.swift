@@ -34,6 +34,6 @@ extension ConvertibleToGeneratedContent {
     /// The value's generated content, kept as a structured segment (its text
     /// form is the content's JSON).
     public var instructionsRepresentation: Instructions {
-        return Instructions(segments: [.structure(Transcript.StructuredSegment(source: String(describing: Self.self), content: generatedContent))])
+        return Instructions(segments: [structuredSegment])
     }
 }

@@ -34,7 +34,7 @@ extension ConvertibleToGeneratedContent {
     /// The value's generated content, kept as a structured segment (its text
     /// form is the content's JSON).
     public var promptRepresentation: Prompt {
-        return Prompt(segments: [.structure(Transcript.StructuredSegment(source: String(describing: Self.self), content: generatedContent))])
+        return Prompt(segments: [structuredSegment])
     }
 }
 

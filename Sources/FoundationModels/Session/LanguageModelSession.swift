@@ -192,6 +192,15 @@ public final class LanguageModelSession: Observable, Sendable {
     }
 
     /// Creates a session on `model` with instructions built by a result builder.
+    ///
+    /// Disfavored: for a `SystemLanguageModel` argument both this and the 26
+    /// builder initializer apply, and Swift 6.3 finds neither more specific
+    /// (the 26 one's model type against this one's typed-throws closure), so
+    /// an app's `LanguageModelSession(model: SystemLanguageModel(useCase:),
+    /// tools: [...]) { "..." }` would not compile. The attribute sends that
+    /// call to the 26 initializer, the one Apple documents for the system
+    /// model; any other model type still reaches this one, the only match.
+    @_disfavoredOverload
     public convenience init<Failure: Swift.Error>(
         model: some LanguageModel,
         tools: [any Tool] = [],

@@ -17,8 +17,10 @@ import Synchronization
 /// same executor.
 package struct ModelBackend: Sendable {
     package let capabilities: LanguageModelCapabilities
+    #if DataAttachments
     /// Whether the model reads data attachments of a content type.
     package let supportsDataAttachmentType: @Sendable (UTType) -> Bool
+    #endif
     /// Throws when the model cannot be used at all. Checked before
     /// capabilities: an app on a machine without the model must see why
     /// (the system model's `assetsUnavailable`), whatever it asked for.
@@ -28,7 +30,9 @@ package struct ModelBackend: Sendable {
 
     package init<Model: LanguageModel>(_ model: Model) {
         self.capabilities = model.capabilities
+        #if DataAttachments
         self.supportsDataAttachmentType = { model.supportsDataAttachmentType($0) }
+        #endif
         if let reporting = model as? any AvailabilityReporting {
             self.preflight = {
                 if let error = reporting.unavailabilityError { throw error }

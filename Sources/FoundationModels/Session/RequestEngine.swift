@@ -109,6 +109,7 @@ extension LanguageModelSession {
             }
             run.usage.add(turn.usage)
             run.added += turn.reasoningEntries
+            for case .reasoning(let reasoning) in turn.reasoningEntries { try await run.setup.hooks.reasoning(reasoning) }
 
             if !turn.toolCalls.isEmpty {
                 toolRounds += 1
@@ -240,7 +241,9 @@ extension LanguageModelSession {
                 guard case .attachment(let attachment) = segment else { return false }
                 switch attachment.content {
                 case .image: return !backend.capabilities.contains(.vision)
+                #if DataAttachments
                 case .data(let data): return !backend.supportsDataAttachmentType(data.contentType)
+                #endif
                 }
             }
         }

@@ -46,11 +46,13 @@ struct RequestSetup: Sendable {
     struct Hooks: Sendable {
         var onPrompt: [@Sendable (Transcript.Prompt) async throws -> Void] = []
         var onResponse: [@Sendable (Transcript.Response) async throws -> Void] = []
+        var onReasoning: [@Sendable (Transcript.Reasoning) async throws -> Void] = []
         var onToolCall: [@Sendable (Transcript.ToolCall) async throws -> Void] = []
         var onToolOutput: [@Sendable (Transcript.ToolCall, Transcript.ToolOutput) async throws -> Void] = []
 
         func prompt(_ prompt: Transcript.Prompt) async throws { for hook in onPrompt { try await hook(prompt) } }
         func response(_ response: Transcript.Response) async throws { for hook in onResponse { try await hook(response) } }
+        func reasoning(_ reasoning: Transcript.Reasoning) async throws { for hook in onReasoning { try await hook(reasoning) } }
         func toolCall(_ call: Transcript.ToolCall) async throws { for hook in onToolCall { try await hook(call) } }
         func toolOutput(_ call: Transcript.ToolCall, _ output: Transcript.ToolOutput) async throws {
             for hook in onToolOutput { try await hook(call, output) }

@@ -34,6 +34,7 @@ extension Transcript {
                 }
                 let label = try container.decodeIfPresent(String.self, forKey: .label)
                 segment = .attachment(AttachmentSegment(id: id, content: .image(ImageAttachment(imageURL: url)), label: label))
+            #if DataAttachments
             case "data":
                 let identifier = try container.decode(String.self, forKey: .contentType)
                 guard let contentType = UTType(identifier) else {
@@ -48,6 +49,7 @@ extension Transcript {
                 )
                 let label = try container.decodeIfPresent(String.self, forKey: .label)
                 segment = .attachment(AttachmentSegment(id: id, content: .data(attachment), label: label))
+            #endif
             default:
                 throw DecodingError.dataCorruptedError(
                     forKey: .type, in: container,
@@ -72,11 +74,13 @@ extension Transcript {
                 case .image(let image):
                     try container.encode("image", forKey: .type)
                     try container.encode(image.url?.absoluteString ?? "", forKey: .image)
+                #if DataAttachments
                 case .data(let data):
                     try container.encode("data", forKey: .type)
                     try container.encode(data.contentType.identifier, forKey: .contentType)
                     try container.encode(data.content, forKey: .data)
                     try container.encode(data.metadata.jsonString, forKey: .metadata)
+                #endif
                 }
                 try container.encodeIfPresent(attachment.label, forKey: .label)
             }

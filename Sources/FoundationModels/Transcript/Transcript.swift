@@ -35,20 +35,6 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, MutableCo
     public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Entry {
         entries.replaceSubrange(subrange, with: newElements)
     }
-
-    /// The conversation after the instructions: every entry but a leading
-    /// instructions entry. Setting it keeps the instructions and replaces
-    /// the rest.
-    public var history: ArraySlice<Entry> {
-        get {
-            if let first = entries.first, case .instructions = first { return entries[1...] }
-            return entries[...]
-        }
-        set {
-            let (instructions, _) = Transcript.splitInstructions(entries)
-            entries = (instructions.map { [$0] } ?? []) + Array(newValue)
-        }
-    }
 }
 
 extension Transcript: CustomStringConvertible {

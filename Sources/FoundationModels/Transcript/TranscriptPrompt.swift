@@ -61,9 +61,16 @@ extension Transcript {
     /// The structure a response was asked to have: a schema and its name.
     public struct ResponseFormat: Sendable, Equatable, CustomStringConvertible {
         /// What a response format asks for.
-        public enum Kind: Sendable {
+        public enum Kind: Sendable, Equatable {
             /// Content that follows a generation schema.
             case schema(GenerationSchema)
+
+            /// Equal when they ask for the same schema.
+            public static func == (lhs: Kind, rhs: Kind) -> Bool {
+                switch (lhs, rhs) {
+                case (.schema(let a), .schema(let b)): GenerationSchema.sameSchema(a, b)
+                }
+            }
         }
 
         /// The schema the response follows.

@@ -9,7 +9,7 @@ extension Transcript {
         /// The response's content.
         public var segments: [Transcript.Segment]
         /// Metadata produced by the model while generating the response.
-        public var metadata: [String: GeneratedContent]
+        public internal(set) var metadata: [String: GeneratedContent]
 
         /// Creates a response entry.
         public init(id: String = UUID().uuidString, assetIDs: [String], segments: [Transcript.Segment]) {

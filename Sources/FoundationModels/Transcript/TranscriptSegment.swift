@@ -100,16 +100,25 @@ extension Transcript {
     ///
     /// On Linux there is no image library in the framework, so images are
     /// referenced by URL; a model that supports vision loads them itself.
+    ///
+    /// The cases are those of Apple's shipped SDK, so an app's exhaustive
+    /// `switch` compiles unchanged. Apple's 27.2 documentation adds
+    /// `.data`; it is here under the `DataAttachments` package trait, which
+    /// an app written for that SDK turns on (docs/API_DECISIONS.md).
     public enum Attachment: Sendable, Equatable, CustomStringConvertible {
         /// An attached image.
         case image(Transcript.ImageAttachment)
+        #if DataAttachments
         /// Attached data, identified by its content type.
         case data(Transcript.DataAttachment)
+        #endif
 
         public var description: String {
             switch self {
             case .image(let image): image.description
+            #if DataAttachments
             case .data(let data): "\(data.contentType.identifier) data (\(data.content.count) bytes)"
+            #endif
             }
         }
     }

@@ -227,9 +227,82 @@ struct DynamicProfileTests {
         let seeing = LanguageModelSession(model: vision)
         try await seeing.respond { "What is in this picture?"; photo }
         let reference = ImageReference(attachmentLabel: "photo")
-        #expect(reference.resolve(in: seeing.transcript)?.url?.path == "/tmp/photo.png")
-        #expect(ImageReference(attachmentLabel: "other").resolve(in: seeing.transcript) == nil)
+        #expect(reference.resolved(in: seeing.transcript)?.url?.path == "/tmp/photo.png")
+        #expect(ImageReference(attachmentLabel: "other").resolved(in: seeing.transcript) == nil)
         #expect(try ImageReference(reference.generatedContent) == reference)
+    }
+
+    @Test func onReasoningSeesEachReasoningEntryBeforeItIsAdded() async throws {
+        struct Thinker: LanguageModelSession.DynamicProfile {
+            let model: any LanguageModel
+            let log: HookLog
+            var body: some DynamicProfile {
+                Profile { Instructions { "Think first." } }
+                    .model(model)
+                    .onReasoning { reasoning in log.record("reasoning \(reasoning.segments.renderedText)") }
+                    .onReasoning { log.record("reasoned") }
+            }
+        }
+        let log = HookLog()
+        let model = ScriptedModel([[.reasoning("Two and two "), .reasoning("make four."), .text("4")]])
+        // A profile chosen at run time: type-erased, with its model as an existential.
+        let session = LanguageModelSession(profile: LanguageModelSession.AnyDynamicProfile(Thinker(model: model, log: log)))
+        let response = try await session.respond(to: "2+2?")
+        #expect(response.content == "4")
+        #expect(log.all == ["reasoned", "reasoning Two and two make four."])
+        #expect(session.transcript.contains { if case .reasoning = $0 { true } else { false } })
+    }
+
+    @Test func aFailingReasoningHookFailsTheRequestAndLeavesTheTranscript() async throws {
+        struct Refuse: Error {}
+        let model = ScriptedModel([[.reasoning("Hmm."), .text("4")]])
+        let profile = LanguageModelSession.Profile { Instructions { "Think first." } }.model(model).onReasoning { throw Refuse() }
+        let session = LanguageModelSession(profile: profile)
+        await #expect(throws: Refuse.self) { try await session.respond(to: "2+2?") }
+        #expect(session.transcript.isEmpty)
+    }
+
+    @Test func historyViewEditsTheConversationAndKeepsTheInstructions() {
+        let instructions = Transcript.Entry.instructions(Transcript.Instructions(segments: [.text(.init(content: "Be brief."))], toolDefinitions: []))
+        let prompt = Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(.init(content: "Hi"))]))
+        let answer = Transcript.Entry.response(Transcript.Response(segments: [.text(.init(content: "Hello"))]))
+        var transcript = Transcript(entries: [instructions, prompt, answer])
+        var history = transcript.history
+        #expect(history.count == 2)
+        // Indices are the transcript's: the view's first entry is entry 1.
+        #expect(history.startIndex.distance(to: history.endIndex) == 2)
+        #expect(history[history.startIndex].id == prompt.id)
+        #expect(transcript[1].id == history.first?.id)
+        // A slice of the view is a view with the same indices.
+        let tail = history[history.index(after: history.startIndex)...]
+        #expect(tail.first?.id == answer.id && tail.startIndex == history.index(after: history.startIndex))
+        history.removeFirst()
+        history.append(prompt)
+        transcript.history = history
+        #expect(transcript.map(\.id) == [instructions.id, answer.id, prompt.id])
+        transcript.history = []
+        #expect(transcript.map(\.id) == [instructions.id])
+        var fresh: Transcript.HistoryView = [prompt]
+        fresh.append(contentsOf: [answer])
+        #expect(fresh.count == 2 && Array(fresh).map(\.id) == [prompt.id, answer.id])
+    }
+
+    @Test func aRefusalCarriesTheModelsExplanation() async throws {
+        let refusal = LanguageModelError.Refusal(explanation: "I can't help with that.", debugDescription: "refused by the model")
+        #expect(try await refusal.explanation.content == "I can't help with that.")
+        var streamed: [String] = []
+        for try await snapshot in refusal.explanationStream { streamed.append(snapshot.content) }
+        #expect(streamed.last == "I can't help with that.")
+        #expect(try await LanguageModelError.Refusal(debugDescription: "x").explanation.content == "The model declined to respond to this request.")
+    }
+
+    @Test func numbersAndGenerableValuesArePromptContent() {
+        let prompt = Prompt { "Rooms:"; 3; "Pets:"; true; "Budget:"; 2.5 }
+        #expect(prompt.segments.count == 6)
+        guard case .structure(let rooms) = prompt.segments[1] else { Issue.record("a number is a structured segment"); return }
+        #expect(rooms.content.jsonString == "3")
+        let instructions = Instructions { Decimal(string: "19.99")! }
+        #expect(instructions.segments.count == 1)
     }
 
     @Test func generableNameNamesTheSchema() {

@@ -24,6 +24,8 @@ final class Script: Sendable, Hashable {
     enum Step: Sendable {
         /// Appends text to the response.
         case text(String)
+        /// Appends text to the turn's reasoning.
+        case reasoning(String)
         /// Appends argument text to a tool call (opening it on first use).
         case toolCall(id: String, name: String, arguments: String)
         /// Reports usage.
@@ -75,6 +77,8 @@ struct ScriptedExecutor: LanguageModelExecutor {
             switch step {
             case .text(let text):
                 await channel.send(.response(action: .appendText(text, tokenCount: 1)))
+            case .reasoning(let text):
+                await channel.send(.reasoning(action: .appendText(text, tokenCount: 1)))
             case .toolCall(let id, let name, let arguments):
                 await channel.send(.toolCalls(action: .toolCall(id: id, name: name, action: .appendArguments(arguments, tokenCount: 1))))
             case .usage(let input, let output):

@@ -39,10 +39,14 @@ package final class OnDeviceEngine: Sendable {
             let contextSize = trained > 0 ? min(configuration.contextSize, trained) : configuration.contextSize
             // One context with a sequence per session served at once: their
             // steps are decoded together (``DecodeScheduler``).
+            // An adapter is applied to every pass of the context; its
+            // engine is apart from the base model's (the configuration holds it).
+            let adapters = try configuration.adapter.map { [(adapter: try LlamaAdapter(path: $0.path, model: model), scale: $0.scale)] } ?? []
             let context = try LlamaBatchContext(
                 model: model,
                 parameters: LlamaContext.Parameters(contextLength: contextSize, threads: configuration.threads),
-                sequences: configuration.parallelSequences
+                sequences: configuration.parallelSequences,
+                adapters: adapters
             )
             let scheduler = DecodeScheduler(context: context)
             self.scheduler = scheduler

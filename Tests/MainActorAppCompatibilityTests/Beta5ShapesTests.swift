@@ -1,0 +1,1 @@
+../AppCompatibilityTests/Beta5ShapesTests.swift

@@ -1,0 +1,1 @@
+../AppCompatibilityTests/OverloadResolutionTests.swift
