@@ -71,6 +71,7 @@ let package = Package(
         // messages for availability and errors.
         .library(name: "FoundationModelsKit", targets: ["FoundationModelsKit"]),
         .executable(name: "fm", targets: ["fm"]),
+        .executable(name: "fm-serve", targets: ["fm-serve"]),
         .executable(name: "fm-bench", targets: ["fm-bench"]),
     ],
     // The in-process llama.cpp model (`SystemLanguageModel`), on by default.
@@ -105,6 +106,9 @@ let package = Package(
         // YAML for the coaching-report example's prompt templates (its
         // library target only: the framework does not depend on it).
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // HTTP serving for `fm serve` (its program, fm-serve, only: the
+        // framework and fm do not depend on it).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
     ],
     targets: [
         // llama.cpp's C API, found through pkg-config: `llama.pc` from
@@ -115,7 +119,7 @@ let package = Package(
             name: "CLlama",
             pkgConfig: "llama"
         ),
-        // Layer 3: a thin, owning Swift layer over llama.cpp.
+        // Layer 5 (models, docs/ARCHITECTURE.md): a thin, owning Swift layer over llama.cpp.
         .target(
             name: "LlamaKit",
             dependencies: [
@@ -123,11 +127,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Layer 3: guided generation. Schema IR -> token constraints over a
+        // Layer 4: guided generation. Schema IR -> token constraints over a
         // vocabulary (allowed-token masks, forced runs); pure Swift, no
         // dependencies, testable without a model.
         .target(name: "GuidedGeneration"),
-        // Layer 1 + 2: the public API (Apple's surface) and the session engine.
+        // Layers 1-3 and 5: the public API (Apple's surface), the session
+        // engine, the executor contract, and the models behind it (Models/).
         .target(
             name: "FoundationModels",
             dependencies: [
@@ -167,7 +172,7 @@ let package = Package(
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
-        // Layer 5: the eval loop (`fm eval`, `make eval` -> EVAL.md): golden
+        // Layer 6: the eval loop (`fm eval`, `make eval` -> EVAL.md): golden
         // corpora of the apps' tasks, per-field scoring, and the runs that
         // answer them three ways (guided, free text, llama-server's JSON
         // Schema grammar, which it starts on 127.0.0.1).
@@ -175,7 +180,7 @@ let package = Package(
             name: "FoundationModelsEval",
             dependencies: ["FoundationModels", "LlamaKit"]
         ),
-        // Layer 5: the command-line tool.
+        // Layer 6: the command-line tool.
         .executableTarget(
             name: "fm",
             dependencies: [
@@ -189,6 +194,27 @@ let package = Package(
                 "ReceiptExtraction",
                 "Flashcards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Layer 6: the OpenAI-compatible server over a LanguageModel (`fm serve`).
+        .target(
+            name: "FoundationModelsServer",
+            dependencies: [
+                "FoundationModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `fm serve`'s program, which fm runs: apart from fm, so that fm's
+        // build (and the tour's) does not compile the HTTP server.
+        .executableTarget(
+            name: "fm-serve",
+            dependencies: [
+                "FoundationModels",
+                "FoundationModelsServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // `make bench`: the session against llama.cpp's own tools; writes BENCHMARKS.md.
@@ -255,7 +281,8 @@ let package = Package(
         // Anthropic's wire format, the router over them.
         .testTarget(
             name: "ServerModelTests",
-            dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval"]
+            dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval"],
+            exclude: ["fm_serve_client.py"]
         ),
         // Runs on the real default model (FOUNDATION_MODELS_MODEL).
         .testTarget(

@@ -19,19 +19,6 @@ public final class LlamaAbortFlag: Sendable {
     public var isAbortRequested: Bool { raised.load(ordering: .acquiring) }
 }
 
-/// The saved state of a context's sequence: its KV cache as bytes and the
-/// tokens it holds. Restore it into a context of the same model and size.
-public struct LlamaSequenceState: Sendable, Equatable {
-    public let data: [UInt8]
-    public let tokens: [LlamaToken]
-
-    /// A state from bytes kept elsewhere (e.g. on disk).
-    public init(data: [UInt8], tokens: [LlamaToken]) {
-        self.data = data
-        self.tokens = tokens
-    }
-}
-
 /// An inference context: one KV cache (sequence 0) on a model, with the
 /// tokens it holds. Owns its `llama_context` and batch, freed in `deinit`.
 ///
@@ -215,32 +202,6 @@ public final class LlamaContext {
             try removeTokens(from: common)
         }
         return common
-    }
-
-    /// Copies sequence 0's state (its KV cache) to bytes.
-    public func saveState() throws -> LlamaSequenceState {
-        let size = llama_state_seq_get_size(pointer, 0)
-        var data = [UInt8](repeating: 0, count: size)
-        let written = data.withUnsafeMutableBufferPointer { buffer in
-            llama_state_seq_get_data(pointer, buffer.baseAddress, size, 0)
-        }
-        guard written > 0 || size == 0, written <= size else { throw LlamaError.stateSaveFailed }
-        return LlamaSequenceState(data: Array(data.prefix(written)), tokens: tokens)
-    }
-
-    /// Replaces sequence 0 with a saved state. On failure the context is empty.
-    public func restoreState(_ state: LlamaSequenceState) throws {
-        clear()
-        guard !state.tokens.isEmpty else { return }
-        guard state.tokens.count <= contextLength else { throw LlamaError.stateRestoreFailed }
-        let read = state.data.withUnsafeBufferPointer { buffer in
-            llama_state_seq_set_data(pointer, buffer.baseAddress, buffer.count, 0)
-        }
-        guard read > 0 else {
-            clear()
-            throw LlamaError.stateRestoreFailed
-        }
-        tokens = state.tokens
     }
 
     private func rollBack(to count: Int) {

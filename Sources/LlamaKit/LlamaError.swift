@@ -32,9 +32,6 @@ public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
     case noLogits
     /// The model has no chat template, or llama.cpp does not support it.
     case chatTemplateUnavailable(String)
-    /// Saving or restoring a sequence's state failed.
-    case stateSaveFailed
-    case stateRestoreFailed
     /// A mask that allows no token at all was given to the sampler.
     case noAllowedTokens
     /// The llama.cpp library loaded at run time is not the C API LlamaKit
@@ -76,10 +73,6 @@ public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
             return "no logits available: decode tokens with logits first"
         case .chatTemplateUnavailable(let message):
             return "chat template unavailable: \(message)"
-        case .stateSaveFailed:
-            return "could not save the sequence state"
-        case .stateRestoreFailed:
-            return "could not restore the sequence state (was it saved from a context of the same model and size?)"
         case .noAllowedTokens:
             return "the token mask allows no token"
         case .incompatibleLibrary(let problem):

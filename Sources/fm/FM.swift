@@ -8,6 +8,6 @@ struct FM: AsyncParsableCommand {
         commandName: "fm",
         abstract: "Run language models through the FoundationModels API.",
         discussion: "Progress (model loading) is shown on standard error when it is a terminal; errors always go there, with a non-zero exit status.",
-        subcommands: [Availability.self, Respond.self, Chat.self, Tokens.self, Schema.self, Eval.self, Bench.self]
+        subcommands: [Availability.self, Respond.self, Chat.self, Tokens.self, Schema.self, Eval.self, Bench.self, Serve.self]
     )
 }

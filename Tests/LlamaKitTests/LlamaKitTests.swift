@@ -209,36 +209,6 @@ struct LlamaKitTests {
         #expect(split.tokens.count == cut)
     }
 
-    @Test func stateSaveAndRestore() throws {
-        let context = try makeContext()
-        let prompt = try chatPrompt(context, "Count from one to five.")
-        try context.decode(prompt)
-        let state = try context.saveState()
-        #expect(state.tokens == prompt)
-        #expect(!state.data.isEmpty)
-        let greedy = try LlamaSampler(mode: .greedy)
-        let next = try greedy.sample(from: context)
-
-        // Somewhere else entirely, then back.
-        context.clear()
-        try context.decode(try chatPrompt(context, "Something different."))
-        let other = try makeContext()
-        for target in [context, other] {
-            try target.restoreState(state)
-            #expect(target.tokens == prompt)
-            // Re-decode the last position's successor to compare continuations.
-            try target.decode([next])
-            let afterRestore = try target.logits()
-            let reference = try makeContext()
-            try reference.decode(prompt + [next])
-            #expect(argmax(afterRestore) == argmax(try reference.logits()))
-        }
-        #expect(throws: LlamaError.stateRestoreFailed) {
-            try context.restoreState(LlamaSequenceState(data: [1, 2, 3], tokens: [1]))
-        }
-        #expect(context.tokens.isEmpty)
-    }
-
     @Test func contextWindowIsCheckedBeforeDecoding() throws {
         let context = try makeContext(64)
         let tokens = [LlamaToken](repeating: 42, count: 65)

@@ -160,9 +160,15 @@ extension SystemLanguageModel: LanguageModel {
             model: SystemLanguageModel,
             streamingInto channel: LanguageModelExecutorGenerationChannel
         ) async throws {
-            try SystemModelRuntime.checkAvailable(model.configuration)
+            // The session checked availability before calling (its
+            // preflight): the file is not read again here. A caller that
+            // did not, on a model that is not there, gets the same
+            // explanation from the engine's load.
             #if LlamaCpp
+            if model.configuration.isDisabled { try SystemModelRuntime.checkAvailable(model.configuration) }
             try await OnDeviceExecutor(configuration: configuration.engine).respond(to: request, streamingInto: channel)
+            #else
+            try SystemModelRuntime.checkAvailable(model.configuration)
             #endif
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Synchronization
+import FoundationModels
 
 /// What went wrong talking to llama-server.
 package struct LlamaServerError: Error, CustomStringConvertible {
@@ -71,7 +72,8 @@ package final class LlamaServer {
             guard process.isRunning else {
                 throw LlamaServerError("llama-server exited (status \(process.terminationStatus)): \(logTail())")
             }
-            if let (status, _) = try? await LocalHTTP.request(port: port, method: "GET", path: "/health"), status == 200 {
+            let probe = ServerOptions(connectTimeout: .seconds(2), idleTimeout: .seconds(5), maximumRetries: 0)
+            if let (status, _) = try? await ServerHTTP.get("http://127.0.0.1:\(port)/health", headers: [], options: probe), status == 200 {
                 return
             }
             try await Task.sleep(for: .milliseconds(100))
@@ -130,10 +132,9 @@ package final class LlamaServer {
             """
         let clock = ContinuousClock()
         let start = clock.now
-        let (status, data) = try await LocalHTTP.request(port: port, method: "POST", path: "/completion", body: Data(body.utf8), timeout: timeout)
+        let data = try await post(port: port, path: "/completion", body: body, timeout: timeout)
         let wall = (clock.now - start).inSeconds
-        guard status == 200,
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let content = object["content"] as? String,
               let timings = object["timings"] as? [String: Any] else {
             throw LlamaServerError("llama-server answered \(String(decoding: data.prefix(500), as: UTF8.self))")
@@ -192,12 +193,37 @@ package final class LlamaServer {
         return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
     }
 
-    /// A TCP port nothing listens on now: bind port 0 and read what the
-    /// kernel chose.
+    /// POSTs `body` (JSON) to the server on `port` through the package's one
+    /// HTTP client (AsyncHTTPClient, which, unlike Linux's URLSession, does
+    /// not spin a core while it waits: this process must not take cores
+    /// from the server it measures). Returns a 200 answer's body; a slower
+    /// answer than `timeout` seconds throws ``LlamaServerError/timedOut(_:)``.
+    private static func post(port: Int, path: String, body: String, timeout: Double?) async throws -> Data {
+        // llama-server answers a non-streamed request only when it is done:
+        // the idle timeout bounds the whole request.
+        let options = ServerOptions(idleTimeout: .seconds(timeout ?? 3600), maximumRetries: 0)
+        do {
+            let response = try await ServerHTTP.post("http://127.0.0.1:\(port)\(path)", headers: [], body: body, options: options) { status, _, text in
+                .rejected(status: status, message: text)
+            }
+            return Data(try await ServerHTTP.readAll(response.body, limit: options.maximumResponseBytes).utf8)
+        } catch ServerFailure.timeout {
+            throw LlamaServerError.timedOut(path)
+        } catch let failure as ServerFailure {
+            throw LlamaServerError("llama-server answered \(path): \(failure)")
+        }
+    }
+
+    /// A TCP port nothing listens on now: bind port 0 on 127.0.0.1 and read
+    /// what the kernel chose.
     private static func freePort() throws -> Int {
-        let (descriptor, loopback) = try LocalHTTP.loopbackSocket(port: 0)
-        var address = loopback
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw LlamaServerError("socket() failed") }
         defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

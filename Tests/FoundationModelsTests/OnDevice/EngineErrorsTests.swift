@@ -24,8 +24,10 @@ struct EngineErrorsTests {
         .decodeFailed(code: -3),
         .noLogits,
         .chatTemplateUnavailable("the model has no tokenizer.chat_template"),
-        .stateSaveFailed,
-        .stateRestoreFailed,
+        .incompatibleLibrary("llama 0.7.0 is not the C API this build was written for"),
+        .notAnAdapter(path: "/x.gguf", reason: "general.type is model"),
+        .adapterMismatch(path: "/x.gguf", reason: "made for the gemma3 architecture"),
+        .adapterLoadFailed(path: "/x.gguf"),
         .noAllowedTokens,
     ]
 

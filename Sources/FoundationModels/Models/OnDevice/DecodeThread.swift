@@ -8,14 +8,10 @@ import Synchronization
 /// libgomp keeps a pool of worker threads per thread that starts a team.
 /// Each new calling thread gets workers of its own; once the process has
 /// more of them than cores, libgomp stops spinning at barriers and sleeps
-/// instead, and a decode passes hundreds of barriers. Steps led by whichever
-/// request completed them came from a different thread nearly every time:
-/// moving the decodes to one thread per model took eight sessions at once
-/// from 40 to 49 tokens/s (Qwen2.5-0.5B, 2 threads, measured before the
-/// cache became one for all sequences, see
-/// `LlamaContext.Parameters.makeContext`), and one thread for the whole
-/// process, instead of one per model, took one session from 37.7 to 45
-/// tokens/s when another model had decoded before it.
+/// instead, and a decode passes hundreds of barriers. Steps are led by
+/// whichever request completes them, a different thread nearly every time;
+/// running every decode on one thread keeps one team of workers hot, for
+/// all models of the process (BENCHMARKS.md has the throughput).
 ///
 /// The same thread is how models loaded side by side share the CPU: their
 /// steps wait in one line and run one at a time, first come first served.

@@ -49,7 +49,7 @@ enum EngineErrors {
             )
         case .fileNotFound, .notAGGUFFile, .modelLoadFailed, .contextCreationFailed, .invalidArgument,
              .tokenizationFailed, .invalidToken, .decodeFailed, .noLogits, .chatTemplateUnavailable,
-             .stateSaveFailed, .stateRestoreFailed, .incompatibleLibrary,
+             .incompatibleLibrary,
              .notAnAdapter, .adapterMismatch, .adapterLoadFailed:
             return SystemLanguageModel.Error.assetsUnavailable(.init(
                 debugDescription: "The on-device model cannot serve the request: \(error.description)."

@@ -114,6 +114,8 @@ package final class OnDeviceEngine: Sendable {
             return try await task.value
         } catch {
             loading.withLock { if $0 == task { $0 = nil } }
+            // A file that is not there (or not a model): why, and what to run.
+            if let unavailable = SystemModelRuntime.unavailabilityError(configuration) { throw unavailable }
             throw SystemLanguageModel.Error.assetsUnavailable(.init(
                 debugDescription: "The on-device model at \(configuration.modelPath) could not be loaded: \(error)"
             ))

@@ -281,7 +281,7 @@ package enum ServerHTTP {
     }
 
     /// A whole (error) body as text, at most `limit` bytes of it.
-    static func readAll(_ body: HTTPClientResponse.Body, limit: Int) async throws -> String {
+    package static func readAll(_ body: HTTPClientResponse.Body, limit: Int) async throws -> String {
         var data = Data()
         for try await buffer in body {
             data.append(contentsOf: buffer.readableBytesView.prefix(max(0, limit - data.count)))

@@ -119,7 +119,7 @@ package enum ServerErrorFamily: Sendable, Hashable {
         case (_, .contentFilter(let message)):
             return LanguageModelError.guardrailViolation(.init(debugDescription: message))
         case (_, .refusal(let explanation)):
-            return LanguageModelError.refusal(.init(explanation: explanation, debugDescription: "The model refused: \(explanation)"))
+            return LanguageModelError.refusal(.init(explanation: explanation, debugDescription: explanation))
         case (_, .malformed(let rawContent, let message)):
             return GeneratedContent.ParsingError(rawContent: rawContent, debugDescription: message)
         }

@@ -1,0 +1,249 @@
+import Foundation
+import FoundationModels
+
+/// A Chat Completions request (`POST /v1/chat/completions`), read from its
+/// JSON and checked before any decoding of the model starts: everything the
+/// server does not do is refused here, naming the parameter, so a client
+/// never gets an answer to a question it did not ask.
+///
+/// Read with the order-keeping JSON parser (`GeneratedContent(json:)`), not
+/// `JSONDecoder`: a JSON Schema's `properties` are generated in the order
+/// the client wrote them.
+struct ChatCompletionRequest {
+    /// One message of the conversation, as the session will see it.
+    enum Message: Equatable {
+        case system(String)
+        case user(String)
+        case assistant(String)
+    }
+
+    var model: String?
+    var messages: [Message]
+    var stream = false
+    var includeUsage = false
+    var maximumTokens: Int?
+    var temperature: Double?
+    var topP: Double?
+    var topK: Int?
+    var seed: UInt64?
+    var stop: [String] = []
+    /// The schema every answer must follow (`response_format`), or nil for text.
+    var schema: GenerationSchema?
+
+    /// Limits a request must keep to (``ChatCompletionsServer/Configuration``).
+    struct Limits {
+        var maximumMessages: Int
+        var maximumTokens: Int?
+    }
+
+    /// Parses and checks `body`.
+    /// - Throws: ``APIError`` with status 400 naming what is wrong.
+    init(json body: String, limits: Limits) throws(APIError) {
+        let root: GeneratedContent
+        do {
+            root = try GeneratedContent(json: body)
+        } catch {
+            throw .invalid("The body is not valid JSON: \(error)", param: nil, code: "invalid_json")
+        }
+        guard case .structure(let fields, _) = root.kind else {
+            throw .invalid("The body must be a JSON object.", param: nil)
+        }
+        let known: Set<String> = [
+            "model", "messages", "stream", "stream_options", "max_tokens", "max_completion_tokens", "temperature",
+            "top_p", "seed", "stop", "n", "response_format", "tools", "tool_choice", "user", "frequency_penalty",
+            "presence_penalty", "logprobs", "parallel_tool_calls", "metadata", "store",
+            // Not OpenAI's: llama-server, vLLM and Ollama read top_k, and
+            // OpenAICompatibleLanguageModel sends it. Reasoning effort is
+            // accepted and has no effect (the model does not reason).
+            "top_k", "reasoning_effort",
+        ]
+        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
+            throw .invalid("Unrecognized request argument supplied: \(unknown)", param: unknown)
+        }
+
+        model = try Self.string(fields["model"], "model")
+        messages = try Self.messages(fields["messages"], limit: limits.maximumMessages)
+        stream = try Self.bool(fields["stream"], "stream") ?? false
+        if let options = fields["stream_options"], options.kind != .null {
+            guard stream else { throw .invalid("stream_options is only allowed when stream is true.", param: "stream_options") }
+            guard case .structure(let values, _) = options.kind else { throw .invalid("stream_options must be an object.", param: "stream_options") }
+            includeUsage = try Self.bool(values["include_usage"], "stream_options.include_usage") ?? false
+        }
+        let maxTokens = try Self.integer(fields["max_tokens"], "max_tokens")
+        let maxCompletionTokens = try Self.integer(fields["max_completion_tokens"], "max_completion_tokens")
+        if let tokens = maxCompletionTokens ?? maxTokens {
+            guard tokens >= 1 else { throw .invalid("max_tokens must be at least 1.", param: maxCompletionTokens != nil ? "max_completion_tokens" : "max_tokens") }
+            maximumTokens = tokens
+        }
+        if let cap = limits.maximumTokens {
+            maximumTokens = min(maximumTokens ?? cap, cap)
+        }
+        temperature = try Self.number(fields["temperature"], "temperature")
+        if let temperature, !(0...2).contains(temperature) {
+            throw .invalid("temperature must be between 0 and 2.", param: "temperature")
+        }
+        topP = try Self.number(fields["top_p"], "top_p")
+        if let topP, !(topP > 0 && topP <= 1) {
+            throw .invalid("top_p must be greater than 0 and at most 1.", param: "top_p")
+        }
+        topK = try Self.integer(fields["top_k"], "top_k")
+        if let topK, topK < 1 { throw .invalid("top_k must be at least 1.", param: "top_k") }
+        if topK != nil, topP != nil { throw .invalid("Choose one of top_k and top_p.", param: "top_k") }
+        _ = try Self.string(fields["reasoning_effort"], "reasoning_effort")
+        if let value = try Self.integer(fields["seed"], "seed") { seed = UInt64(bitPattern: Int64(value)) }
+        stop = try Self.stop(fields["stop"])
+        if let n = try Self.integer(fields["n"], "n"), n != 1 {
+            throw .invalid("n must be 1: this server generates one choice per request.", param: "n")
+        }
+        for name in ["frequency_penalty", "presence_penalty"] {
+            if let value = try Self.number(fields[name], name), value != 0 {
+                throw .invalid("\(name) is not supported (only 0).", param: name)
+            }
+        }
+        if try Self.bool(fields["logprobs"], "logprobs") == true {
+            throw .invalid("logprobs is not supported.", param: "logprobs")
+        }
+        if let tools = fields["tools"], tools.kind != .null {
+            if case .array(let list) = tools.kind, list.isEmpty {} else {
+                throw .invalid("tools are not supported by this server yet.", param: "tools", code: "unsupported_parameter")
+            }
+        }
+        schema = try Self.responseFormat(fields["response_format"])
+    }
+
+    // MARK: Fields
+
+    private static func string(_ value: GeneratedContent?, _ param: String) throws(APIError) -> String? {
+        guard let value, value.kind != .null else { return nil }
+        guard case .string(let text) = value.kind else { throw .invalid("\(param) must be a string.", param: param) }
+        return text
+    }
+
+    private static func bool(_ value: GeneratedContent?, _ param: String) throws(APIError) -> Bool? {
+        guard let value, value.kind != .null else { return nil }
+        guard case .bool(let flag) = value.kind else { throw .invalid("\(param) must be a boolean.", param: param) }
+        return flag
+    }
+
+    private static func number(_ value: GeneratedContent?, _ param: String) throws(APIError) -> Double? {
+        guard let value, value.kind != .null else { return nil }
+        guard case .number(let number) = value.kind, number.isFinite else { throw .invalid("\(param) must be a number.", param: param) }
+        return number
+    }
+
+    private static func integer(_ value: GeneratedContent?, _ param: String) throws(APIError) -> Int? {
+        guard let number = try number(value, param) else { return nil }
+        guard number == number.rounded(), abs(number) < 9.0e15 else { throw .invalid("\(param) must be an integer.", param: param) }
+        return Int(number)
+    }
+
+    private static func stop(_ value: GeneratedContent?) throws(APIError) -> [String] {
+        guard let value, value.kind != .null else { return [] }
+        switch value.kind {
+        case .string(let text): return text.isEmpty ? [] : [text]
+        case .array(let items):
+            guard items.count <= 4 else { throw .invalid("stop holds at most 4 sequences.", param: "stop") }
+            var sequences: [String] = []
+            for item in items {
+                guard case .string(let text) = item.kind else { throw .invalid("stop must be a string or an array of strings.", param: "stop") }
+                if !text.isEmpty { sequences.append(text) }
+            }
+            return sequences
+        default:
+            throw .invalid("stop must be a string or an array of strings.", param: "stop")
+        }
+    }
+
+    private static func messages(_ value: GeneratedContent?, limit: Int) throws(APIError) -> [Message] {
+        guard let value, case .array(let items) = value.kind else {
+            throw .invalid("messages must be an array of message objects.", param: "messages")
+        }
+        guard !items.isEmpty else { throw .invalid("messages must not be empty.", param: "messages") }
+        guard items.count <= limit else { throw .invalid("messages holds \(items.count) messages; the limit is \(limit).", param: "messages") }
+        var messages: [Message] = []
+        for (index, item) in items.enumerated() {
+            let param = "messages[\(index)]"
+            guard case .structure(let fields, _) = item.kind else { throw .invalid("\(param) must be an object.", param: param) }
+            guard let role = try string(fields["role"], "\(param).role") else { throw .invalid("\(param).role is missing.", param: "\(param).role") }
+            if let calls = fields["tool_calls"], calls.kind != .null {
+                throw .invalid("\(param).tool_calls: tool calls are not supported by this server yet.", param: "\(param).tool_calls", code: "unsupported_parameter")
+            }
+            let text = try content(fields["content"], param: "\(param).content", required: role != "assistant")
+            switch role {
+            case "system", "developer": messages.append(.system(text))
+            case "user": messages.append(.user(text))
+            case "assistant": messages.append(.assistant(text))
+            case "tool", "function":
+                throw .invalid("\(param).role: tool messages are not supported by this server yet.", param: "\(param).role", code: "unsupported_parameter")
+            default:
+                throw .invalid("\(param).role: '\(role)' is not one of 'system', 'developer', 'user', 'assistant', 'tool'.", param: "\(param).role")
+            }
+        }
+        guard case .user = messages.last else {
+            throw .invalid("The last message must be from the user.", param: "messages[\(items.count - 1)].role")
+        }
+        return messages
+    }
+
+    /// A message's text: a string, or an array of text parts.
+    private static func content(_ value: GeneratedContent?, param: String, required: Bool) throws(APIError) -> String {
+        guard let value, value.kind != .null else {
+            if required { throw .invalid("\(param) is missing.", param: param) }
+            return ""
+        }
+        switch value.kind {
+        case .string(let text):
+            return text
+        case .array(let parts):
+            var text = ""
+            for (index, part) in parts.enumerated() {
+                guard case .structure(let fields, _) = part.kind, let type = try string(fields["type"], "\(param)[\(index)].type") else {
+                    throw .invalid("\(param)[\(index)] must be a content part object with a type.", param: "\(param)[\(index)]")
+                }
+                guard type == "text", let partText = try string(fields["text"], "\(param)[\(index)].text") else {
+                    throw .invalid("\(param)[\(index)]: content parts of type '\(type)' are not supported (only 'text').", param: "\(param)[\(index)].type")
+                }
+                text += partText
+            }
+            return text
+        default:
+            throw .invalid("\(param) must be a string or an array of content parts.", param: param)
+        }
+    }
+
+    /// `response_format`: text (nil), or a JSON Schema guided generation enforces.
+    private static func responseFormat(_ value: GeneratedContent?) throws(APIError) -> GenerationSchema? {
+        guard let value, value.kind != .null else { return nil }
+        guard case .structure(let fields, _) = value.kind, let type = try string(fields["type"], "response_format.type") else {
+            throw .invalid("response_format must be an object with a type.", param: "response_format")
+        }
+        switch type {
+        case "text":
+            return nil
+        case "json_object":
+            return try schema(from: #"{"type":"object"}"#, param: "response_format")
+        case "json_schema":
+            guard let wrapper = fields["json_schema"], case .structure(let options, _) = wrapper.kind else {
+                throw .invalid("response_format.json_schema must be an object.", param: "response_format.json_schema")
+            }
+            guard let schema = options["schema"], case .structure = schema.kind else {
+                throw .invalid("response_format.json_schema.schema must be a JSON Schema object.", param: "response_format.json_schema.schema")
+            }
+            return try Self.schema(from: schema.jsonString, param: "response_format.json_schema.schema")
+        default:
+            throw .invalid("response_format.type '\(type)' is not one of 'text', 'json_object', 'json_schema'.", param: "response_format.type")
+        }
+    }
+
+    /// The schema guided generation will enforce, or a 400 naming the
+    /// keyword it cannot, before anything is decoded.
+    private static func schema(from json: String, param: String) throws(APIError) -> GenerationSchema {
+        do {
+            return try GenerationSchema(jsonSchema: GeneratedContent(json: json))
+        } catch let DecodingError.dataCorrupted(context) {
+            throw .invalid("The schema cannot be enforced: \(context.debugDescription)", param: param, code: "unsupported_schema")
+        } catch {
+            throw .invalid("The schema cannot be enforced: \(error)", param: param, code: "unsupported_schema")
+        }
+    }
+}

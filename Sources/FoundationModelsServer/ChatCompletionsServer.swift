@@ -1,0 +1,267 @@
+import Foundation
+import FoundationModels
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// An OpenAI-compatible HTTP server over a `LanguageModel` (`fm serve`):
+/// `POST /v1/chat/completions` (streamed or not; text, or JSON that follows
+/// the request's JSON Schema, enforced token by token), `GET /v1/models`,
+/// `GET /health`.
+///
+/// Services in Python, TypeScript or on another machine reach the
+/// in-process model through the client they already use; a Linux box
+/// running it can be the private-cloud tier of every other machine's
+/// `PrivateCloudComputeLanguageModel`. Each request is a
+/// `LanguageModelSession` on the one served model, so requests share its
+/// parallel sequences, its prefix cache and its queue bound (beyond it:
+/// 429 with `Retry-After`).
+///
+/// Safe by default: it binds 127.0.0.1 unless told otherwise; with an API
+/// key, every route but `/health` needs `Authorization: Bearer KEY`
+/// (compared in constant time, never logged); bodies, messages, tokens,
+/// connections and idle connections are bounded; a malformed request is a
+/// 4xx with an OpenAI-style error body; the access log has no prompt text.
+/// SIGTERM or SIGINT stops it gracefully.
+public struct ChatCompletionsServer: Sendable {
+    /// How the server listens and what it accepts.
+    public struct Configuration: Sendable {
+        /// The address to bind: loopback unless told otherwise.
+        public var host = "127.0.0.1"
+        /// The port; 0 picks a free one (reported to `onListening`).
+        public var port = 8080
+        /// The bearer key clients must send, or nil for none.
+        public var apiKey: String?
+        /// The model's name in `/v1/models` and in every response.
+        public var modelName: String
+        /// The largest request body accepted (413 beyond).
+        public var maximumBodyBytes = 1 << 20
+        /// The most messages a request may hold.
+        public var maximumMessages = 512
+        /// A cap on every answer's tokens (nil: the request's own, else the model's).
+        public var maximumTokens: Int?
+        /// Connections served at once; more wait to be accepted.
+        public var maximumConnections = 256
+        /// A connection that sends nothing for this long is closed (slow clients).
+        public var idleTimeout: Duration = .seconds(30)
+
+        public init(modelName: String) {
+            self.modelName = modelName
+        }
+    }
+
+    let model: any LanguageModel
+    let configuration: Configuration
+    let logger: Logger
+
+    public init(model: any LanguageModel, configuration: Configuration, logger: Logger = Logger(label: "fm.serve")) {
+        self.model = model
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Serves until SIGTERM or SIGINT, calling `onListening` with the bound
+    /// port once connections are accepted.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let router = Router()
+        router.add(middleware: AccessLog(logger: logger))
+        router.add(middleware: Authentication(key: configuration.apiKey))
+        router.get("health") { _, _ in
+            Self.json(200, #"{"status":"ok"}"#)
+        }
+        router.get("v1/models") { _, _ in
+            Self.json(200, Self.modelsBody(configuration.modelName))
+        }
+        router.post("v1/chat/completions") { request, _ in
+            await self.chatCompletions(request)
+        }
+        var http = ApplicationConfiguration(
+            address: .hostname(configuration.host, port: configuration.port),
+            serverName: "fm-serve"
+        )
+        http.availableConnectionsDelegate = MaximumAvailableConnections(configuration.maximumConnections)
+        let (seconds, attoseconds) = configuration.idleTimeout.components
+        let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let app = Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: idle)),
+            configuration: http,
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        try await app.runService()
+    }
+
+    // MARK: Chat completions
+
+    func chatCompletions(_ request: Request) async -> Response {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
+        } catch is NIOTooManyBytesError {
+            return Self.error(APIError(status: 413, message: "The body is larger than the limit of \(configuration.maximumBodyBytes) bytes.", type: "invalid_request_error", param: nil, code: "request_too_large"))
+        } catch {
+            return Self.error(.invalid("The body could not be read: \(error)", param: nil))
+        }
+        let parsed: ChatCompletionRequest
+        do {
+            parsed = try ChatCompletionRequest(
+                json: String(buffer: body),
+                limits: .init(maximumMessages: configuration.maximumMessages, maximumTokens: configuration.maximumTokens)
+            )
+        } catch {
+            return Self.error(error)
+        }
+        if let name = parsed.model, !name.isEmpty, name != configuration.modelName {
+            return Self.error(APIError(status: 404, message: "The model '\(name)' does not exist; this server serves '\(configuration.modelName)'.", type: "invalid_request_error", param: "model", code: "model_not_found"))
+        }
+        let completion = ChatCompletion(model: model, modelName: configuration.modelName)
+        let events = completion.events(for: parsed)
+        if parsed.stream {
+            return streamed(events, completion: completion, includeUsage: parsed.includeUsage)
+        }
+        var content = ""
+        do {
+            for try await event in events {
+                switch event {
+                case .delta(let text):
+                    content += text
+                case .finished(let reason, let usage):
+                    return Self.json(200, Self.completionBody(completion, content: content, reason: reason, usage: usage))
+                }
+            }
+            return Self.error(APIError(status: 500, message: "The answer ended without finishing.", type: "server_error", param: nil, code: nil))
+        } catch {
+            return Self.error(APIError.from(error))
+        }
+    }
+
+    /// Server-sent events: the role, each piece of text, the finish reason,
+    /// usage when asked for, `[DONE]`. A failure before the first piece is
+    /// an ordinary error response; one after it, an error event. A write to
+    /// a client that went away throws, which ends the iteration and with it
+    /// the generation.
+    func streamed(_ events: AsyncThrowingStream<ChatCompletion.Event, any Error>, completion: ChatCompletion, includeUsage: Bool) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        let body = ResponseBody { writer in
+            func send(_ json: String) async throws {
+                try await writer.write(ByteBuffer(string: "data: \(json)\n\n"))
+            }
+            try await send(Self.chunk(completion, delta: #"{"role":"assistant","content":""}"#, reason: nil))
+            do {
+                for try await event in events {
+                    switch event {
+                    case .delta(let text):
+                        try await send(Self.chunk(completion, delta: "{\"content\":\(Self.quoted(text))}", reason: nil))
+                    case .finished(let reason, let usage):
+                        try await send(Self.chunk(completion, delta: "{}", reason: reason))
+                        if includeUsage {
+                            try await send(Self.usageChunk(completion, usage: usage))
+                        }
+                    }
+                }
+            } catch let error where !(error is CancellationError) {
+                try await send(APIError.from(error).body)
+            }
+            try await writer.write(ByteBuffer(string: "data: [DONE]\n\n"))
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    // MARK: Bodies
+
+    static func json(_ status: Int, _ body: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    static func error(_ error: APIError) -> Response {
+        var response = json(error.status, error.body)
+        if let wait = error.retryAfter { response.headers[.retryAfter] = String(wait) }
+        return response
+    }
+
+    static func quoted(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])) ?? Data("[\"\"]".utf8)
+        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+    }
+
+    static func usageFields(_ usage: LanguageModelSession.Usage) -> String {
+        let prompt = usage.input.totalTokenCount, completion = usage.output.totalTokenCount
+        return #"{"prompt_tokens":\#(prompt),"completion_tokens":\#(completion),"total_tokens":\#(prompt + completion),"prompt_tokens_details":{"cached_tokens":\#(usage.input.cachedTokenCount)}}"#
+    }
+
+    static func completionBody(_ completion: ChatCompletion, content: String, reason: String, usage: LanguageModelSession.Usage) -> String {
+        #"{"id":"\#(completion.id)","object":"chat.completion","created":\#(completion.created),"model":\#(quoted(completion.modelName)),"#
+            + #""choices":[{"index":0,"message":{"role":"assistant","content":\#(quoted(content))},"logprobs":null,"finish_reason":"\#(reason)"}],"#
+            + #""usage":\#(usageFields(usage))}"#
+    }
+
+    static func chunk(_ completion: ChatCompletion, delta: String, reason: String?) -> String {
+        #"{"id":"\#(completion.id)","object":"chat.completion.chunk","created":\#(completion.created),"model":\#(quoted(completion.modelName)),"#
+            + #""choices":[{"index":0,"delta":\#(delta),"logprobs":null,"finish_reason":\#(reason.map { "\"\($0)\"" } ?? "null")}]}"#
+    }
+
+    static func usageChunk(_ completion: ChatCompletion, usage: LanguageModelSession.Usage) -> String {
+        #"{"id":"\#(completion.id)","object":"chat.completion.chunk","created":\#(completion.created),"model":\#(quoted(completion.modelName)),"choices":[],"usage":\#(usageFields(usage))}"#
+    }
+
+    static func modelsBody(_ name: String) -> String {
+        #"{"object":"list","data":[{"id":\#(quoted(name)),"object":"model","created":0,"owned_by":"fm-serve"}]}"#
+    }
+}
+
+/// One structured line per request: method, path, status, time. Never the
+/// body, never the key.
+struct AccessLog<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as HTTPError {
+            response = ChatCompletionsServer.error(APIError(status: Int(error.status.code), message: error.body ?? "\(error.status)", type: "invalid_request_error", param: nil, code: nil))
+        }
+        let elapsed = ContinuousClock.now - start
+        logger.info("request", metadata: [
+            "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)",
+            "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+        ])
+        return response
+    }
+}
+
+/// `Authorization: Bearer KEY` on every route but `/health`, when a key is
+/// set; compared in constant time.
+struct Authentication<Context: RequestContext>: RouterMiddleware {
+    let key: String?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let key, request.uri.path != "/health" else { return try await next(request, context) }
+        let header = request.headers[.authorization] ?? ""
+        let given = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
+        guard Self.constantTimeEqual(Array(given.utf8), Array(key.utf8)) else {
+            let message = header.isEmpty
+                ? "You didn't provide an API key: send it as 'Authorization: Bearer KEY'."
+                : "Incorrect API key provided."
+            return ChatCompletionsServer.error(APIError(status: 401, message: message, type: "authentication_error", param: nil, code: "invalid_api_key"))
+        }
+        return try await next(request, context)
+    }
+
+    /// Equal byte strings, in a time that depends only on their lengths.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+}

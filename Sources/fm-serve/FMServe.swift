@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import FoundationModels
+import FoundationModelsServer
+import Logging
+
+/// `fm serve` (fm runs this program, which it finds beside itself): an
+/// OpenAI-compatible server over the in-process model. A program of its own
+/// so that fm, and the tour that builds it, do not compile the HTTP server.
+@main
+struct FMServe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fm serve",
+        abstract: "Serve the model over an OpenAI-compatible HTTP API (Chat Completions).",
+        discussion: """
+            POST /v1/chat/completions (stream, response_format json_schema / json_object, max_tokens, \
+            temperature, top_p, seed, stop), GET /v1/models, GET /health. Binds 127.0.0.1 unless --host \
+            says otherwise. The API key comes from --api-key or FM_SERVE_API_KEY; without one, no key is asked for.
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: any free port, printed when listening).")
+    var port = 8080
+
+    @Option(name: .customLong("model"), help: "A GGUF model file (default: FOUNDATION_MODELS_MODEL, else the installed default).")
+    var modelPath: String?
+
+    @Option(name: .customLong("model-name"), help: "The model's name in the API (default: the file's name without .gguf).")
+    var modelName: String?
+
+    @Option(name: .customLong("api-key"), help: "The key clients must send as 'Authorization: Bearer KEY' (default: FM_SERVE_API_KEY).")
+    var apiKey: String?
+
+    @Option(help: "Requests answered at once: the model's parallel sequences.")
+    var parallel: Int?
+
+    @Option(name: .customLong("max-queue"), help: "Requests that may wait for a sequence; beyond them: 429 with Retry-After.")
+    var maxQueue: Int?
+
+    @Option(name: .customLong("context-size"), help: "Tokens each sequence holds, prompt and answer.")
+    var contextSize: Int?
+
+    @Option(name: .customLong("max-tokens"), help: "A cap on every answer's tokens.")
+    var maxTokens: Int?
+
+    @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted.")
+    var maxBodyBytes = 1 << 20
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if let parallel, parallel < 1 { throw ValidationError("--parallel must be at least 1") }
+        if let maxQueue, maxQueue < 0 { throw ValidationError("--max-queue must be 0 or more") }
+        if let contextSize, contextSize < 64 { throw ValidationError("--context-size must be at least 64") }
+        if let maxTokens, maxTokens < 1 { throw ValidationError("--max-tokens must be at least 1") }
+        guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
+    }
+
+    func run() async throws {
+        var configuration = SystemLanguageModel.Configuration.default
+        if let modelPath { configuration.modelPath = modelPath }
+        if let parallel { configuration.parallelSequences = parallel }
+        if let maxQueue { configuration.maximumQueuedRequests = maxQueue }
+        if let contextSize { configuration.contextSize = contextSize }
+        let model = SystemLanguageModel(configuration: configuration)
+        guard case .available = model.availability else {
+            FileHandle.standardError.write(Data("fm serve: the model is unavailable (\(model.availability)): \(configuration.modelPath)\n".utf8))
+            throw ExitCode(3)
+        }
+        let name = modelName ?? configuration.modelFile.deletingPathExtension().lastPathComponent
+        var server = ChatCompletionsServer.Configuration(modelName: name)
+        server.host = host
+        server.port = port
+        server.apiKey = apiKey ?? ProcessInfo.processInfo.environment["FM_SERVE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        server.maximumTokens = maxTokens
+        server.maximumBodyBytes = maxBodyBytes
+        // Load the weights before the first client waits for them.
+        _ = try await model.tokenCount(for: "")
+        let host = host
+        try await ChatCompletionsServer(model: model, configuration: server).run { port in
+            // Written straight to the file descriptor: a script waiting for
+            // this line must get it now, not when a buffer fills.
+            FileHandle.standardOutput.write(Data("fm serve: listening on http://\(host):\(port)/v1 (model \(name))\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,119 @@
+// `fm serve` for real: the fm-serve program (built beside this test bundle)
+// on 127.0.0.1 with the small model, and the official `openai` Python client
+// against it (fm_serve_client.py, in the virtual environment
+// scripts/openai_env.sh keeps under the cache), then the project's own
+// OpenAICompatibleLanguageModel. Needs FOUNDATION_MODELS_SMALL_MODEL.
+
+import Foundation
+import FoundationModels
+import Testing
+
+/// A running fm-serve, stopped (SIGTERM) when the test is done with it.
+final class FMServeProcess: Sendable {
+    let process: Process
+    let port: Int
+    let output: Pipe
+
+    static let apiKey = "test-key-\(UInt32.random(in: 0...UInt32.max))"
+    static let modelName = "small"
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    init(arguments: [String] = []) throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fm-serve")
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no fm-serve beside the tests (\(binary.path)): swift build --build-tests builds it")
+        let model = try #require(ProcessInfo.processInfo.environment["FOUNDATION_MODELS_SMALL_MODEL"], "needs FOUNDATION_MODELS_SMALL_MODEL (source the setup's env.sh)")
+        process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0", "--model", model, "--model-name", Self.modelName, "--api-key", Self.apiKey,
+                             "--parallel", "2", "--max-queue", "4", "--context-size", "1024", "--max-body-bytes", "1048576"] + arguments
+        output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line says where it listens.
+        var line = Data()
+        let handle = output.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let byte = handle.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+              let port = Int(text[range].split(separator: ":").last ?? "") else {
+            process.terminate()
+            throw FMServeError(description: "fm-serve did not say where it listens: \(text)")
+        }
+        self.port = port
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(port)/v1" }
+
+    /// SIGTERM, then the exit status.
+    func stop() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
+
+struct FMServeError: Error, CustomStringConvertible { var description: String }
+
+@Suite("fm serve", .serialized)
+struct FMServeTests {
+    /// Runs `command` to its end; its status and output.
+    static func run(_ command: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func theOpenAIPythonClientGetsAnswersAndErrorsInItsOwnShapes() throws {
+        let root = FMServeProcess.packageRoot
+        let (envStatus, envOutput) = try Self.run(["bash", root.appendingPathComponent("scripts/openai_env.sh").path])
+        try #require(envStatus == 0, "scripts/openai_env.sh failed: \(envOutput)")
+        let python = try #require(envOutput.split(separator: "\n").last.map(String.init))
+        let server = try FMServeProcess()
+        let (status, output) = try Self.run([
+            python, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_client.py").path,
+            server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName,
+        ])
+        let passed = output.split(separator: "\n").filter { $0.hasPrefix("ok: ") }
+        for line in output.split(separator: "\n") where !line.hasPrefix("ok: ") {
+            Issue.record("\(line)")
+        }
+        #expect(status == 0)
+        #expect(passed.count == 28, "\(passed.count) of 28 checks passed")
+        // SIGTERM ends it cleanly.
+        #expect(server.stop() == 0)
+    }
+
+    @Test func theProjectsOwnServerModelTalksToIt() async throws {
+        let server = try FMServeProcess()
+        defer { _ = server.stop() }
+        let model = try OpenAICompatibleLanguageModel(
+            baseURL: URL(string: server.baseURL)!, model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey
+        )
+        let session = LanguageModelSession(model: model, instructions: "You answer in a few words.")
+        let answer = try await session.respond(to: "Name a color.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8))
+        #expect(!answer.content.isEmpty)
+        var streamed = ""
+        for try await snapshot in session.streamResponse(to: "Name another.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8)) {
+            streamed = snapshot.content
+        }
+        #expect(!streamed.isEmpty)
+        #expect(session.transcript.count == 5)
+    }
+}

@@ -1,0 +1,187 @@
+"""fm serve, as a Python service reaches it: the official `openai` client
+(and raw HTTP for what a client library never sends) against a real
+`fm serve` on 127.0.0.1, started by FMServeTests.swift.
+
+Usage: python fm_serve_client.py BASE_URL API_KEY MODEL_NAME
+
+Prints `ok: NAME` for each check that passed and `FAILED: NAME: why` for
+each that did not; exits 1 if any failed.
+"""
+import json
+import sys
+import urllib.error
+import urllib.request
+
+import jsonschema
+import openai
+
+base_url, api_key, model_name = sys.argv[1:4]
+client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=120)
+failures = 0
+
+
+def check(name, condition, why=""):
+    global failures
+    if condition:
+        print(f"ok: {name}", flush=True)
+    else:
+        failures += 1
+        print(f"FAILED: {name}: {why}", flush=True)
+
+
+def raw(method, path, body=None, headers=None):
+    """The status, headers and JSON body of a request sent by hand."""
+    data = body if isinstance(body, (bytes, type(None))) else body.encode()
+    request = urllib.request.Request(base_url.rstrip("/") + path, data=data, method=method)
+    request.add_header("Authorization", f"Bearer {api_key}")
+    request.add_header("Content-Type", "application/json")
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, dict(response.headers), json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), json.loads(error.read() or b"null")
+
+
+def answers_normally(after):
+    reply = client.chat.completions.create(
+        model=model_name, messages=[{"role": "user", "content": "Say hi."}], max_tokens=4, temperature=0
+    )
+    check(f"a normal request is answered after {after}", reply.choices[0].message.content is not None)
+
+
+SYSTEM = {"role": "system", "content": "You answer in a few words."}
+
+# A chat, with its usage.
+reply = client.chat.completions.create(
+    model=model_name, messages=[SYSTEM, {"role": "user", "content": "What is the capital of France?"}],
+    max_tokens=16, temperature=0,
+)
+choice = reply.choices[0]
+check("chat: an answer", isinstance(choice.message.content, str) and choice.message.content.strip() != "", repr(choice.message.content))
+check("chat: finish_reason", choice.finish_reason in ("stop", "length"), choice.finish_reason)
+check("chat: usage adds up", reply.usage.prompt_tokens > 0 and reply.usage.completion_tokens > 0
+      and reply.usage.total_tokens == reply.usage.prompt_tokens + reply.usage.completion_tokens, str(reply.usage))
+check("chat: the answer stays within max_tokens", reply.usage.completion_tokens <= 16, str(reply.usage))
+check("chat: the model's name", reply.model == model_name, reply.model)
+
+# A conversation: earlier turns are the session's history.
+reply = client.chat.completions.create(
+    model=model_name, max_tokens=8, temperature=0,
+    messages=[SYSTEM, {"role": "user", "content": "My name is Ada."}, {"role": "assistant", "content": "Hello Ada."},
+              {"role": "user", "content": [{"type": "text", "text": "What is my name?"}]}],
+)
+check("conversation: answered with content parts", isinstance(reply.choices[0].message.content, str))
+
+# Streamed, with usage last.
+stream = client.chat.completions.create(
+    model=model_name, messages=[SYSTEM, {"role": "user", "content": "Count from one to five."}],
+    max_tokens=24, temperature=0, stream=True, stream_options={"include_usage": True},
+)
+pieces, reasons, usage = [], [], None
+for chunk in stream:
+    if chunk.usage is not None:
+        usage = chunk.usage
+        check("stream: the usage chunk has no choices", chunk.choices == [], str(chunk.choices))
+    for streamed in chunk.choices:
+        if streamed.delta.content:
+            pieces.append(streamed.delta.content)
+        if streamed.finish_reason:
+            reasons.append(streamed.finish_reason)
+check("stream: text in several pieces", len(pieces) > 1 and "".join(pieces).strip() != "", repr(pieces))
+check("stream: one finish_reason", len(reasons) == 1 and reasons[0] in ("stop", "length"), str(reasons))
+check("stream: usage when asked for", usage is not None and usage.completion_tokens > 0, str(usage))
+
+# Stop sequences end the answer where they begin.
+reply = client.chat.completions.create(
+    model=model_name, messages=[{"role": "user", "content": "Count from one to ten, separated by commas."}],
+    max_tokens=40, temperature=0, stop=[","],
+)
+check("stop: the answer ends before the stop sequence", "," not in (reply.choices[0].message.content or ""), repr(reply.choices[0].message.content))
+
+# A JSON Schema the answer must follow.
+schema = {
+    "type": "object", "additionalProperties": False, "required": ["city", "country", "population"],
+    "properties": {
+        "city": {"type": "string", "maxLength": 40},
+        "country": {"type": "string", "enum": ["France", "Germany", "Italy", "Spain"]},
+        "population": {"type": "integer", "minimum": 0},
+    },
+}
+for stream_it in (False, True):
+    kwargs = dict(
+        model=model_name, messages=[{"role": "user", "content": "Describe the capital of France."}], max_tokens=80, temperature=0,
+        response_format={"type": "json_schema", "json_schema": {"name": "city", "schema": schema, "strict": True}},
+    )
+    if stream_it:
+        content = "".join(c.choices[0].delta.content or "" for c in client.chat.completions.create(stream=True, **kwargs) if c.choices)
+    else:
+        content = client.chat.completions.create(**kwargs).choices[0].message.content
+    try:
+        jsonschema.validate(json.loads(content), schema)
+        check(f"json_schema{' (streamed)' if stream_it else ''}: the answer validates", True)
+    except Exception as error:  # noqa: BLE001
+        check(f"json_schema{' (streamed)' if stream_it else ''}: the answer validates", False, f"{error}: {content!r}")
+
+reply = client.chat.completions.create(
+    model=model_name, messages=[{"role": "user", "content": "Give a JSON object about Paris."}], max_tokens=60, temperature=0,
+    response_format={"type": "json_object"},
+)
+try:
+    check("json_object: an object", isinstance(json.loads(reply.choices[0].message.content), dict), reply.choices[0].message.content)
+except ValueError as error:
+    check("json_object: an object", False, str(error))
+
+models = client.models.list()
+check("models: the served model", [m.id for m in models.data] == [model_name], str(models.data))
+
+# Errors, each in OpenAI's shape, each followed by a normal answer.
+def expect_error(name, exception, call, param=None):
+    try:
+        call()
+        check(name, False, "no error")
+    except exception as error:
+        body = error.body if isinstance(error.body, dict) else {}
+        ok = isinstance(body.get("message"), str) and body.get("type") is not None
+        if param is not None:
+            ok = ok and body.get("param") == param
+        check(name, ok, json.dumps(body))
+    except Exception as error:  # noqa: BLE001
+        check(name, False, f"{type(error).__name__}: {error}")
+
+
+wrong_key = openai.OpenAI(base_url=base_url, api_key="wrong", max_retries=0)
+expect_error("a wrong key is 401", openai.AuthenticationError,
+             lambda: wrong_key.chat.completions.create(model=model_name, messages=[{"role": "user", "content": "Hi"}]))
+expect_error("n = 3 is 400 naming n", openai.BadRequestError,
+             lambda: client.chat.completions.create(model=model_name, n=3, messages=[{"role": "user", "content": "Hi"}]), param="n")
+expect_error("an unknown role is 400", openai.BadRequestError,
+             lambda: client.chat.completions.create(model=model_name, messages=[{"role": "robot", "content": "Hi"}]), param="messages[0].role")
+expect_error("a model the server does not serve is 404", openai.NotFoundError,
+             lambda: client.chat.completions.create(model="gpt-9", messages=[{"role": "user", "content": "Hi"}]), param="model")
+expect_error("a schema it cannot enforce is 400 before decoding", openai.BadRequestError,
+             lambda: client.chat.completions.create(
+                 model=model_name, messages=[{"role": "user", "content": "Hi"}],
+                 response_format={"type": "json_schema", "json_schema": {"name": "x", "schema": {
+                     "type": "object", "properties": {"a": {"type": "string"}},
+                     "if": {"required": ["a"]}, "then": {"required": ["a"]}, "else": {"required": []}}}}),
+             param="response_format.json_schema.schema")
+expect_error("temperature 7 is 400", openai.BadRequestError,
+             lambda: client.chat.completions.create(model=model_name, temperature=7, messages=[{"role": "user", "content": "Hi"}]),
+             param="temperature")
+answers_normally("the client's errors")
+
+status, _, body = raw("POST", "/chat/completions", '{"messages": [')
+check("malformed JSON is 400", status == 400 and body["error"]["type"] == "invalid_request_error", f"{status} {body}")
+status, _, body = raw("POST", "/chat/completions", b"{" + b" " * (2 << 20) + b"}")
+check("a body over the limit is 413", status == 413 and "error" in body, f"{status} {body}")
+status, _, body = raw("POST", "/chat/completions", '{"messages": "Hi"}')
+check("messages of the wrong type is 400", status == 400 and body["error"]["param"] == "messages", f"{status} {body}")
+status, _, body = raw("GET", "/nowhere")
+check("an unknown path is 404 with an error body", status == 404 and "error" in body, f"{status} {body}")
+status, _, body = raw("GET", "/models", headers={"Authorization": ""})
+check("a missing key is 401", status == 401 and body["error"]["code"] == "invalid_api_key", f"{status} {body}")
+answers_normally("the raw errors")
+
+sys.exit(1 if failures else 0)
