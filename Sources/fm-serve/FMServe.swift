@@ -49,6 +49,9 @@ struct FMServe: AsyncParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted.")
     var maxBodyBytes = 1 << 20
 
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may send nothing before it is closed (slow clients).")
+    var idleTimeout = 30
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let parallel, parallel < 1 { throw ValidationError("--parallel must be at least 1") }
@@ -56,6 +59,7 @@ struct FMServe: AsyncParsableCommand {
         if let contextSize, contextSize < 64 { throw ValidationError("--context-size must be at least 64") }
         if let maxTokens, maxTokens < 1 { throw ValidationError("--max-tokens must be at least 1") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
+        guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1") }
     }
 
     func run() async throws {
@@ -76,6 +80,7 @@ struct FMServe: AsyncParsableCommand {
         server.apiKey = apiKey ?? ProcessInfo.processInfo.environment["FM_SERVE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         server.maximumTokens = maxTokens
         server.maximumBodyBytes = maxBodyBytes
+        server.idleTimeout = .seconds(idleTimeout)
         // Load the weights before the first client waits for them.
         _ = try await model.tokenCount(for: "")
         let host = host

@@ -118,6 +118,7 @@ struct ProviderTests {
             [.error(code: "rate_limit_exceeded", message: "slow down")],
             [.textDelta("par"), .error(code: "context_length_exceeded", message: "too long")],
             [.error(code: "content_filter", message: "blocked")],
+            [.error(code: "refusal", message: "I can't help with that.")],
         ])
         let session = LanguageModelSession(model: WireModel(server: server), instructions: "I")
         let before = session.transcript
@@ -141,6 +142,13 @@ struct ProviderTests {
         } throws: { error in
             guard case LanguageModelError.guardrailViolation = error else { return false }
             return true
+        }
+        do {
+            _ = try await session.respond(to: "four")
+            Issue.record("expected refusal")
+        } catch LanguageModelError.refusal(let refusal) {
+            #expect(try await refusal.explanation.content == "I can't help with that.")
+            #expect(refusal.debugDescription == "refused")
         }
         #expect(session.transcript == before)
         #expect(!session.isResponding)

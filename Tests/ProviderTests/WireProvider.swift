@@ -163,6 +163,9 @@ struct WireExecutor: LanguageModelExecutor {
             .contextSizeExceeded(.init(contextSize: 8192, tokenCount: 9000, debugDescription: message, metadata: ["code": code]))
         case "content_filter":
             .guardrailViolation(.init(debugDescription: message, metadata: ["code": code]))
+        case "refusal":
+            // Beta 5's shape: the model's own words travel with the refusal.
+            .refusal(.init(explanation: message, debugDescription: "refused", metadata: ["code": code]))
         default:
             .timeout(.init(debugDescription: message, metadata: ["code": code]))
         }

@@ -44,6 +44,34 @@ def raw(method, path, body=None, headers=None):
         return error.code, dict(error.headers), json.loads(error.read() or b"null")
 
 
+def oversized(size):
+    """The status line a body of `size` bytes gets. The server answers 413
+    as soon as the body passes its limit and closes the connection, so a
+    client still sending sees a broken pipe: the answer is read anyway."""
+    import socket
+    host, port = base_url.split("//")[1].split("/")[0].split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as connection:
+        head = (f"POST /v1/chat/completions HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {api_key}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n")
+        connection.sendall(head.encode())
+        chunk = b" " * 65536
+        try:
+            for _ in range(size // len(chunk)):
+                connection.sendall(chunk)
+        except OSError:
+            pass
+        answer = b""
+        try:
+            while b"\r\n\r\n" not in answer:
+                data = connection.recv(65536)
+                if not data:
+                    break
+                answer += data
+        except OSError:
+            pass
+    return answer.split(b"\r\n", 1)[0].decode(errors="replace")
+
+
 def answers_normally(after):
     reply = client.chat.completions.create(
         model=model_name, messages=[{"role": "user", "content": "Say hi."}], max_tokens=4, temperature=0
@@ -174,10 +202,56 @@ answers_normally("the client's errors")
 
 status, _, body = raw("POST", "/chat/completions", '{"messages": [')
 check("malformed JSON is 400", status == 400 and body["error"]["type"] == "invalid_request_error", f"{status} {body}")
-status, _, body = raw("POST", "/chat/completions", b"{" + b" " * (2 << 20) + b"}")
-check("a body over the limit is 413", status == 413 and "error" in body, f"{status} {body}")
+line = oversized(2 << 20)
+check("a body over the limit is 413", " 413 " in line, line)
 status, _, body = raw("POST", "/chat/completions", '{"messages": "Hi"}')
 check("messages of the wrong type is 400", status == 400 and body["error"]["param"] == "messages", f"{status} {body}")
+# More malformed requests, each a 400 naming what is wrong.
+USER = {"role": "user", "content": "Hi"}
+for name, payload, param in [
+    ("empty messages", {"messages": []}, "messages"),
+    ("the last message from the assistant", {"messages": [USER, {"role": "assistant", "content": "Hello"}]}, "messages[1].role"),
+    ("content of the wrong type", {"messages": [{"role": "user", "content": 42}]}, "messages[0].content"),
+    ("an image part", {"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "http://x/y.png"}}]}]}, "messages[0].content[0].type"),
+    ("tools (not served yet)", {"messages": [USER], "tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}]}, "tools"),
+    ("max_tokens 0", {"messages": [USER], "max_tokens": 0}, "max_tokens"),
+    ("max_tokens of the wrong type", {"messages": [USER], "max_tokens": "many"}, "max_tokens"),
+    ("top_p 1.5", {"messages": [USER], "top_p": 1.5}, "top_p"),
+    ("stream_options without stream", {"messages": [USER], "stream_options": {"include_usage": True}}, "stream_options"),
+    ("an unknown response_format type", {"messages": [USER], "response_format": {"type": "xml"}}, "response_format.type"),
+    ("json_schema without its schema", {"messages": [USER], "response_format": {"type": "json_schema", "json_schema": {"name": "x"}}}, "response_format.json_schema.schema"),
+    ("an unknown field", {"messages": [USER], "temperatur": 0.5}, "temperatur"),
+    ("five stop sequences", {"messages": [USER], "stop": ["a", "b", "c", "d", "e"]}, "stop"),
+    ("a message without a role", {"messages": [{"content": "Hi"}]}, "messages[0].role"),
+    ("a reference outside the schema", {"messages": [USER], "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": {"$ref": "https://example.com/s.json"}}}}, "response_format.json_schema.schema"),
+]:
+    status, _, body = raw("POST", "/chat/completions", json.dumps(payload))
+    error = body.get("error", {}) if isinstance(body, dict) else {}
+    check(f"{name} is 400 naming {param}", status == 400 and error.get("param") == param and error.get("message"), f"{status} {body}")
+status, _, body = raw("POST", "/chat/completions", "[1, 2]")
+check("a body that is not an object is 400", status == 400 and "error" in body, f"{status} {body}")
+line = oversized(10 << 20)
+check("a 10 MiB body is 413", " 413 " in line, line)
+answers_normally("the malformed requests")
+
+# A client that sends half a request and then nothing is disconnected
+# (the server's idle timeout), and others are served meanwhile.
+import socket, time  # noqa: E402
+host, port = base_url.split("//")[1].split("/")[0].split(":")
+slow = socket.create_connection((host, int(port)), timeout=30)
+slow.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+sent_at = time.time()
+answers_normally("a slow client opened a request")
+closed = False
+try:
+    while slow.recv(4096):  # whatever it says, the connection must end
+        pass
+    closed = True
+except OSError:
+    closed = True
+check("a slow client is disconnected by the idle timeout", closed and time.time() - sent_at < 25, f"after {time.time() - sent_at:.1f} s")
+answers_normally("the slow client")
+
 status, _, body = raw("GET", "/nowhere")
 check("an unknown path is 404 with an error body", status == 404 and "error" in body, f"{status} {body}")
 status, _, body = raw("GET", "/models", headers={"Authorization": ""})
