@@ -96,7 +96,7 @@ struct FMServeTests {
             Issue.record("\(line)")
         }
         #expect(status == 0)
-        #expect(passed.count == 49, "\(passed.count) of 49 checks passed")
+        #expect(passed.count == 51, "\(passed.count) of 51 checks passed")
         // SIGTERM ends it cleanly.
         #expect(server.stop() == 0)
     }

@@ -161,6 +161,34 @@ try:
 except ValueError as error:
     check("json_object: an object", False, str(error))
 
+# Clients that go away mid-stream free their sequences: both of the
+# server's two sequences are busy with long answers, both clients leave after
+# a few pieces, and the next request is answered at once instead of waiting
+# for those answers to finish.
+import threading  # noqa: E402
+import time  # noqa: E402
+
+
+def leave_early():
+    stream = client.chat.completions.create(
+        model=model_name, messages=[{"role": "user", "content": "Write a very long story about a lighthouse keeper."}],
+        max_tokens=900, temperature=0.8, seed=7, stream=True,
+    )
+    for index, _ in enumerate(stream):
+        if index >= 3:
+            break
+    stream.close()
+
+
+leavers = [threading.Thread(target=leave_early) for _ in range(2)]
+for leaver in leavers:
+    leaver.start()
+for leaver in leavers:
+    leaver.join()
+start = time.time()
+answers_normally("two clients left mid-stream")
+check("sequences freed by clients that left are served at once", time.time() - start < 4, f"{time.time() - start:.1f} s")
+
 models = client.models.list()
 check("models: the served model", [m.id for m in models.data] == [model_name], str(models.data))
 
