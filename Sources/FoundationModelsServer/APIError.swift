@@ -19,13 +19,15 @@ struct APIError: Error, Equatable {
         APIError(status: 400, message: message, type: "invalid_request_error", param: param, code: code)
     }
 
-    /// The JSON body.
+    /// The JSON body (`param` and `code` are null when not set, as OpenAI's are).
     var body: String {
-        var error: [String: Any] = ["message": message, "type": type]
-        error["param"] = param ?? NSNull()
-        error["code"] = code ?? NSNull()
-        let data = (try? JSONSerialization.data(withJSONObject: ["error": error], options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        let null = ChatCompletionsServer.null
+        return WireJSON.object([("error", WireJSON.object([
+            ("message", WireJSON.string(message)),
+            ("type", WireJSON.string(type)),
+            ("param", param.map(WireJSON.string) ?? null),
+            ("code", code.map(WireJSON.string) ?? null),
+        ]))]).jsonString
     }
 
     /// The error a session's failure is reported as.
@@ -43,8 +45,6 @@ struct APIError: Error, Equatable {
             )
         case SystemLanguageModel.Error.assetsUnavailable(let info):
             return APIError(status: 503, message: "The model is unavailable: \(info.debugDescription)", type: "server_error", param: nil, code: "model_unavailable", retryAfter: 30)
-        case let error as LanguageModelError:
-            return APIError(status: 500, message: "The model could not answer: \(error)", type: "server_error", param: nil, code: nil)
         case let error as GeneratedContent.ParsingError:
             return APIError(status: 500, message: "The model's answer could not be completed: \(error.debugDescription)", type: "server_error", param: nil, code: nil)
         default:

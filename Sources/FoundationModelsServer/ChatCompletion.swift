@@ -59,8 +59,6 @@ struct ChatCompletion: Sendable {
             sampling = .greedy
         } else if let topK = request.topK {
             sampling = .random(top: topK, seed: request.seed)
-        } else if request.temperature == 0 {
-            sampling = .greedy
         } else if let seed = request.seed {
             sampling = .random(probabilityThreshold: 1, seed: seed)
         } else {

@@ -68,7 +68,7 @@ public struct ChatCompletionsServer: Sendable {
         router.add(middleware: AccessLog(logger: logger))
         router.add(middleware: Authentication(key: configuration.apiKey))
         router.get("health") { _, _ in
-            Self.json(200, #"{"status":"ok"}"#)
+            Self.json(200, WireJSON.object([("status", WireJSON.string("ok"))]).jsonString)
         }
         router.get("v1/models") { _, _ in
             Self.json(200, Self.modelsBody(configuration.modelName))
@@ -81,11 +81,9 @@ public struct ChatCompletionsServer: Sendable {
             serverName: "fm-serve"
         )
         http.availableConnectionsDelegate = MaximumAvailableConnections(configuration.maximumConnections)
-        let (seconds, attoseconds) = configuration.idleTimeout.components
-        let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: idle)),
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: http,
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger
@@ -150,14 +148,14 @@ public struct ChatCompletionsServer: Sendable {
             func send(_ json: String) async throws {
                 try await writer.write(ByteBuffer(string: "data: \(json)\n\n"))
             }
-            try await send(Self.chunk(completion, delta: #"{"role":"assistant","content":""}"#, reason: nil))
+            try await send(Self.chunk(completion, delta: [("role", WireJSON.string("assistant")), ("content", WireJSON.string(""))], reason: nil))
             do {
                 for try await event in events {
                     switch event {
                     case .delta(let text):
-                        try await send(Self.chunk(completion, delta: "{\"content\":\(Self.quoted(text))}", reason: nil))
+                        try await send(Self.chunk(completion, delta: [("content", WireJSON.string(text))], reason: nil))
                     case .finished(let reason, let usage):
-                        try await send(Self.chunk(completion, delta: "{}", reason: reason))
+                        try await send(Self.chunk(completion, delta: [], reason: reason))
                         if includeUsage {
                             try await send(Self.usageChunk(completion, usage: usage))
                         }
@@ -186,33 +184,64 @@ public struct ChatCompletionsServer: Sendable {
         return response
     }
 
-    static func quoted(_ text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])) ?? Data("[\"\"]".utf8)
-        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+    // The bodies are ordered JSON values, written by the package's one JSON
+    // writer (as the server models write their requests), in OpenAI's key order.
+
+    /// JSON's `null`, for the fields OpenAI sends as null.
+    static let null = GeneratedContent(kind: .null)
+
+    static func usage(_ usage: LanguageModelSession.Usage) -> GeneratedContent {
+        let prompt = usage.input.totalTokenCount, completion = usage.output.totalTokenCount
+        return WireJSON.object([
+            ("prompt_tokens", WireJSON.number(prompt)),
+            ("completion_tokens", WireJSON.number(completion)),
+            ("total_tokens", WireJSON.number(prompt + completion)),
+            ("prompt_tokens_details", WireJSON.object([("cached_tokens", WireJSON.number(usage.input.cachedTokenCount))])),
+        ])
     }
 
-    static func usageFields(_ usage: LanguageModelSession.Usage) -> String {
-        let prompt = usage.input.totalTokenCount, completion = usage.output.totalTokenCount
-        return #"{"prompt_tokens":\#(prompt),"completion_tokens":\#(completion),"total_tokens":\#(prompt + completion),"prompt_tokens_details":{"cached_tokens":\#(usage.input.cachedTokenCount)}}"#
+    /// The fields every completion and chunk starts with.
+    static func head(_ completion: ChatCompletion, object: String) -> [(String, GeneratedContent?)] {
+        [
+            ("id", WireJSON.string(completion.id)),
+            ("object", WireJSON.string(object)),
+            ("created", WireJSON.number(completion.created)),
+            ("model", WireJSON.string(completion.modelName)),
+        ]
     }
 
     static func completionBody(_ completion: ChatCompletion, content: String, reason: String, usage: LanguageModelSession.Usage) -> String {
-        #"{"id":"\#(completion.id)","object":"chat.completion","created":\#(completion.created),"model":\#(quoted(completion.modelName)),"#
-            + #""choices":[{"index":0,"message":{"role":"assistant","content":\#(quoted(content))},"logprobs":null,"finish_reason":"\#(reason)"}],"#
-            + #""usage":\#(usageFields(usage))}"#
+        let message = WireJSON.object([("role", WireJSON.string("assistant")), ("content", WireJSON.string(content))])
+        let choice = WireJSON.object([
+            ("index", WireJSON.number(0)), ("message", message), ("logprobs", null), ("finish_reason", WireJSON.string(reason)),
+        ])
+        return WireJSON.object(head(completion, object: "chat.completion") + [
+            ("choices", WireJSON.array([choice])), ("usage", Self.usage(usage)),
+        ]).jsonString
     }
 
-    static func chunk(_ completion: ChatCompletion, delta: String, reason: String?) -> String {
-        #"{"id":"\#(completion.id)","object":"chat.completion.chunk","created":\#(completion.created),"model":\#(quoted(completion.modelName)),"#
-            + #""choices":[{"index":0,"delta":\#(delta),"logprobs":null,"finish_reason":\#(reason.map { "\"\($0)\"" } ?? "null")}]}"#
+    /// A chunk whose one choice carries `delta` (`role`, `content`, or
+    /// nothing) and, on the last, the finish reason.
+    static func chunk(_ completion: ChatCompletion, delta: [(String, GeneratedContent?)], reason: String?) -> String {
+        let choice = WireJSON.object([
+            ("index", WireJSON.number(0)), ("delta", WireJSON.object(delta)), ("logprobs", null),
+            ("finish_reason", reason.map(WireJSON.string) ?? null),
+        ])
+        return WireJSON.object(head(completion, object: "chat.completion.chunk") + [("choices", WireJSON.array([choice]))]).jsonString
     }
 
     static func usageChunk(_ completion: ChatCompletion, usage: LanguageModelSession.Usage) -> String {
-        #"{"id":"\#(completion.id)","object":"chat.completion.chunk","created":\#(completion.created),"model":\#(quoted(completion.modelName)),"choices":[],"usage":\#(usageFields(usage))}"#
+        WireJSON.object(head(completion, object: "chat.completion.chunk") + [
+            ("choices", WireJSON.array([])), ("usage", Self.usage(usage)),
+        ]).jsonString
     }
 
     static func modelsBody(_ name: String) -> String {
-        #"{"object":"list","data":[{"id":\#(quoted(name)),"object":"model","created":0,"owned_by":"fm-serve"}]}"#
+        let model = WireJSON.object([
+            ("id", WireJSON.string(name)), ("object", WireJSON.string("model")),
+            ("created", WireJSON.number(0)), ("owned_by", WireJSON.string("fm-serve")),
+        ])
+        return WireJSON.object([("object", WireJSON.string("list")), ("data", WireJSON.array([model]))]).jsonString
     }
 }
 

@@ -116,29 +116,18 @@ public enum GGUFFile {
     /// Validates the header first, so a non-GGUF file is never parsed.
     /// Arrays longer than `maximumArrayLength` are summarized as `.largeArray`.
     public static func metadata(path: String, maximumArrayLength: Int = 1024) throws -> [String: Value] {
-        try withHeader(path: path) { context in
-            var result: [String: Value] = [:]
-            let count = gguf_get_n_kv(context)
-            for index in 0..<count {
-                guard let key = gguf_get_key(context, index) else { continue }
-                let type = gguf_get_kv_type(context, index)
-                if type == GGUF_TYPE_ARRAY {
-                    let length = gguf_get_arr_n(context, index)
-                    if length > maximumArrayLength {
-                        result[String(cString: key)] = .largeArray(count: length)
-                    } else {
-                        result[String(cString: key)] = .array(arrayValues(context, index, length))
-                    }
-                } else if let value = scalar(context, index, type) {
-                    result[String(cString: key)] = value
-                }
-            }
-            return result
-        }
+        try withHeader(path: path) { metadata(in: $0, maximumArrayLength: maximumArrayLength) }
+    }
+
+    /// The shape of every tensor in the file, by name, in GGUF's order of
+    /// dimensions (`ne`: the row length first), without reading tensor data.
+    public static func tensorShapes(path: String) throws -> [String: [Int64]] {
+        try withHeader(path: path) { tensorShapes(in: $0) }
     }
 
     /// Runs `body` on the file's parsed header (metadata and tensor
-    /// descriptions, no tensor data), after validating it.
+    /// descriptions, no tensor data), after validating it: one parse for
+    /// whatever `body` reads of it.
     static func withHeader<T>(path: String, _ body: (OpaquePointer) throws -> T) throws -> T {
         _ = try validate(path: path)
         LlamaBackend.initialize()
@@ -150,19 +139,41 @@ public enum GGUFFile {
         return try body(context)
     }
 
-    /// The shape of every tensor in the file, by name, in GGUF's order of
-    /// dimensions (`ne`: the row length first), without reading tensor data.
-    public static func tensorShapes(path: String) throws -> [String: [Int64]] {
-        try withHeader(path: path) { context in
-            var shapes: [String: [Int64]] = [:]
-            for index in 0..<gguf_get_n_tensors(context) {
-                guard let name = gguf_get_tensor_name(context, index), let ne = gguf_get_tensor_ne(context, index) else { continue }
-                var shape = (0..<Int(GGML_MAX_DIMS)).map { ne[$0] }
-                while shape.count > 1, shape.last == 1 { shape.removeLast() }
-                shapes[String(cString: name)] = shape
+    static func metadata(in context: OpaquePointer, maximumArrayLength: Int) -> [String: Value] {
+        var result: [String: Value] = [:]
+        for index in 0..<gguf_get_n_kv(context) {
+            guard let key = gguf_get_key(context, index) else { continue }
+            let type = gguf_get_kv_type(context, index)
+            if type == GGUF_TYPE_ARRAY {
+                let length = gguf_get_arr_n(context, index)
+                if length > maximumArrayLength {
+                    result[String(cString: key)] = .largeArray(count: length)
+                } else {
+                    result[String(cString: key)] = .array(arrayValues(context, index, length))
+                }
+            } else if let value = scalar(context, index, type) {
+                result[String(cString: key)] = value
             }
-            return shapes
         }
+        return result
+    }
+
+    static func tensorShapes(in context: OpaquePointer) -> [String: [Int64]] {
+        var shapes: [String: [Int64]] = [:]
+        for index in 0..<gguf_get_n_tensors(context) {
+            guard let name = gguf_get_tensor_name(context, index), let ne = gguf_get_tensor_ne(context, index) else { continue }
+            var shape = (0..<Int(GGML_MAX_DIMS)).map { ne[$0] }
+            while shape.count > 1, shape.last == 1 { shape.removeLast() }
+            shapes[String(cString: name)] = shape
+        }
+        return shapes
+    }
+
+    /// The string value of `key`, when the header has one.
+    static func string(_ key: String, in context: OpaquePointer) -> String? {
+        let index = gguf_find_key(context, key)
+        guard index >= 0, gguf_get_kv_type(context, index) == GGUF_TYPE_STRING, let value = gguf_get_val_str(context, index) else { return nil }
+        return String(cString: value)
     }
 
     /// `general.languages` (ISO 639 codes such as "en"), without loading the

@@ -48,17 +48,22 @@ public final class LlamaAdapter: @unchecked Sendable {
 public enum LoRACompatibility {
     /// Throws `notAnAdapter` or `adapterMismatch` when the adapter at
     /// `adapterPath` cannot be applied to the model at `modelPath`.
+    /// Each file's header is parsed once.
     public static func check(adapterPath: String, modelPath: String) throws {
-        let metadata = try GGUFFile.metadata(path: adapterPath, maximumArrayLength: 0)
-        if let reason = try adapterProblem(metadata: metadata) ?? alphaProblem(path: adapterPath) {
+        let (metadata, adapterTensors, alpha) = try GGUFFile.withHeader(path: adapterPath) { context in
+            (GGUFFile.metadata(in: context, maximumArrayLength: 0), GGUFFile.tensorShapes(in: context), alphaProblem(in: context))
+        }
+        if let reason = adapterProblem(metadata: metadata) ?? alpha {
             throw LlamaError.notAnAdapter(path: adapterPath, reason: reason)
         }
-        let base = try GGUFFile.metadata(path: modelPath, maximumArrayLength: 0)
+        let (modelArchitecture, modelTensors) = try GGUFFile.withHeader(path: modelPath) { context in
+            (GGUFFile.string("general.architecture", in: context), GGUFFile.tensorShapes(in: context))
+        }
         if let reason = mismatch(
             adapterArchitecture: metadata["general.architecture"]?.stringValue,
-            adapterTensors: try GGUFFile.tensorShapes(path: adapterPath),
-            modelArchitecture: base["general.architecture"]?.stringValue,
-            modelTensors: try GGUFFile.tensorShapes(path: modelPath)
+            adapterTensors: adapterTensors,
+            modelArchitecture: modelArchitecture,
+            modelTensors: modelTensors
         ) {
             throw LlamaError.adapterMismatch(path: adapterPath, reason: reason)
         }
@@ -77,12 +82,10 @@ public enum LoRACompatibility {
 
     /// llama.cpp reads `adapter.lora.alpha` as a 32-bit float and stops the
     /// process on any other type: checked before it reads the file.
-    static func alphaProblem(path: String) throws -> String? {
-        try GGUFFile.withHeader(path: path) { context in
-            let key = gguf_find_key(context, "adapter.lora.alpha")
-            guard key >= 0 else { return nil }
-            return gguf_get_kv_type(context, key) == GGUF_TYPE_FLOAT32 ? nil : "adapter.lora.alpha is not a 32-bit float"
-        }
+    static func alphaProblem(in context: OpaquePointer) -> String? {
+        let key = gguf_find_key(context, "adapter.lora.alpha")
+        guard key >= 0 else { return nil }
+        return gguf_get_kv_type(context, key) == GGUF_TYPE_FLOAT32 ? nil : "adapter.lora.alpha is not a 32-bit float"
     }
 
     /// Why an adapter with these tensors cannot be applied to a model with

@@ -16,8 +16,7 @@ extension LanguageModelSession.DynamicProfile {
 
     /// The model requests are sent to (the system model when no profile sets one).
     public func model(_ model: some LanguageModel) -> some LanguageModelSession.DynamicProfile {
-        let backend = ModelBackend(model)
-        return adjusted("model") { $0.backend = backend }
+        self.model(model as any LanguageModel)
     }
 
     /// The model requests are sent to, chosen at run time.

@@ -146,7 +146,7 @@ package enum ServerHTTP {
             if let client = clients[key] { return client }
             var configuration = HTTPClient.Configuration(
                 redirectConfiguration: .disallow,
-                timeout: .init(connect: timeAmount(options.connectTimeout), read: timeAmount(options.idleTimeout))
+                timeout: .init(connect: TimeAmount(options.connectTimeout), read: TimeAmount(options.idleTimeout))
             )
             configuration.httpVersion = .automatic
             // A refused connection fails at once, not after the pool's own
@@ -158,11 +158,6 @@ package enum ServerHTTP {
             clients[key] = client
             return client
         }
-    }
-
-    private static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// A response whose body is being read.
@@ -197,7 +192,7 @@ package enum ServerHTTP {
             do {
                 let response = try await client(for: options).execute(
                     request,
-                    deadline: .now() + timeAmount(options.connectTimeout + options.idleTimeout),
+                    deadline: .now() + TimeAmount(options.connectTimeout + options.idleTimeout),
                     logger: logger
                 )
                 let status = Int(response.status.code)
@@ -228,7 +223,7 @@ package enum ServerHTTP {
         do {
             let response = try await client(for: options).execute(
                 request,
-                deadline: .now() + timeAmount(options.connectTimeout + options.idleTimeout),
+                deadline: .now() + TimeAmount(options.connectTimeout + options.idleTimeout),
                 logger: logger
             )
             let text = try await readAll(response.body, limit: min(options.maximumResponseBytes, 1 << 20))
