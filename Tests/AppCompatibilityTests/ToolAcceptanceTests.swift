@@ -11,7 +11,7 @@ import Testing
 
 @Suite("Tool calling acceptance", .serialized)
 struct ToolAcceptanceTests {
-    /// Seeded runs (ACCEPTANCE_RUNS, 20 by default; see GuidedAcceptanceTests).
+    /// Seeded runs (ACCEPTANCE_RUNS, 8 by default; see GuidedAcceptanceTests).
     static let runs = GuidedAcceptanceTests.runs
     static var flightNumber: Regex<Substring> { /[A-Z]{2}[0-9]{1,4}/ }
 

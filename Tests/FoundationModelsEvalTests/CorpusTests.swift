@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FoundationModels
 @testable import FoundationModelsEval
+import TicketTriage
 
 /// The generators: deterministic, in step with the committed files, and
 /// making items whose ground truth holds.
@@ -11,7 +12,7 @@ struct CorpusTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("eval/corpora")
 
-    @Test(arguments: Corpus.allCases)
+    @Test(arguments: Corpus.files)
     func committedFileIsTheGeneratorsOutput(_ corpus: Corpus) throws {
         let file = try Data(contentsOf: Self.committed.appendingPathComponent(corpus.fileName))
         let generated = try CorpusFiles.encode(corpus)
@@ -95,13 +96,21 @@ struct CorpusTests {
         let tickets = TicketCorpus.generate()
         #expect(tickets.count == TicketCorpus.size)
         #expect(Set(tickets.map(\.category)).count == tickets.count)
+        let queues = Set(Queue.allCases.map(\.rawValue)), priorities = Set(Priority.allCases.map(\.rawValue))
         for ticket in tickets {
             let expected = ticket.expected
-            #expect(1 <= expected.minimumUrgency && expected.minimumUrgency <= expected.maximumUrgency && expected.maximumUrgency <= 5)
-            #expect(Set(expected.requiredTags).isSubset(of: expected.acceptableTags))
-            #expect(Set(expected.acceptableTags).isSubset(of: TicketCorpus.tags))
+            #expect(!expected.queues.isEmpty && Set(expected.queues).isSubset(of: queues), "\(ticket.id)")
+            #expect(!expected.priorities.isEmpty && Set(expected.priorities).isSubset(of: priorities), "\(ticket.id)")
             #expect(!ticket.body.contains("{") && !ticket.subject.contains("{"), "\(ticket.id) has an unfilled placeholder")
         }
+        // Every queue and priority of the example is some ticket's only right answer.
+        #expect(Set(tickets.compactMap { $0.expected.queues.count == 1 ? $0.expected.queues[0] : nil }) == queues)
+        #expect(Set(tickets.compactMap { $0.expected.priorities.count == 1 ? $0.expected.priorities[0] : nil }) == priorities)
+    }
+
+    @Test func variantsOfACorpusShareItsFile() {
+        #expect(Corpus.receiptsGuideExamples.fileName == Corpus.receipts.fileName)
+        #expect(Corpus.files == [.receipts, .tickets, .flashcards, .crates])
     }
 
     @Test func notesContainTheirKeyTerms() {

@@ -8,20 +8,20 @@ struct ReportTests {
     static func answer(_ id: String, right: Bool, status: AnswerRecord.Status = .answered, seconds: Double, groups: [String] = []) -> AnswerRecord {
         AnswerRecord(
             id: id, status: status, problem: status == .answered ? nil : "no answer within 60 s", output: "{}",
-            fields: ReceiptTask.fields.map { FieldScore($0, right || $0 == "stationBrand", right ? "" : "expected 45, got 1.07", counts: $0 != "arithmeticCheckPassed") },
+            fields: ReceiptTask.fields.map { FieldScore($0, right || $0 == "stationBrand", right ? "" : "expected 45, got 1.07", counts: $0 != "consistent") },
             emptied: [], truncated: false, seconds: seconds, promptTokens: 300, cachedPromptTokens: 100, outputTokens: 40, groups: groups
         )
     }
 
     static func run(label: String) -> EvalRun {
         let model = ModelDescription(path: "/m/model.gguf", fileName: "model.gguf", bytes: 491_400_064, name: "Qwen", contextSize: 4096, threads: 2)
-        let guided = CorpusRun(corpus: .receipts, mode: .guided, fields: ReceiptTask.fields, informational: ["arithmeticCheckPassed"], answers: [
+        let guided = CorpusRun(corpus: .receipts, mode: .guided, fields: ReceiptTask.fields, informational: ["consistent"], answers: [
             answer("receipt-01", right: true, seconds: 2, groups: ["gallons", "prepay"]),
             answer("receipt-02", right: true, seconds: 4, groups: ["gallons"]),
             answer("receipt-03", right: false, seconds: 3, groups: ["decimal-comma"]),
             answer("receipt-04", right: false, status: .timedOut, seconds: 60, groups: ["decimal-comma"]),
         ], seconds: 69)
-        let grammar = CorpusRun(corpus: .receipts, mode: .grammar, fields: ReceiptTask.fields, informational: ["arithmeticCheckPassed"],
+        let grammar = CorpusRun(corpus: .receipts, mode: .grammar, fields: ReceiptTask.fields, informational: ["consistent"],
                                 answers: [], seconds: 0, note: "LLAMA_SERVER is not set")
         return EvalRun(label: label, model: model, machine: "test machine", date: "2026-11-23T12:00:00Z", command: "fm eval receipts",
                        timeLimitSeconds: 60, settings: ["STRING_PACING": "0"], llamaServer: nil, results: [guided, grammar], seconds: 75)
@@ -31,13 +31,37 @@ struct ReportTests {
         let markdown = EvalReport(runs: [Self.run(label: "qwen")], command: "make eval").markdown()
         #expect(markdown.contains("| receipts | qwen | 50 % (2/4) | – |"), "summary row")
         #expect(markdown.contains("| qwen | guided (ours) | **50 % (2/4)** | 50 % (2/4) | 50 % (2/4) | 50 % (2/4) | 100 % (4/4) | 50 % (2/4) | 75 % (3/4) | 0 | 0 | 1 | 17.25 s | 60.00 s | 300 | 40 |"))
-        #expect(markdown.contains("arithmeticCheckPassed (info)"))
+        #expect(markdown.contains("consistent (info)"))
         #expect(markdown.contains("| 4096 | 2 | `STRING_PACING=0` | guided, grammar |"))
         #expect(markdown.contains("| decimal-comma | 2 | 0/2 |") && markdown.contains("| gallons | 2 | 2/2 |"))
         #expect(!markdown.contains("| prepay |"), "a feature of one item gets no row")
         #expect(markdown.contains("- qwen, llama.cpp JSON-schema grammar: LLAMA_SERVER is not set"))
         #expect(markdown.contains("- receipt-04: timed-out: no answer within 60 s"))
         #expect(markdown.contains("- receipt-03: totalAmount — expected 45, got 1.07"))
+    }
+
+    @Test func copiesAreCountedWhereChecked() {
+        var run = Self.run(label: "qwen")
+        run.results = [CorpusRun(corpus: .receiptsGuideExamples, mode: .guided, fields: ReceiptTask.fields, informational: ["consistent"], answers: [
+            { var a = Self.answer("receipt-01", right: true, seconds: 2); a.copied = []; return a }(),
+            { var a = Self.answer("receipt-02", right: false, seconds: 2); a.copied = ["stationBrand: CHEVRON"]; return a }(),
+        ], seconds: 4)]
+        let markdown = EvalReport(runs: [run], command: "make eval").markdown()
+        #expect(markdown.contains("## Receipts with guide examples"))
+        #expect(markdown.contains("| copies an example |"))
+        #expect(markdown.contains("| 50 % (1/2) | 100 % (2/2) | 50 % (1/2) | 50 % (1/2) | 100 % (2/2) |"), "copy rate after the fields")
+        #expect(markdown.contains("copied from a description: stationBrand: CHEVRON"))
+        #expect(!EvalReport(runs: [Self.run(label: "qwen")], command: "make eval").markdown().contains("| copies an example |"))
+    }
+
+    @Test func runsOfOneLabelAreShownAsOne() {
+        var other = Self.run(label: "qwen")
+        other.results = [CorpusRun(corpus: .tickets, mode: .guided, fields: TicketTask.fields, informational: [], answers: [], seconds: 1)]
+        other.command = "fm eval tickets"
+        let report = EvalReport(runs: [Self.run(label: "qwen"), other, Self.run(label: "small")], command: "make eval")
+        #expect(report.runs.map(\.label) == ["qwen", "small"])
+        #expect(report.runs[0].results.count == 3 && report.runs[0].seconds == 150)
+        #expect(report.runs[0].command == "fm eval receipts; fm eval tickets")
     }
 
     @Test func runsRoundTripThroughJSON() throws {

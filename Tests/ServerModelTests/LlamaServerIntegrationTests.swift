@@ -106,17 +106,17 @@ struct LlamaServerIntegrationTests {
         try await Self.exercise(try OpenAICompatibleLanguageModel(baseURL: LocalServer.url(server), model: "small"))
     }
 
-    /// The default model, when the setup installed it.
-    static var defaultModel: String? {
-        ProcessInfo.processInfo.environment["FOUNDATION_MODELS_DEFAULT_MODEL"].flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+    /// The fast model (Qwen2.5-Coder-0.5B), when the setup installed it.
+    static var fastModel: String? {
+        ProcessInfo.processInfo.environment["FOUNDATION_MODELS_FAST_MODEL"].flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
     }
 
-    @Test("a tool call through llama-server on the default model: the tool runs, its output reaches the answer", .enabled(if: defaultModel != nil))
+    @Test("a tool call through llama-server on the fast model: the tool runs, its output reaches the answer", .enabled(if: fastModel != nil))
     func toolCall() async throws {
         // Qwen2.5-Coder-0.5B writes its call as a bare JSON object, without
         // its template's <tool_call> tags, so llama-server b11434 reports
         // text: the client recovers the call (TextToolCalls).
-        let server = try await LocalServer.start(model: Self.defaultModel)
+        let server = try await LocalServer.start(model: Self.fastModel)
         defer { server.stop() }
         let model = try OpenAICompatibleLanguageModel(baseURL: LocalServer.url(server), model: "default")
         let session = LanguageModelSession(model: model, tools: [Weather()])

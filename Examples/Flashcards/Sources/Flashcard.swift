@@ -18,9 +18,14 @@ public struct Flashcard: Sendable, Codable, Equatable {
     }
 }
 
-/// What the model is asked for: a deck of a fixed size.
+/// What the model is asked for: a deck of a fixed size
+/// (``ModelFlashcardGenerator/cardsPerDeck``).
 @Generable(description: "Flashcards for studying a set of notes")
-struct FlashcardDeck: Sendable {
+public struct FlashcardDeck: Sendable {
     @Guide(description: "Cards on different facts from the notes", .count(3))
-    var cards: [Flashcard]
+    public var cards: [Flashcard]
+
+    public init(cards: [Flashcard]) {
+        self.cards = cards
+    }
 }

@@ -26,6 +26,15 @@ public actor ModelFlashcardGenerator: FlashcardGenerator {
         and its answer is that fact in a few words. Never ask about anything the notes do not say.
         """
 
+    /// Cards in a deck: what the prompt asks for and ``FlashcardDeck``'s
+    /// count guide enforces.
+    public static let cardsPerDeck = 3
+
+    /// The request for a deck of `notes`.
+    public static func prompt(notes: String) -> String {
+        "Notes:\n\(notes)\n\nWrite \(cardsPerDeck) flashcards, each about a different fact of these notes."
+    }
+
     private let model: SystemLanguageModel
     private let options: GenerationOptions
     private var session: LanguageModelSession
@@ -51,14 +60,13 @@ public actor ModelFlashcardGenerator: FlashcardGenerator {
     }
 
     private func deck(from notes: String) async throws -> [Flashcard] {
-        let prompt = "Notes:\n\(notes)\n\nWrite 3 flashcards, each about a different fact of these notes."
-        return Self.distinct(try await session.respond(to: prompt, generating: FlashcardDeck.self, options: options).content.cards)
+        Self.distinct(try await session.respond(to: Self.prompt(notes: notes), generating: FlashcardDeck.self, options: options).content.cards)
     }
 
     /// The cards without repeated questions (case and punctuation ignored):
     /// a small model sometimes writes one card twice, and a deck shows
     /// each question once.
-    static func distinct(_ cards: [Flashcard]) -> [Flashcard] {
+    public static func distinct(_ cards: [Flashcard]) -> [Flashcard] {
         var seen = Set<String>()
         return cards.filter { seen.insert(String($0.question.lowercased().filter { $0.isLetter || $0.isNumber })).inserted }
     }

@@ -14,7 +14,7 @@ func show(_ extraction: ReceiptExtraction) -> String {
     var text = "brand \(receipt.stationBrand ?? "?"), volume \(value(receipt.volume)) × price \(value(receipt.pricePerUnit)) = total \(value(receipt.totalAmount))"
     text += receipt.isConsistent ? ", adds up" : ", does not add up"
     if extraction.reprompted {
-        text += "; re-prompted, " + (extraction.acceptedAnswer == 1 ? "the correction was kept" : "the first answer was kept")
+        text += "; re-prompted, " + (extraction.corrected.isEmpty ? "the first answer was kept" : "the correction gave " + extraction.corrected.joined(separator: " and "))
     }
     return text
 }

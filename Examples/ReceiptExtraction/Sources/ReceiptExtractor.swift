@@ -10,8 +10,8 @@ import FoundationModelsKit
 /// 2. The model answers greedily: the same receipt gives the same values.
 /// 3. The answer is checked against the receipt's arithmetic (volume ×
 ///    price per unit ≈ total, within 1%). When it fails, the same session
-///    is told what does not add up and asked once more; the second answer
-///    is kept only when its error is smaller (``checked(_:retry:)``).
+///    is told what does not add up and asked once more; the correction's
+///    numbers are kept only when their error is smaller (``checked(_:retry:)``).
 /// 4. The numbers the patterns read (``ReceiptNumbers``) are merged in:
 ///    the model gives the text fields, the patterns the numbers where the
 ///    two disagree, and the patterns alone serve when the model is
@@ -20,9 +20,14 @@ public struct ReceiptExtractor: Sendable {
     /// Characters kept from a scan; a receipt of more is cut.
     public static let maximumCharacters = 1_200
 
+    /// Tuned on the eval (EVAL.md): the last two sentences steer
+    /// Qwen2.5-Coder-1.5B from fuel grades and cash tendered.
     public static let instructions = """
         You read fuel receipts for an expense app. The user sends the text rows an OCR scan found on one receipt. \
-        Read the station brand, the total amount paid, the volume of fuel and the price per unit as printed.
+        Read the station brand, the total amount paid, the volume of fuel and the price per unit as printed. \
+        The station brand is the fuel company whose name heads the receipt; it is never a fuel grade, a street, \
+        a number or the name of the business that runs the station. The total is what the fuel cost, never the \
+        cash handed over or the change.
         """
 
     let model: SystemLanguageModel
@@ -40,11 +45,11 @@ public struct ReceiptExtractor: Sendable {
         let rows = Self.sanitized(text)
         let patterns = ReceiptNumbers(parsing: rows)
         guard model.isAvailable else {
-            return ReceiptExtraction(receipt: Self.merged(model: nil, patterns: patterns), patterns: patterns, modelAnswers: [], acceptedAnswer: nil)
+            return ReceiptExtraction(receipt: Self.merged(model: nil, patterns: patterns), patterns: patterns, modelAnswers: [], corrected: [])
         }
         let session = LanguageModelSession(model: model, instructions: Self.instructions)
         let options = options
-        let first = try await session.respond(to: "Receipt rows:\n" + rows, generating: FuelReceipt.self, options: options).content
+        let first = try await session.respond(to: Self.prompt(rows: rows), generating: FuelReceipt.self, options: options).content
         let check = try await Self.checked(first) { correction in
             try await session.respond(to: correction, generating: FuelReceipt.self, options: options).content
         }
@@ -52,11 +57,19 @@ public struct ReceiptExtractor: Sendable {
             receipt: Self.merged(model: check.accepted, patterns: patterns),
             patterns: patterns,
             modelAnswers: check.answers,
-            acceptedAnswer: check.answers.firstIndex(of: check.accepted)
+            corrected: check.corrected
         )
     }
 
     // MARK: The steps, as pure functions
+
+    /// The request for a receipt's rows (already ``sanitized(_:)``): the
+    /// rows, then where the brand is printed (its heading), which took
+    /// Qwen2.5-Coder-1.5B from fuel grades and reference numbers to the
+    /// brand on the eval (EVAL.md).
+    public static func prompt(rows: String) -> String {
+        "Receipt rows:\n" + rows + "\n\nThe station brand is printed in the first rows: " + heading(of: rows).joined(separator: " / ")
+    }
 
     /// `text` reduced to what a receipt prints — letters and digits of any
     /// script, spaces, line breaks and `. , : / @ # % - * ( ) € $ £` — and
@@ -74,22 +87,41 @@ public struct ReceiptExtractor: Sendable {
 
     private static let receiptPunctuation: Set<Character> = [" ", ".", ",", ":", "/", "@", "#", "%", "-", "*", "(", ")", "€", "$", "£"]
 
-    /// The model's answers and the one kept.
+    /// Rows at the top of a receipt that print its brand (an operator's
+    /// name may come first).
+    public static let headingRows = 3
+
+    /// The receipt's first ``headingRows`` non-empty rows.
+    public static func heading(of rows: String) -> [String] {
+        Array(rows.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }.prefix(headingRows))
+    }
+
+    /// The model's answers and what was kept.
     public struct Check: Sendable, Equatable {
         /// The first answer, then the answer to the correction when one was asked.
         public var answers: [FuelReceipt]
+        /// The first answer, with the correction's numbers when they add up better.
         public var accepted: FuelReceipt
+        /// What the correction replaced: `numbers`, or nothing.
+        public var corrected: [String] = []
     }
 
     /// The arithmetic check with its one re-prompt: `retry` is given a
     /// message stating the inconsistency (sent on the same session, so the
-    /// model sees its own answer) and its answer replaces `first` only when
-    /// its arithmetic error is smaller.
+    /// model sees its own answer) and its numbers replace `first`'s only
+    /// when their arithmetic error is smaller.
     public static func checked(_ first: FuelReceipt, retry: (String) async throws -> FuelReceipt) async throws -> Check {
         let error = first.arithmeticError
         guard error > ReceiptArithmetic.tolerance else { return Check(answers: [first], accepted: first) }
         let second = try await retry(correction(for: first))
-        return Check(answers: [first, second], accepted: second.arithmeticError < error ? second : first)
+        var check = Check(answers: [first, second], accepted: first)
+        if second.arithmeticError < error {
+            check.accepted.totalAmount = second.totalAmount
+            check.accepted.volume = second.volume
+            check.accepted.pricePerUnit = second.pricePerUnit
+            check.corrected.append("numbers")
+        }
+        return check
     }
 
     /// What is inconsistent, with the numbers, and what to do.
@@ -162,8 +194,8 @@ public struct ReceiptExtraction: Sendable {
     public var patterns: ReceiptNumbers
     /// The model's answers: none (no model), one, or two after a re-prompt.
     public var modelAnswers: [FuelReceipt]
-    /// Which of ``modelAnswers`` was kept.
-    public var acceptedAnswer: Int?
+    /// What the second answer corrected in the first (``ReceiptExtractor/Check/corrected``).
+    public var corrected: [String]
 
     /// Whether the model was asked again after an inconsistent answer.
     public var reprompted: Bool { modelAnswers.count > 1 }

@@ -60,6 +60,15 @@ struct ReceiptStepsTests {
         #expect(message.contains("total amount is 20"), "\(message)")
         #expect(check.answers == [Self.misread, Self.consistent])
         #expect(check.accepted == Self.consistent)
+        #expect(check.corrected == ["numbers"])
+    }
+
+    @Test func thePromptEndsWithTheHeadingWhereTheBrandIsPrinted() {
+        let rows = "Q8 #8730\nKade 420, 3011 Rotterdam\n\nTel. 010 7234468\nSUPER PLUS 98\nLITERS 39,30"
+        #expect(ReceiptExtractor.heading(of: rows) == ["Q8 #8730", "Kade 420, 3011 Rotterdam", "Tel. 010 7234468"])
+        let prompt = ReceiptExtractor.prompt(rows: rows)
+        #expect(prompt.hasPrefix("Receipt rows:\n" + rows))
+        #expect(prompt.hasSuffix("The station brand is printed in the first rows: Q8 #8730 / Kade 420, 3011 Rotterdam / Tel. 010 7234468"))
     }
 
     @Test func aCorrectionThatIsWorseIsDropped() async throws {

@@ -8,6 +8,12 @@ public struct Triage: Sendable, Codable, Equatable {
 
     @Guide(description: "The customer's problem in one sentence, at most 15 words")
     public var summary: String
+
+    public init(queue: Queue, priority: Priority, summary: String) {
+        self.queue = queue
+        self.priority = priority
+        self.summary = summary
+    }
 }
 
 /// The support team's queues.

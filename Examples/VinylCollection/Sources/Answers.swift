@@ -25,6 +25,12 @@ public struct CrateInsight: Sendable, Codable, Equatable {
 
     @Guide(description: "Two sentences on the mood and sound the records share, naming some of the artists")
     public var summary: String
+
+    public init(tags: [String], snippet: String, summary: String) {
+        self.tags = tags
+        self.snippet = snippet
+        self.summary = summary
+    }
 }
 
 /// One album from the user's shelves to play next.

@@ -40,14 +40,16 @@ public final class VinylInsights: Sendable {
     /// - Parameters:
     ///   - cacheDirectory: where the three caches persist, or `nil` for memory only.
     ///   - options: the generation options of every request (greedy by
-    ///     default: the same collection gets the same insight).
+    ///     default: the same collection gets the same insight; 320 tokens,
+    ///     room for three recommendations' reasons from the default model,
+    ///     which writes longer ones than a smaller model).
     ///   - now: the caches' clock.
     ///   - onToolCall: told each collection lookup the model makes.
     public init(
         collection: RecordCollection,
         model: SystemLanguageModel = .default,
         cacheDirectory: URL? = nil,
-        options: GenerationOptions = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 200),
+        options: GenerationOptions = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 320),
         now: @escaping @Sendable () -> Date = { Date() },
         onToolCall: (@Sendable (String) -> Void)? = nil
     ) {

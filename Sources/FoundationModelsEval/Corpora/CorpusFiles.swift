@@ -35,7 +35,7 @@ package enum CorpusFiles {
     /// Writes every corpus's file into `directory`.
     package static func writeAll(to directory: URL, heldOut: Bool = false) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for corpus in Corpus.allCases {
+        for corpus in Corpus.files {
             try encode(corpus, heldOut: heldOut).write(to: directory.appendingPathComponent(corpus.fileName), options: .atomic)
         }
     }

@@ -6,8 +6,6 @@ package struct NotesItem: Codable, Sendable, Identifiable, Equatable {
     package var notes: String
     /// The facts' key terms (a card whose answer uses one is grounded).
     package var keyTerms: [String]
-    package var minimumCards: Int
-    package var maximumCards: Int
 }
 
 /// Generates the notes corpus: topics written for this project, each a
@@ -94,9 +92,7 @@ package enum NotesCorpus {
                 id: "notes-\(number + 1 < 10 ? "0" : "")\(number + 1)",
                 topic: topic,
                 notes: notes,
-                keyTerms: picked.flatMap(\.terms),
-                minimumCards: 3,
-                maximumCards: 5
+                keyTerms: picked.flatMap(\.terms)
             )
         }
     }

@@ -9,8 +9,22 @@ package struct EvalReport {
     /// Misses listed per run, corpus and mode.
     package var missesShown = 6
 
+    /// Runs with the same label (one model's corpora or modes run by
+    /// separate commands) are shown as one: their results side by side,
+    /// their times added, their commands listed.
     package init(runs: [EvalRun], command: String) {
-        self.runs = runs
+        var merged: [EvalRun] = []
+        for run in runs {
+            if let index = merged.firstIndex(where: { $0.label == run.label }) {
+                merged[index].results += run.results
+                merged[index].seconds += run.seconds
+                merged[index].command += "; " + run.command
+                merged[index].llamaServer = merged[index].llamaServer ?? run.llamaServer
+            } else {
+                merged.append(run)
+            }
+        }
+        self.runs = merged
         self.command = command
     }
 
@@ -32,11 +46,14 @@ package struct EvalReport {
             "# Evaluation",
             "",
             "Golden corpora of the apps' tasks (`eval/corpora/`, generated from fixed seeds by `fm eval generate`), each item",
-            "answered by the same model with the same instructions and prompt in up to three ways, and scored field by field:",
+            "answered by the same model with the same instructions and prompt in up to four ways, and scored field by field:",
             "",
             "- **\(EvalMode.guided.title)**: `LanguageModelSession.respond(to:generating:)`, the schema enforced token by token;",
             "- **\(EvalMode.free.title)**: `respond(to:)` with the same user text (prompt and schema description), the first JSON object of the answer decoded into the type;",
-            "- **\(EvalMode.grammar.title)**: `llama-server` on the same GGUF file, given the very prompt text the session renders and the type's JSON Schema as `json_schema`.",
+            "- **\(EvalMode.grammar.title)**: `llama-server` on the same GGUF file, given the very prompt text the session renders and the type's JSON Schema as `json_schema`;",
+            "- **\(EvalMode.pipeline.title)**: the example's whole feature as an app calls it (`ReceiptExtractor.extract`, `TicketTriager.triage`, `ModelFlashcardGenerator.flashcards`), with its own options, checks and re-prompts.",
+            "",
+            "The instructions, prompts and answer types are the examples' own (`Examples/`): the eval scores what the examples ship.",
             "",
             "Options are an app's: greedy sampling, no `maximumResponseTokens`; each answer has a time limit, and one that runs out counts as a failure.",
             "Made by `\(command)`; one corpus: `fm eval receipts [--model PATH] [--mode guided] [--limit N] [--json FILE]`.",
@@ -92,12 +109,16 @@ package struct EvalReport {
         guard let fields = results.first?.1.fields else { return [] }
         let informational = Set(results.first?.1.informational ?? [])
         let fieldHeads = fields.map { informational.contains($0) ? "\($0) (info)" : $0 }
-        let heads = ["run", "mode", "all right"] + fieldHeads + ["valid", "emptied", "truncated", "timed out", "latency mean", "p95", "prompt tokens", "output tokens"]
+        let copies = results.contains { $0.1.answers.contains { $0.copied != nil } }
+        let heads = ["run", "mode", "all right"] + fieldHeads + (copies ? ["copies an example"] : [])
+            + ["valid", "emptied", "truncated", "timed out", "latency mean", "p95", "prompt tokens", "output tokens"]
         let alignments = ["---", "---"] + Array(repeating: "---:", count: heads.count - 2)
         let description = corpus.summary.prefix(1).uppercased() + corpus.summary.dropFirst() + "."
-        var lines = ["## \(corpus.rawValue.capitalized)", "", description, "", Self.row(heads), Self.row(alignments)]
+        var lines = ["## \(corpus.title)", "", description, "", Self.row(heads), Self.row(alignments)]
         for (run, result) in results {
-            lines.append(Self.row([run.label, result.mode.title] + Self.cells(result.answers, fields: fields)))
+            var cells = Self.cells(result.answers, fields: fields)
+            if copies { cells.insert(Self.copyRate(result.answers), at: fields.count + 1) }
+            lines.append(Self.row([run.label, result.mode.title] + cells))
         }
         let notes = results.compactMap { run, result in result.note.map { "- \(run.label), \(result.mode.title): \($0)" } }
         if !notes.isEmpty { lines += [""] + notes }
@@ -146,6 +167,7 @@ package struct EvalReport {
                 what += answer.fields.filter { $0.counts && !$0.right && answer.status == .answered }.map { "\($0.field) — \($0.detail)" }
                 if !answer.emptied.isEmpty { what.append("emptied: \(answer.emptied.joined(separator: ", "))") }
                 if answer.truncated { what.append("cut short by the budget") }
+                if let copied = answer.copied, !copied.isEmpty { what.append("copied from a description: \(copied.joined(separator: ", "))") }
                 let output = answer.output.isEmpty ? "" : " — output: `\(Self.inline(answer.output, limit: 200))`"
                 lines.append("- \(answer.id): \(Self.inline(what.joined(separator: "; "), limit: 300))\(output)")
             }
@@ -160,10 +182,11 @@ package struct EvalReport {
         [
             "## How answers are scored",
             "",
-            "- **Receipts**: `totalAmount`, `volume` and `pricePerUnit` within 1 % of the truth; `stationBrand` names the brand (its words whole in an answer of at most six words, case, spacing and punctuation ignored: `SHELL #1123` is Shell, `TOTAL` is not TotalEnergies). `arithmeticCheckPassed` is reported, not counted (the truth always adds up). Features: `gallons`, `decimal-comma`, `prepay` (a round prepaid total), `cash-tendered` (cash and change rows), `combined-row` (volume and price on one row), `price-first`, `total-first`, `operator-name` (a station operator's name above the brand), `ocr-noise` (garbled labels, stray marks, broken spacing).",
-            "- **Tickets**: `urgency` inside the ticket's expected range; `tags` include every required tag, none outside the acceptable set, 1 to 3 of them; `headline` has 1 to 20 words.",
-            "- **Flashcards**: `count` within 3–5; `grounding`: at least \(Int(FlashcardTask.groundingThreshold * 100)) % of the answers are grounded — they use one of the notes' key terms, or most of their content words (3+ letters, not function words) occur in the notes; `distinct`: no two questions alike; `coverage` (reported, not counted): any key term used at all.",
-            "- **Crates**: `tags` 3 to 5, distinct, 1 to 3 words each; `snippet` 1 to \(CrateTask.snippetWordLimit) words; `artists`: summary or snippet names an artist of the crate (full name or its most distinctive word); `typeName`: no string repeats the type's name (`CrateAIInsight`).",
+            "- **Receipts**: `totalAmount`, `volume` and `pricePerUnit` within 1 % of the truth; `stationBrand` names the brand (its words whole in an answer of at most six words, case, spacing and punctuation ignored: `SHELL #1123` is Shell, `TOTAL` is not TotalEnergies). `consistent` (volume × price per unit within 1 % of the total) is reported, not counted. In the pipeline a value neither the model nor the patterns found is wrong. Features: `gallons`, `decimal-comma`, `prepay` (a round prepaid total), `cash-tendered` (cash and change rows), `combined-row` (volume and price on one row), `price-first`, `total-first`, `operator-name` (a station operator's name above the brand), `ocr-noise` (garbled labels, stray marks, broken spacing).",
+            "- **Receipts with guide examples**: scored as the receipts; **copies an example**: the share of valid answers with a value that is one of its description's examples (`SHELL`, `CHEVRON`, `10.5`, `3.49`) while the receipt does not print it.",
+            "- **Tickets**: `queue` one of those a support lead would accept for the ticket; `priority` one of those the example's instructions warrant (urgent when the customer lost money or cannot use the product at all); `summary` 1 to \(TicketTask.summaryWordLimit) words.",
+            "- **Flashcards**: `count` is the example's \(FlashcardTask.expectedCount) cards (the pipeline drops repeated questions); `grounding`: at least \(Int(FlashcardTask.groundingThreshold * 100)) % of the answers are grounded — they use one of the notes' key terms, or most of their content words (3+ letters, not function words) occur in the notes; `distinct`: no two questions alike; `coverage` (reported, not counted): any key term used at all.",
+            "- **Crates**: `tags` 3 to 5, distinct, 1 to 3 words each; `snippet` 1 to \(CrateTask.snippetWordLimit) words; `artists`: summary or snippet names an artist of the crate (full name or its most distinctive word); `typeName`: no string repeats the type's name (`CrateInsight`).",
             "- Every mode: **valid** — the answer decodes into the type (free text: the first complete JSON object in it); **emptied** — a string field left empty or blank; **truncated** — guided generation closed the value early to fit the budget (the engine's `closedEarly`), free text ran to the end of the context, or llama.cpp stopped at its limit; **timed out** — no answer within the time limit. Any of these fails the item.",
             "- Latency is each answer's wall time from request to complete value (for llama.cpp, the HTTP round trip); prompt tokens include those served from the cache. The first guided answer of a corpus also compiles its schema.",
         ]
@@ -191,6 +214,12 @@ package struct EvalReport {
         cells.append(meanTokens(\.promptTokens))
         cells.append(meanTokens(\.outputTokens))
         return cells
+    }
+
+    /// The share of valid answers that copied a description's example.
+    static func copyRate(_ answers: [AnswerRecord]) -> String {
+        let checked = answers.filter { $0.copied != nil }
+        return rate(checked.filter { !($0.copied ?? []).isEmpty }.count, checked.count)
     }
 
     static func row(_ cells: [String]) -> String {

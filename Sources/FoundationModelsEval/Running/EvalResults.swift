@@ -11,12 +11,17 @@ package enum EvalMode: String, Codable, CaseIterable, Sendable {
     /// llama.cpp's server given the same rendered prompt and the type's JSON
     /// Schema as `json_schema` (its grammar sampler).
     case grammar
+    /// The example's whole feature as an app calls it (``EvalTask/pipeline(for:model:)``):
+    /// its own options, checks, re-prompts and deterministic readers.
+    /// Only for tasks that have one.
+    case pipeline
 
     package var title: String {
         switch self {
         case .guided: "guided (ours)"
         case .free: "free text, parsed"
         case .grammar: "llama.cpp JSON-schema grammar"
+        case .pipeline: "the example's pipeline"
         }
     }
 }
@@ -53,6 +58,13 @@ package struct AnswerRecord: Codable, Sendable {
     package var outputTokens: Int
     /// The item's labels for breakdowns (a receipt's features).
     package var groups: [String]
+    /// Values the answer copied from its type's guide descriptions
+    /// (`stationBrand: "CHEVRON"`), for tasks whose descriptions give
+    /// examples; `nil` for the others.
+    package var copied: [String]?
+    /// Model requests the answer took, when more than one was possible
+    /// (the pipeline's re-prompt).
+    package var requests: Int?
 
     /// A valid answer with every counted field right, nothing emptied and
     /// nothing cut short.

@@ -92,12 +92,15 @@ package struct EvalRunner {
         for item in items {
             let prompt = T.prompt(for: item)
             let typed = Self.typedTranscript(instructions: T.instructions, prompt: prompt, schema: T.Answer.generationSchema)
-            let rendered = modes.contains(where: { $0 != .guided }) ? try await model.renderedInput(for: typed) : nil
+            let rendered = modes.contains(.free) || modes.contains(.grammar) ? try await model.renderedInput(for: typed) : nil
             for mode in modes {
                 var produced: Produced
                 switch mode {
                 case .guided:
                     produced = await guided(task, prompt: prompt)
+                case .pipeline:
+                    guard T.hasPipeline else { continue }
+                    produced = await pipeline(task, item: item)
                 case .free:
                     guard let rendered else { continue }
                     let (instructions, user) = Self.turns(of: rendered)
@@ -110,13 +113,13 @@ package struct EvalRunner {
                     guard let server, let rendered else { continue }
                     produced = await grammar(server, prompt: rendered.text, schema: T.Answer.generationSchema)
                 }
-                let record = Self.score(task, item: item, produced)
+                let record = Self.score(task, item: item, prompt: prompt, produced)
                 answers[mode, default: []].append(record)
                 seconds[mode, default: 0] += record.seconds
                 log("\(T.corpus.rawValue) \(item.id) \(mode.rawValue): \(Self.summary(record))")
             }
         }
-        return modes.map { mode in
+        return modes.filter { $0 != .pipeline || T.hasPipeline }.map { mode in
             CorpusRun(corpus: T.corpus, mode: mode, fields: T.fields, informational: T.informational.sorted(),
                       answers: answers[mode] ?? [], seconds: seconds[mode] ?? 0, note: notes[mode])
         }
@@ -135,6 +138,7 @@ package struct EvalRunner {
         var promptTokens = 0
         var cachedPromptTokens = 0
         var outputTokens = 0
+        var requests: Int?
     }
 
     private struct SessionAnswer: Sendable {
@@ -154,6 +158,30 @@ package struct EvalRunner {
             return SessionAnswer(text: response.rawContent.jsonString, content: response.rawContent, usage: response.usage)
         }
         produced.truncated = engine.statistics.withLock { $0.closedEarly } > before.closedEarly
+        return produced
+    }
+
+    /// The example's feature, under the same time limit. Its answer is
+    /// scored like the others (through its generated content); the feature
+    /// does not report token counts.
+    private func pipeline<T: EvalTask>(_ task: T.Type, item: T.Item) async -> Produced {
+        let model = model
+        let clock = ContinuousClock()
+        let start = clock.now
+        var produced = Produced()
+        do {
+            let answer = try await withTimeLimit(timeLimit) { try await T.pipeline(for: item, model: model) }
+            produced.output = answer.output
+            produced.content = answer.answer.generatedContent
+            produced.requests = answer.requests
+        } catch let error as TimeLimitExceeded {
+            produced.status = .timedOut
+            produced.problem = error.description
+        } catch {
+            produced.status = .failed
+            produced.problem = "\(error)"
+        }
+        produced.seconds = (clock.now - start).inSeconds
         return produced
     }
 
@@ -232,13 +260,13 @@ package struct EvalRunner {
 
     // MARK: Scoring
 
-    static func score<T: EvalTask>(_ task: T.Type, item: T.Item, _ produced: Produced) -> AnswerRecord {
+    static func score<T: EvalTask>(_ task: T.Type, item: T.Item, prompt: String, _ produced: Produced) -> AnswerRecord {
         var record = AnswerRecord(
             id: item.id, status: produced.status, problem: produced.problem, output: produced.output,
             fields: T.fields.map { FieldScore($0, false, "no answer", counts: !T.informational.contains($0)) },
             emptied: [], truncated: produced.truncated, seconds: produced.seconds,
             promptTokens: produced.promptTokens, cachedPromptTokens: produced.cachedPromptTokens,
-            outputTokens: produced.outputTokens, groups: T.groups(of: item)
+            outputTokens: produced.outputTokens, groups: T.groups(of: item), requests: produced.requests
         )
         guard produced.status == .answered, let content = produced.content else { return record }
         do {
@@ -249,6 +277,9 @@ package struct EvalRunner {
                 return score
             }
             record.emptied = Scoring.emptiedFields(in: content)
+            if !T.descriptionExamples.isEmpty {
+                record.copied = Scoring.copiedExamples(T.descriptionExamples, in: content, input: prompt)
+            }
         } catch {
             record.status = .invalid
             record.problem = "does not decode as \(T.Answer.self): \(error)"

@@ -76,6 +76,45 @@ package enum Scoring {
         return paths
     }
 
+    /// The top-level properties of `content` whose value is one of the
+    /// examples `examples` gives for it while `input` does not contain that
+    /// example: values taken from a guide's description instead of the
+    /// input (`stationBrand: "CHEVRON"` for a Shell receipt). Strings match
+    /// when the answer's words contain the example's; numbers when equal.
+    package static func copiedExamples(_ examples: [String: [String]], in content: GeneratedContent, input: String) -> [String] {
+        guard case .structure(let properties, let keys) = content.kind else { return [] }
+        var copied: [String] = []
+        for key in keys {
+            guard let value = properties[key], let candidates = examples[key] else { continue }
+            for example in candidates {
+                let matches: Bool
+                switch value.kind {
+                case .string(let text):
+                    matches = contains(text, phrase: example) && !contains(input, phrase: example)
+                case .number(let number):
+                    guard let exampleValue = Double(example) else { matches = false; break }
+                    matches = abs(number - exampleValue) < 1e-9 && !containsNumber(input, exampleValue)
+                default:
+                    matches = false
+                }
+                if matches {
+                    copied.append("\(key): \(example)")
+                    break
+                }
+            }
+        }
+        return copied
+    }
+
+    /// Whether `text` prints `value` (with a decimal point or comma, with or
+    /// without trailing zeros): `10.5`, `10,50`.
+    static func containsNumber(_ text: String, _ value: Double) -> Bool {
+        let pattern = /\d+(?:[.,]\d+)?/
+        return text.matches(of: pattern).contains { match in
+            Double(match.output.replacingOccurrences(of: ",", with: ".")).map { abs($0 - value) < 1e-9 } ?? false
+        }
+    }
+
     /// A short quotation of a value for the report.
     package static func quote(_ text: String, limit: Int = 60) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: " ")

@@ -1,34 +1,25 @@
 import FoundationModels
+import VinylCollection
 
-/// What a record-collection app shows on a crate's card.
-@Generable(description: "AI-generated insights about a crate of records")
-package struct CrateAIInsight: Sendable {
-    @Guide(description: "Two sentences on how the records fit together, mentioning some of the artists")
-    package var summary: String
-
-    @Guide(description: "A one-line teaser for the crate, at most 25 words")
-    package var snippet: String
-
-    @Guide(description: "Mood or genre tags", .count(3...5))
-    package var tags: [String]
-}
-
-/// Crate insights: tags, a short snippet, the input's artists, and none of
-/// the schema's own words passed off as content.
+/// Crate insights, asked for as the vinyl example asks (``VinylPrompts``'
+/// instructions and prompt, its ``CrateInsight``): tags, a short snippet,
+/// the input's artists, and none of the schema's own words passed off as
+/// content.
 package enum CrateTask: EvalTask {
     package static let corpus = Corpus.crates
 
-    package static let instructions = "You write short, vivid insights about crates of vinyl records for a record-collection app."
+    package static var instructions: String { VinylPrompts.crateInsightInstructions }
 
     package static func prompt(for item: CrateItem) -> String {
-        "Crate \"\(item.name)\":\n" + item.records.map { "- \($0.artist) — \($0.title) (\($0.year), \($0.genre))" }.joined(separator: "\n")
+        VinylPrompts.crateInsight(item.crate)
     }
 
     package static let fields = ["tags", "snippet", "artists", "typeName"]
 
-    package static let snippetWordLimit = 25
+    /// The snippet's guide asks for at most this many words.
+    package static let snippetWordLimit = 20
 
-    package static func score(_ answer: CrateAIInsight, for item: CrateItem) -> [FieldScore] {
+    package static func score(_ answer: CrateInsight, for item: CrateItem) -> [FieldScore] {
         let tags = answer.tags.map(Scoring.normalized)
         let distinct = Set(tags).count == tags.count
         let tagsRight = (3...5).contains(tags.count) && distinct && answer.tags.allSatisfy { (1...3).contains(Scoring.wordCount($0)) }
@@ -53,12 +44,21 @@ package enum CrateTask: EvalTask {
         return Scoring.words(text).contains(longest)
     }
 
-    /// The string repeats the type's name (`CrateAIInsight`, `Crate AI
+    /// The string repeats the type's name (`CrateInsight`, `Crate
     /// Insight`) — a small model's way of filling a field it has nothing for.
     package static func copiesTypeName(_ text: String) -> Bool {
-        Scoring.normalized(text).contains(Scoring.normalized("\(CrateAIInsight.self)"))
+        Scoring.normalized(text).contains(Scoring.normalized("\(CrateInsight.self)"))
     }
 
     package static let seed = CrateCorpus.seed
     package static func generate(seed: UInt64) -> [CrateItem] { CrateCorpus.generate(seed: seed) }
+}
+
+extension CrateItem {
+    /// The crate as the vinyl example holds it.
+    package var crate: Crate {
+        Crate(name: name, albums: records.enumerated().map { index, record in
+            Album(id: "\(id)-\(index + 1)", artist: record.artist, title: record.title, year: record.year, genre: record.genre)
+        })
+    }
 }

@@ -4,11 +4,13 @@ import FoundationModels
 /// instructions and prompt an app sends for an item, the type it asks for,
 /// and how an answer is judged.
 ///
-/// Every mode of a run sends the same instructions and prompt; only how the
-/// answer is produced differs (see ``EvalMode``).
+/// The instructions, prompts and answer types are the examples' own
+/// (`Examples/`): the eval measures what the examples ship, not copies of
+/// it. Every mode of a run sends the same instructions and prompt; only how
+/// the answer is produced differs (see ``EvalMode``).
 package protocol EvalTask {
     associatedtype Item: Codable & Sendable & Identifiable where Item.ID == String
-    associatedtype Answer: Generable
+    associatedtype Answer: Generable & Sendable
 
     static var corpus: Corpus { get }
     /// The session's instructions, the same for every item.
@@ -29,32 +31,88 @@ package protocol EvalTask {
     /// checks that instructions tuned on the corpus were not tuned to its
     /// items.
     static func generate(seed: UInt64) -> [Item]
+
+    /// Whether the example ships a feature around the request (checks,
+    /// re-prompts, deterministic readers): ``EvalMode/pipeline`` runs it.
+    static var hasPipeline: Bool { get }
+    /// The example's whole feature on `item`, as an app calls it.
+    static func pipeline(for item: Item, model: SystemLanguageModel) async throws -> PipelineAnswer<Answer>
+
+    /// Examples that the answer type's guide descriptions give, by
+    /// top-level property: an answer that repeats one the prompt does not
+    /// contain copied it from the description instead of reading the input.
+    static var descriptionExamples: [String: [String]] { get }
 }
 
 extension EvalTask {
     package static func groups(of item: Item) -> [String] { [] }
     package static var informational: Set<String> { [] }
+    package static var hasPipeline: Bool { false }
+    package static func pipeline(for item: Item, model: SystemLanguageModel) async throws -> PipelineAnswer<Answer> {
+        throw CorpusError("\(corpus.rawValue) has no pipeline")
+    }
+    package static var descriptionExamples: [String: [String]] { [:] }
+}
+
+/// What an example's feature returned, as the task's answer type, and how
+/// it got there (for the report).
+package struct PipelineAnswer<Answer: Sendable>: Sendable {
+    package var answer: Answer
+    /// The feature's result as the report shows it: its values and where
+    /// each came from.
+    package var output: String
+    /// Model requests the feature made (a re-prompt makes two).
+    package var requests: Int
+
+    package init(answer: Answer, output: String, requests: Int) {
+        self.answer = answer
+        self.output = output
+        self.requests = requests
+    }
 }
 
 /// The corpora, by the name `fm eval CORPUS` takes.
 package enum Corpus: String, CaseIterable, Codable, Sendable {
-    case receipts, tickets, flashcards, crates
+    case receipts
+    /// The receipts again, asked for with guide descriptions that carry
+    /// examples (`e.g. SHELL, CHEVRON`), as app developers write them.
+    case receiptsGuideExamples = "receipts-guide-examples"
+    case tickets, flashcards, crates
 
-    package var fileName: String { rawValue + ".json" }
+    /// The file of its items: variants of a corpus share their items.
+    package var fileName: String {
+        switch self {
+        case .receiptsGuideExamples: Corpus.receipts.fileName
+        default: rawValue + ".json"
+        }
+    }
+
+    /// The corpus's heading in the report.
+    package var title: String {
+        switch self {
+        case .receiptsGuideExamples: "Receipts with guide examples"
+        default: rawValue.capitalized
+        }
+    }
+
+    /// The corpora with files of their own.
+    package static var files: [Corpus] { allCases.filter { $0.fileName == $0.rawValue + ".json" } }
 
     /// What the corpus's items are, for the report.
     package var summary: String {
         switch self {
-        case .receipts: "fuel receipts as OCR rows → stationBrand, totalAmount, volume, pricePerUnit (numbers within 1 %), then reasoning and arithmeticCheckPassed"
-        case .tickets: "support tickets → headline, urgency 1…5 (in the ticket's expected range), 1–3 routing tags (required ones present, none outside the acceptable set)"
-        case .flashcards: "study notes → 3–5 flashcards whose answers come from the notes"
-        case .crates: "crates of records → summary, snippet (≤ 25 words), 3–5 distinct tags; the input's artists mentioned; the type's name never copied"
+        case .receipts: "fuel receipts as OCR rows → the receipt example's `FuelReceipt`: stationBrand, totalAmount, volume, pricePerUnit (numbers within 1 %); the pipeline is its `ReceiptExtractor` (model, pattern reader, arithmetic check, one re-prompt)"
+        case .receiptsGuideExamples: "the same receipts asked for with guide descriptions that give examples, as app developers write them (`The brand of the fuel station, e.g. SHELL, CHEVRON`); an answer that repeats an example its receipt does not contain copied it"
+        case .tickets: "support tickets → the ticket example's `Triage`: queue (one of the acceptable ones), priority (low, normal or urgent as the ticket warrants), a summary of at most 15 words; the pipeline is its `TicketTriager` (on device)"
+        case .flashcards: "study notes → the flashcards example's `FlashcardDeck`: 3 cards whose answers come from the notes; the pipeline is its `ModelFlashcardGenerator` (repeated questions dropped)"
+        case .crates: "crates of records → the vinyl example's `CrateInsight`: 3–5 distinct tags, a snippet of at most 20 words, a summary; the input's artists mentioned; the type's name never copied"
         }
     }
 
     package var taskType: any EvalTask.Type {
         switch self {
         case .receipts: ReceiptTask.self
+        case .receiptsGuideExamples: GuideExampleReceiptTask.self
         case .tickets: TicketTask.self
         case .flashcards: FlashcardTask.self
         case .crates: CrateTask.self

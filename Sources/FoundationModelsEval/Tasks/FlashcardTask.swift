@@ -1,35 +1,16 @@
 import FoundationModels
+import Flashcards
 
-/// One card of a study deck.
-@Generable(description: "A flashcard")
-package struct Flashcard: Sendable {
-    @Guide(description: "The question on the front of the card")
-    package var question: String
-
-    @Guide(description: "The answer on the back of the card, short, taken from the notes")
-    package var answer: String
-}
-
-/// What a flash-card app asks for a page of notes; the count guide keeps
-/// the deck to a size a student reviews.
-@Generable(description: "Flashcards drafted from the user's notes")
-package struct FlashcardDeck: Sendable {
-    @Guide(description: "The deck's topic in a few words")
-    package var topic: String
-
-    @Guide(description: "Cards on the notes' key facts", .count(3...5))
-    package var cards: [Flashcard]
-}
-
-/// Notes → flashcards: a deck of the right size whose answers come from
-/// the notes.
+/// Notes → flashcards, asked for as the flashcards example asks
+/// (``ModelFlashcardGenerator``'s instructions and prompt, its
+/// ``FlashcardDeck``): a full deck whose answers come from the notes.
 package enum FlashcardTask: EvalTask {
     package static let corpus = Corpus.flashcards
 
-    package static let instructions = "You write study flashcards from the user's notes. Every answer must come from the notes."
+    package static var instructions: String { ModelFlashcardGenerator.instructions }
 
     package static func prompt(for item: NotesItem) -> String {
-        "Notes on \(item.topic):\n\(item.notes)\n\nWrite \(item.minimumCards) to \(item.maximumCards) flashcards."
+        ModelFlashcardGenerator.prompt(notes: item.notes)
     }
 
     package static let fields = ["count", "grounding", "distinct", "coverage"]
@@ -37,12 +18,15 @@ package enum FlashcardTask: EvalTask {
     /// (grounding is what counts).
     package static let informational: Set<String> = ["coverage"]
 
+    /// Cards the example asks for.
+    package static var expectedCount: Int { ModelFlashcardGenerator.cardsPerDeck }
+
     /// The share of cards that must be grounded for the deck to be.
     package static let groundingThreshold = 0.75
 
     package static func score(_ answer: FlashcardDeck, for item: NotesItem) -> [FieldScore] {
         let cards = answer.cards
-        let range = item.minimumCards...item.maximumCards
+        let expected = expectedCount
         let grounded = cards.filter { isGrounded($0.answer, in: item) }.count
         let share = cards.isEmpty ? 0 : Double(grounded) / Double(cards.count)
         let questions = cards.map { Scoring.normalized($0.question) }
@@ -50,7 +34,7 @@ package enum FlashcardTask: EvalTask {
         let text = cards.map { $0.question + " " + $0.answer }.joined(separator: " ")
         let covered = Set(item.keyTerms.filter { Scoring.contains(text, phrase: $0) }.map { $0.lowercased() })
         return [
-            FieldScore("count", range.contains(cards.count), "expected \(range.lowerBound)–\(range.upperBound), got \(cards.count)"),
+            FieldScore("count", cards.count == expected, "expected \(expected), got \(cards.count)"),
             FieldScore("grounding", !cards.isEmpty && share >= groundingThreshold, "\(grounded) of \(cards.count) answers grounded"
                 + (cards.first { !isGrounded($0.answer, in: item) }.map { ", e.g. not: \(Scoring.quote($0.answer))" } ?? "")),
             FieldScore("distinct", distinct, "\(Set(questions).count) distinct questions of \(cards.count)"),
@@ -83,4 +67,19 @@ package enum FlashcardTask: EvalTask {
 
     package static let seed = NotesCorpus.seed
     package static func generate(seed: UInt64) -> [NotesItem] { NotesCorpus.generate(seed: seed) }
+
+    // MARK: The example's feature
+
+    package static let hasPipeline = true
+
+    /// ``ModelFlashcardGenerator/flashcards(from:)`` on a new generator: the
+    /// deck the screen shows, repeated questions dropped.
+    package static func pipeline(for item: NotesItem, model: SystemLanguageModel) async throws -> PipelineAnswer<FlashcardDeck> {
+        let cards = try await ModelFlashcardGenerator(model: model).flashcards(from: item.notes)
+        return PipelineAnswer(
+            answer: FlashcardDeck(cards: cards),
+            output: cards.map { "\($0.question) — \($0.answer)" }.joined(separator: " / "),
+            requests: 1
+        )
+    }
 }

@@ -56,9 +56,9 @@ extension OnDeviceTests {
         @Test func configuredModelsCoexistAndUnloadGivesTheMemoryBack() async throws {
             try OnDevice.requireModel()
             let environment = ProcessInfo.processInfo.environment
-            let largerPath = environment["FOUNDATION_MODELS_DEFAULT_MODEL"]
-                ?? SystemLanguageModel.Configuration.installedDefaultModelFile.path
-            try #require(FileManager.default.fileExists(atPath: largerPath), "needs the default model (make setup): \(largerPath)")
+            let largerPath = environment["FOUNDATION_MODELS_FAST_MODEL"]
+                ?? SystemLanguageModel.Configuration.installedFastModelFile.path
+            try #require(FileManager.default.fileExists(atPath: largerPath), "needs the fast model (make setup): \(largerPath)")
 
             var smallConfiguration = SystemLanguageModel.Configuration(modelFile: SystemLanguageModel.default.configuration.modelFile)
             smallConfiguration.contextSize = 640
