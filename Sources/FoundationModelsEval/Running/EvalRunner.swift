@@ -151,9 +151,7 @@ package struct EvalRunner {
         let engine = OnDeviceEngine.shared(for: model.configuration)
         let session = LanguageModelSession(model: model, instructions: T.instructions)
         let before = engine.statistics.withLock { $0 }
-        let clock = ContinuousClock()
-        let start = clock.now
-        var produced = await run(seconds: { (clock.now - start).inSeconds }) {
+        var produced = await run {
             let response = try await session.respond(to: prompt, generating: T.Answer.self, options: GenerationOptions(samplingMode: .greedy))
             return SessionAnswer(text: response.rawContent.jsonString, content: response.rawContent, usage: response.usage)
         }
@@ -166,30 +164,16 @@ package struct EvalRunner {
     /// does not report token counts.
     private func pipeline<T: EvalTask>(_ task: T.Type, item: T.Item) async -> Produced {
         let model = model
-        let clock = ContinuousClock()
-        let start = clock.now
-        var produced = Produced()
-        do {
-            let answer = try await withTimeLimit(timeLimit) { try await T.pipeline(for: item, model: model) }
+        return await timed({ try await T.pipeline(for: item, model: model) }) { answer, produced in
             produced.output = answer.output
             produced.content = answer.answer.generatedContent
             produced.requests = answer.requests
-        } catch let error as TimeLimitExceeded {
-            produced.status = .timedOut
-            produced.problem = error.description
-        } catch {
-            produced.status = .failed
-            produced.problem = "\(error)"
         }
-        produced.seconds = (clock.now - start).inSeconds
-        return produced
     }
 
     private func free(instructions: String, prompt: String, contextSize: Int) async -> Produced {
         let session = LanguageModelSession(model: model, instructions: instructions)
-        let clock = ContinuousClock()
-        let start = clock.now
-        var produced = await run(seconds: { (clock.now - start).inSeconds }) {
+        var produced = await run {
             let response = try await session.respond(to: prompt, options: GenerationOptions(samplingMode: .greedy))
             return SessionAnswer(text: response.content, content: nil, usage: response.usage)
         }
@@ -205,15 +189,27 @@ package struct EvalRunner {
     }
 
     /// Runs one session request under the time limit.
-    private func run(seconds elapsed: () -> Double, _ body: sending @escaping () async throws -> SessionAnswer) async -> Produced {
-        var produced = Produced()
-        do {
-            let answer = try await withTimeLimit(timeLimit, body)
+    private func run(_ body: sending @escaping () async throws -> SessionAnswer) async -> Produced {
+        await timed(body) { answer, produced in
             produced.output = answer.text
             produced.content = answer.content
             produced.promptTokens = answer.usage.input.totalTokenCount
             produced.cachedPromptTokens = answer.usage.input.cachedTokenCount
             produced.outputTokens = answer.usage.output.totalTokenCount
+        }
+    }
+
+    /// Runs `body` under the time limit and times it: `fill` records its
+    /// answer; running out of time or throwing is recorded instead.
+    private func timed<Answer: Sendable>(
+        _ body: sending @escaping () async throws -> Answer,
+        fill: (Answer, inout Produced) -> Void
+    ) async -> Produced {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var produced = Produced()
+        do {
+            fill(try await withTimeLimit(timeLimit, body), &produced)
         } catch let error as TimeLimitExceeded {
             produced.status = .timedOut
             produced.problem = error.description
@@ -221,7 +217,7 @@ package struct EvalRunner {
             produced.status = .failed
             produced.problem = "\(error)"
         }
-        produced.seconds = elapsed()
+        produced.seconds = (clock.now - start).inSeconds
         return produced
     }
 
