@@ -109,6 +109,8 @@ let package = Package(
         // HTTP serving for `fm serve` (its program, fm-serve, only: the
         // framework and fm do not depend on it).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
+        // Its graceful shutdown, bounded (Hummingbird's own dependency).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // llama.cpp's C API, found through pkg-config: `llama.pc` from
@@ -205,6 +207,7 @@ let package = Package(
                 "FoundationModels",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -284,7 +287,7 @@ let package = Package(
         .testTarget(
             name: "ServerModelTests",
             dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval"],
-            exclude: ["fm_serve_client.py"]
+            exclude: ["fm_serve_checks.py", "fm_serve_client.py", "fm_serve_load.py"]
         ),
         // Runs on the real default model (FOUNDATION_MODELS_MODEL).
         .testTarget(

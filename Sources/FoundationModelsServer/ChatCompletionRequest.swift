@@ -15,6 +15,31 @@ struct ChatCompletionRequest {
         case system(String)
         case user(String)
         case assistant(String)
+        /// An assistant message that called tools (its text, if any, is
+        /// dropped: the session's turn is the calls).
+        case toolCalls([ToolCall])
+        /// A tool's output, answering the call with this id.
+        case toolOutput(callID: String, toolName: String, content: String)
+    }
+
+    /// A call an earlier assistant message made.
+    struct ToolCall: Equatable {
+        var id: String
+        var name: String
+        var arguments: GeneratedContent
+    }
+
+    /// A function the client offers the model (`tools`).
+    struct Tool {
+        var name: String
+        var description: String
+        var parameters: GenerationSchema
+    }
+
+    /// `tool_choice`.
+    enum ToolChoice: Equatable {
+        case auto, none, required
+        case function(String)
     }
 
     var model: String?
@@ -29,6 +54,8 @@ struct ChatCompletionRequest {
     var stop: [String] = []
     /// The schema every answer must follow (`response_format`), or nil for text.
     var schema: GenerationSchema?
+    var tools: [Tool] = []
+    var toolChoice = ToolChoice.auto
 
     /// Limits a request must keep to (``ChatCompletionsServer/Configuration``).
     struct Limits {
@@ -103,11 +130,9 @@ struct ChatCompletionRequest {
         if try Self.bool(fields["logprobs"], "logprobs") == true {
             throw .invalid("logprobs is not supported.", param: "logprobs")
         }
-        if let tools = fields["tools"], tools.kind != .null {
-            if case .array(let list) = tools.kind, list.isEmpty {} else {
-                throw .invalid("tools are not supported by this server yet.", param: "tools", code: "unsupported_parameter")
-            }
-        }
+        tools = try Self.tools(fields["tools"])
+        toolChoice = try Self.toolChoice(fields["tool_choice"], tools: tools)
+        _ = try Self.bool(fields["parallel_tool_calls"], "parallel_tool_calls")
         schema = try Self.responseFormat(fields["response_format"])
     }
 
@@ -154,6 +179,10 @@ struct ChatCompletionRequest {
         }
     }
 
+    /// The conversation. It ends with the user's message, or with the
+    /// outputs of the tools the assistant called since it (the client ran
+    /// them); every call is answered by a tool message, and every tool
+    /// message answers a call, before the conversation goes on.
     private static func messages(_ value: GeneratedContent?, limit: Int) throws(APIError) -> [Message] {
         guard let value, case .array(let items) = value.kind else {
             throw .invalid("messages must be an array of message objects.", param: "messages")
@@ -161,28 +190,161 @@ struct ChatCompletionRequest {
         guard !items.isEmpty else { throw .invalid("messages must not be empty.", param: "messages") }
         guard items.count <= limit else { throw .invalid("messages holds \(items.count) messages; the limit is \(limit).", param: "messages") }
         var messages: [Message] = []
+        /// Calls not yet answered by a tool message: id, name, where made.
+        var pending: [(id: String, name: String, param: String)] = []
         for (index, item) in items.enumerated() {
             let param = "messages[\(index)]"
             guard case .structure(let fields, _) = item.kind else { throw .invalid("\(param) must be an object.", param: param) }
             guard let role = try string(fields["role"], "\(param).role") else { throw .invalid("\(param).role is missing.", param: "\(param).role") }
-            if let calls = fields["tool_calls"], calls.kind != .null {
-                throw .invalid("\(param).tool_calls: tool calls are not supported by this server yet.", param: "\(param).tool_calls", code: "unsupported_parameter")
+            if role != "tool", let unanswered = pending.first {
+                throw .invalid(
+                    "\(unanswered.param) called tools whose outputs are missing: a tool message with tool_call_id '\(unanswered.id)' must follow it.",
+                    param: "\(param).role"
+                )
             }
-            let text = try content(fields["content"], param: "\(param).content", required: role != "assistant")
             switch role {
-            case "system", "developer": messages.append(.system(text))
-            case "user": messages.append(.user(text))
-            case "assistant": messages.append(.assistant(text))
-            case "tool", "function":
-                throw .invalid("\(param).role: tool messages are not supported by this server yet.", param: "\(param).role", code: "unsupported_parameter")
+            case "system", "developer":
+                messages.append(.system(try content(fields["content"], param: "\(param).content", required: true)))
+            case "user":
+                messages.append(.user(try content(fields["content"], param: "\(param).content", required: true)))
+            case "assistant":
+                if let calls = try toolCalls(fields["tool_calls"], param: "\(param).tool_calls") {
+                    _ = try content(fields["content"], param: "\(param).content", required: false)
+                    messages.append(.toolCalls(calls))
+                    pending = calls.map { ($0.id, $0.name, param) }
+                } else {
+                    messages.append(.assistant(try content(fields["content"], param: "\(param).content", required: true)))
+                }
+            case "tool":
+                guard let id = try string(fields["tool_call_id"], "\(param).tool_call_id") else {
+                    throw .invalid("\(param).tool_call_id is missing.", param: "\(param).tool_call_id")
+                }
+                guard let position = pending.firstIndex(where: { $0.id == id }) else {
+                    throw .invalid(
+                        "\(param).tool_call_id '\(id)' does not answer a call of the assistant message before it.",
+                        param: "\(param).tool_call_id"
+                    )
+                }
+                let call = pending.remove(at: position)
+                messages.append(.toolOutput(callID: id, toolName: call.name, content: try content(fields["content"], param: "\(param).content", required: true)))
+            case "function":
+                throw .invalid("\(param).role: 'function' messages are deprecated; send 'tool' messages with a tool_call_id.", param: "\(param).role")
             default:
                 throw .invalid("\(param).role: '\(role)' is not one of 'system', 'developer', 'user', 'assistant', 'tool'.", param: "\(param).role")
             }
         }
-        guard case .user = messages.last else {
-            throw .invalid("The last message must be from the user.", param: "messages[\(items.count - 1)].role")
+        if let unanswered = pending.first {
+            throw .invalid(
+                "\(unanswered.param) called tools whose outputs are missing: a tool message with tool_call_id '\(unanswered.id)' must follow it.",
+                param: "messages"
+            )
+        }
+        switch messages.last {
+        case .user, .toolOutput: break
+        default: throw .invalid("The last message must be from the user, or a tool's output.", param: "messages[\(items.count - 1)].role")
+        }
+        guard messages.contains(where: { if case .user = $0 { true } else { false } }) else {
+            throw .invalid("messages must hold a message from the user.", param: "messages")
         }
         return messages
+    }
+
+    /// An assistant message's `tool_calls`, or nil when it has none.
+    private static func toolCalls(_ value: GeneratedContent?, param: String) throws(APIError) -> [ToolCall]? {
+        guard let value, value.kind != .null else { return nil }
+        guard case .array(let items) = value.kind else { throw .invalid("\(param) must be an array.", param: param) }
+        if items.isEmpty { return nil }
+        var calls: [ToolCall] = []
+        for (index, item) in items.enumerated() {
+            let param = "\(param)[\(index)]"
+            guard case .structure(let fields, _) = item.kind else { throw .invalid("\(param) must be an object.", param: param) }
+            guard let id = try string(fields["id"], "\(param).id"), !id.isEmpty else { throw .invalid("\(param).id is missing.", param: "\(param).id") }
+            if let type = try string(fields["type"], "\(param).type"), type != "function" {
+                throw .invalid("\(param).type '\(type)' is not 'function'.", param: "\(param).type")
+            }
+            guard let function = fields["function"], case .structure(let call, _) = function.kind else {
+                throw .invalid("\(param).function must be an object.", param: "\(param).function")
+            }
+            guard let name = try string(call["name"], "\(param).function.name") else {
+                throw .invalid("\(param).function.name is missing.", param: "\(param).function.name")
+            }
+            let text = try string(call["arguments"], "\(param).function.arguments") ?? "{}"
+            let arguments: GeneratedContent
+            do {
+                arguments = try GeneratedContent(json: text.isEmpty ? "{}" : text)
+            } catch {
+                throw .invalid("\(param).function.arguments is not valid JSON: \(error)", param: "\(param).function.arguments")
+            }
+            guard calls.allSatisfy({ $0.id != id }) else { throw .invalid("\(param).id '\(id)' is used twice.", param: "\(param).id") }
+            calls.append(ToolCall(id: id, name: name, arguments: arguments))
+        }
+        return calls
+    }
+
+    /// `tools`: functions, each with a JSON Schema guided generation
+    /// enforces on its arguments (a 400 naming what it cannot enforce).
+    private static func tools(_ value: GeneratedContent?) throws(APIError) -> [Tool] {
+        guard let value, value.kind != .null else { return [] }
+        guard case .array(let items) = value.kind else { throw .invalid("tools must be an array.", param: "tools") }
+        guard items.count <= 128 else { throw .invalid("tools holds \(items.count) tools; the limit is 128.", param: "tools") }
+        var tools: [Tool] = []
+        for (index, item) in items.enumerated() {
+            let param = "tools[\(index)]"
+            guard case .structure(let fields, _) = item.kind else { throw .invalid("\(param) must be an object.", param: param) }
+            guard let type = try string(fields["type"], "\(param).type") else { throw .invalid("\(param).type is missing.", param: "\(param).type") }
+            guard type == "function" else { throw .invalid("\(param).type '\(type)' is not supported (only 'function').", param: "\(param).type") }
+            guard let function = fields["function"], case .structure(let definition, _) = function.kind else {
+                throw .invalid("\(param).function must be an object.", param: "\(param).function")
+            }
+            guard let name = try string(definition["name"], "\(param).function.name") else {
+                throw .invalid("\(param).function.name is missing.", param: "\(param).function.name")
+            }
+            guard (1...64).contains(name.utf8.count), name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }) else {
+                throw .invalid("\(param).function.name '\(name)' must be 1 to 64 letters, digits, underscores or dashes.", param: "\(param).function.name")
+            }
+            guard tools.allSatisfy({ $0.name != name }) else { throw .invalid("\(param).function.name '\(name)' is used twice.", param: "\(param).function.name") }
+            let description = try string(definition["description"], "\(param).function.description") ?? ""
+            _ = try bool(definition["strict"], "\(param).function.strict")
+            let parameters: GenerationSchema
+            if let schema = definition["parameters"], schema.kind != .null {
+                guard case .structure(let keywords, _) = schema.kind else {
+                    throw .invalid("\(param).function.parameters must be a JSON Schema object.", param: "\(param).function.parameters")
+                }
+                // `{}` is how clients say "no arguments".
+                parameters = try Self.schema(from: keywords.isEmpty ? #"{"type":"object","properties":{}}"# : schema.jsonString, param: "\(param).function.parameters")
+            } else {
+                parameters = try Self.schema(from: #"{"type":"object","properties":{}}"#, param: "\(param).function.parameters")
+            }
+            tools.append(Tool(name: name, description: description, parameters: parameters))
+        }
+        return tools
+    }
+
+    /// `tool_choice`: `auto`, `none`, `required`, or one named function.
+    private static func toolChoice(_ value: GeneratedContent?, tools: [Tool]) throws(APIError) -> ToolChoice {
+        guard let value, value.kind != .null else { return tools.isEmpty ? .none : .auto }
+        let choice: ToolChoice
+        switch value.kind {
+        case .string("auto"): choice = .auto
+        case .string("none"): choice = .none
+        case .string("required"): choice = .required
+        case .structure(let fields, _):
+            guard try string(fields["type"], "tool_choice.type") == "function",
+                  let function = fields["function"], case .structure(let named, _) = function.kind,
+                  let name = try string(named["name"], "tool_choice.function.name") else {
+                throw .invalid("tool_choice must be 'auto', 'none', 'required' or {\"type\": \"function\", \"function\": {\"name\": ...}}.", param: "tool_choice")
+            }
+            guard tools.contains(where: { $0.name == name }) else {
+                throw .invalid("tool_choice names '\(name)', which is not one of the tools.", param: "tool_choice.function.name")
+            }
+            choice = .function(name)
+        default:
+            throw .invalid("tool_choice must be 'auto', 'none', 'required' or {\"type\": \"function\", \"function\": {\"name\": ...}}.", param: "tool_choice")
+        }
+        if tools.isEmpty, choice != .none {
+            throw .invalid("tool_choice is only allowed when tools are specified.", param: "tool_choice")
+        }
+        return choice
     }
 
     /// A message's text: a string, or an array of text parts.

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// An OpenAI-compatible HTTP server over a `LanguageModel` (`fm serve`):
 /// `POST /v1/chat/completions` (streamed or not; text, or JSON that follows
@@ -35,6 +36,10 @@ public struct ChatCompletionsServer: Sendable {
         public var apiKey: String?
         /// The model's name in `/v1/models` and in every response.
         public var modelName: String
+        /// The tokens one request's conversation and answer may hold,
+        /// reported in `/v1/models` as `max_model_len` (as vLLM does), so
+        /// clients such as `PrivateCloudComputeLanguageModel` can budget.
+        public var contextSize: Int?
         /// The largest request body accepted (413 beyond).
         public var maximumBodyBytes = 1 << 20
         /// The most messages a request may hold.
@@ -45,6 +50,9 @@ public struct ChatCompletionsServer: Sendable {
         public var maximumConnections = 256
         /// A connection that sends nothing for this long is closed (slow clients).
         public var idleTimeout: Duration = .seconds(30)
+        /// After SIGTERM or SIGINT, how long answers in progress may take to
+        /// finish; those still running then are cancelled.
+        public var shutdownTimeout: Duration = .seconds(10)
 
         public init(modelName: String) {
             self.modelName = modelName
@@ -62,7 +70,9 @@ public struct ChatCompletionsServer: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT, calling `onListening` with the bound
-    /// port once connections are accepted.
+    /// port once connections are accepted. On the signal it stops accepting,
+    /// lets answers in progress finish for up to
+    /// ``Configuration/shutdownTimeout``, then cancels the rest.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router()
         router.add(middleware: AccessLog(logger: logger))
@@ -71,7 +81,7 @@ public struct ChatCompletionsServer: Sendable {
             Self.json(200, WireJSON.object([("status", WireJSON.string("ok"))]).jsonString)
         }
         router.get("v1/models") { _, _ in
-            Self.json(200, Self.modelsBody(configuration.modelName))
+            Self.json(200, Self.modelsBody(configuration.modelName, contextSize: configuration.contextSize))
         }
         router.post("v1/chat/completions") { request, _ in
             await self.chatCompletions(request)
@@ -88,7 +98,10 @@ public struct ChatCompletionsServer: Sendable {
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        try await app.runService()
+        var lifecycle = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        lifecycle.maximumGracefulShutdownDuration = configuration.shutdownTimeout
+        lifecycle.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: lifecycle).run()
     }
 
     // MARK: Chat completions
@@ -117,16 +130,19 @@ public struct ChatCompletionsServer: Sendable {
         let completion = ChatCompletion(model: model, modelName: configuration.modelName)
         let events = completion.events(for: parsed)
         if parsed.stream {
-            return streamed(events, completion: completion, includeUsage: parsed.includeUsage)
+            return await streamed(events, completion: completion, includeUsage: parsed.includeUsage)
         }
         var content = ""
+        var calls: Transcript.ToolCalls?
         do {
             for try await event in events {
                 switch event {
                 case .delta(let text):
                     content += text
+                case .toolCalls(let made):
+                    calls = made
                 case .finished(let reason, let usage):
-                    return Self.json(200, Self.completionBody(completion, content: content, reason: reason, usage: usage))
+                    return Self.json(200, Self.completionBody(completion, content: content, toolCalls: calls, reason: reason, usage: usage))
                 }
             }
             return Self.error(APIError(status: 500, message: "The answer ended without finishing.", type: "server_error", param: nil, code: nil))
@@ -136,11 +152,35 @@ public struct ChatCompletionsServer: Sendable {
     }
 
     /// Server-sent events: the role, each piece of text, the finish reason,
-    /// usage when asked for, `[DONE]`. A failure before the first piece is
-    /// an ordinary error response; one after it, an error event. A write to
-    /// a client that went away throws, which ends the iteration and with it
-    /// the generation.
-    func streamed(_ events: AsyncThrowingStream<ChatCompletion.Event, any Error>, completion: ChatCompletion, includeUsage: Bool) -> Response {
+    /// usage when asked for, `[DONE]`. The status waits for the first piece,
+    /// so a request that fails before it (a full queue: 429 with
+    /// `Retry-After`; a context overflow: 400) gets an ordinary error
+    /// response a client can act on; a failure after it is an error event.
+    /// A write to a client that went away throws, which ends the iteration
+    /// and with it the generation.
+    func streamed(_ events: AsyncThrowingStream<ChatCompletion.Event, any Error>, completion: ChatCompletion, includeUsage: Bool) async -> Response {
+        var iterator = events.makeAsyncIterator()
+        let first: ChatCompletion.Event?
+        do {
+            first = try await iterator.next()
+        } catch {
+            return Self.error(APIError.from(error))
+        }
+        // The rest goes to the body through a stream of its own: the
+        // iterator moves into the task that drains it, which the body's end
+        // (the client gone, or the answer done) cancels, ending the
+        // generation with it.
+        let (rest, output) = AsyncThrowingStream<ChatCompletion.Event, any Error>.makeStream()
+        let draining = Task { [iterator] in
+            var iterator = iterator
+            do {
+                while let event = try await iterator.next() { output.yield(event) }
+                output.finish()
+            } catch {
+                output.finish(throwing: error)
+            }
+        }
+        output.onTermination = { _ in draining.cancel() }
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
@@ -149,18 +189,24 @@ public struct ChatCompletionsServer: Sendable {
                 try await writer.write(ByteBuffer(string: "data: \(json)\n\n"))
             }
             try await send(Self.chunk(completion, delta: [("role", WireJSON.string("assistant")), ("content", WireJSON.string(""))], reason: nil))
-            do {
-                for try await event in events {
-                    switch event {
-                    case .delta(let text):
-                        try await send(Self.chunk(completion, delta: [("content", WireJSON.string(text))], reason: nil))
-                    case .finished(let reason, let usage):
-                        try await send(Self.chunk(completion, delta: [], reason: reason))
-                        if includeUsage {
-                            try await send(Self.usageChunk(completion, usage: usage))
-                        }
+            func send(_ event: ChatCompletion.Event) async throws {
+                switch event {
+                case .delta(let text):
+                    try await send(Self.chunk(completion, delta: [("content", WireJSON.string(text))], reason: nil))
+                case .toolCalls(let calls):
+                    // Each call whole, in one piece: the arguments are
+                    // complete JSON once the grammar has closed them.
+                    try await send(Self.chunk(completion, delta: [("tool_calls", Self.toolCalls(calls, indexed: true))], reason: nil))
+                case .finished(let reason, let usage):
+                    try await send(Self.chunk(completion, delta: [], reason: reason))
+                    if includeUsage {
+                        try await send(Self.usageChunk(completion, usage: usage))
                     }
                 }
+            }
+            do {
+                if let first { try await send(first) }
+                for try await event in rest { try await send(event) }
             } catch let error where !(error is CancellationError) {
                 try await send(APIError.from(error).body)
             }
@@ -210,8 +256,36 @@ public struct ChatCompletionsServer: Sendable {
         ]
     }
 
-    static func completionBody(_ completion: ChatCompletion, content: String, reason: String, usage: LanguageModelSession.Usage) -> String {
-        let message = WireJSON.object([("role", WireJSON.string("assistant")), ("content", WireJSON.string(content))])
+    /// OpenAI's `tool_calls`: each call's id, `function` type, name and
+    /// arguments as JSON text; in a stream's delta each also has its index.
+    static func toolCalls(_ calls: Transcript.ToolCalls, indexed: Bool) -> GeneratedContent {
+        WireJSON.array(calls.enumerated().map { index, call in
+            WireJSON.object((indexed ? [("index", WireJSON.number(index))] : []) + [
+                ("id", WireJSON.string(callID(call.id))),
+                ("type", WireJSON.string("function")),
+                ("function", WireJSON.object([
+                    ("name", WireJSON.string(call.toolName)), ("arguments", WireJSON.string(call.arguments.jsonString)),
+                ])),
+            ])
+        })
+    }
+
+    /// A call's id as OpenAI writes one (`call_` and hex) when the engine
+    /// made it (a UUID); the client's own ids come back as they were sent.
+    static func callID(_ id: String) -> String {
+        guard UUID(uuidString: id) != nil else { return id }
+        return "call_" + id.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
+    static func completionBody(_ completion: ChatCompletion, content: String, toolCalls: Transcript.ToolCalls?, reason: String, usage: LanguageModelSession.Usage) -> String {
+        var fields: [(String, GeneratedContent?)] = [("role", WireJSON.string("assistant"))]
+        if let toolCalls {
+            // Text the model wrote before its calls, if any, stays (as a stream sent it).
+            fields += [("content", content.isEmpty ? null : WireJSON.string(content)), ("tool_calls", Self.toolCalls(toolCalls, indexed: false))]
+        } else {
+            fields.append(("content", WireJSON.string(content)))
+        }
+        let message = WireJSON.object(fields)
         let choice = WireJSON.object([
             ("index", WireJSON.number(0)), ("message", message), ("logprobs", null), ("finish_reason", WireJSON.string(reason)),
         ])
@@ -236,10 +310,11 @@ public struct ChatCompletionsServer: Sendable {
         ]).jsonString
     }
 
-    static func modelsBody(_ name: String) -> String {
+    static func modelsBody(_ name: String, contextSize: Int?) -> String {
         let model = WireJSON.object([
             ("id", WireJSON.string(name)), ("object", WireJSON.string("model")),
             ("created", WireJSON.number(0)), ("owned_by", WireJSON.string("fm-serve")),
+            ("max_model_len", contextSize.map(WireJSON.number)),
         ])
         return WireJSON.object([("object", WireJSON.string("list")), ("data", WireJSON.array([model]))]).jsonString
     }

@@ -13,8 +13,8 @@ struct FMServe: AsyncParsableCommand {
         commandName: "fm serve",
         abstract: "Serve the model over an OpenAI-compatible HTTP API (Chat Completions).",
         discussion: """
-            POST /v1/chat/completions (stream, response_format json_schema / json_object, max_tokens, \
-            temperature, top_p, seed, stop), GET /v1/models, GET /health. Binds 127.0.0.1 unless --host \
+            POST /v1/chat/completions (stream, tools and tool_choice, response_format json_schema / \
+            json_object, max_tokens, temperature, top_p, seed, stop), GET /v1/models, GET /health. Binds 127.0.0.1 unless --host \
             says otherwise. The API key comes from --api-key or FM_SERVE_API_KEY; without one, no key is asked for.
             """
     )
@@ -52,6 +52,9 @@ struct FMServe: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may send nothing before it is closed (slow clients).")
     var idleTimeout = 30
 
+    @Option(name: .customLong("shutdown-timeout"), help: "Seconds answers in progress may take to finish after SIGTERM; then they are cancelled.")
+    var shutdownTimeout = 10
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let parallel, parallel < 1 { throw ValidationError("--parallel must be at least 1") }
@@ -60,6 +63,7 @@ struct FMServe: AsyncParsableCommand {
         if let maxTokens, maxTokens < 1 { throw ValidationError("--max-tokens must be at least 1") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1") }
+        guard shutdownTimeout >= 0 else { throw ValidationError("--shutdown-timeout must be 0 or more") }
     }
 
     func run() async throws {
@@ -81,6 +85,8 @@ struct FMServe: AsyncParsableCommand {
         server.maximumTokens = maxTokens
         server.maximumBodyBytes = maxBodyBytes
         server.idleTimeout = .seconds(idleTimeout)
+        server.shutdownTimeout = .seconds(shutdownTimeout)
+        server.contextSize = model.contextSize
         // Load the weights before the first client waits for them.
         _ = try await model.tokenCount(for: "")
         let host = host

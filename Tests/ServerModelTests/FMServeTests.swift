@@ -96,25 +96,77 @@ struct FMServeTests {
             Issue.record("\(line)")
         }
         #expect(status == 0)
-        #expect(passed.count == 51, "\(passed.count) of 51 checks passed")
+        #expect(passed.count == 67, "\(passed.count) of 67 checks passed")
         // SIGTERM ends it cleanly.
         #expect(server.stop() == 0)
     }
 
-    @Test func theProjectsOwnServerModelTalksToIt() async throws {
+    /// The hybrid platform's private tier served from Linux: the project's
+    /// own server models against fm serve do everything a session does
+    /// (text, a stream, a `Generable` type, tools), and the private-cloud
+    /// model learns the context size from `/v1/models`.
+    @Test func theProjectsOwnServerModelsTalkToIt() async throws {
+        let server = try FMServeProcess()
+        defer { _ = server.stop() }
+        let url = try #require(URL(string: server.baseURL))
+        try await LlamaServerIntegrationTests.exercise(
+            try OpenAICompatibleLanguageModel(baseURL: url, model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey)
+        )
+        let privateCloud = try PrivateCloudComputeLanguageModel(url: url, model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey)
+        #expect(try await privateCloud.contextSize == 1024)
+        try await LlamaServerIntegrationTests.exercise(privateCloud)
+    }
+
+    /// A tool the session runs on this side of the wire: fm serve returns
+    /// the model's call, the session runs `Weather`, sends its output back,
+    /// and fm serve answers from it.
+    @Test func aSessionsToolRunsOnTheClientSide() async throws {
         let server = try FMServeProcess()
         defer { _ = server.stop() }
         let model = try OpenAICompatibleLanguageModel(
-            baseURL: URL(string: server.baseURL)!, model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey
+            baseURL: #require(URL(string: server.baseURL)), model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey
         )
-        let session = LanguageModelSession(model: model, instructions: "You answer in a few words.")
-        let answer = try await session.respond(to: "Name a color.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8))
+        let session = LanguageModelSession(model: model, tools: [Weather()])
+        let answer = try await session.respond(
+            to: "What is the weather in Paris?",
+            options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 48, toolCallingMode: .required)
+        )
+        let calls = session.transcript.flatMap { entry -> [Transcript.ToolCall] in if case .toolCalls(let calls) = entry { Array(calls) } else { [] } }
+        #expect(calls.map(\.toolName) == ["weather"])
+        let arguments = try #require(calls.first?.arguments)
+        #expect(try Weather.Arguments(arguments).city.isEmpty == false)
+        #expect(session.transcript.contains { if case .toolOutput = $0 { true } else { false } })
         #expect(!answer.content.isEmpty)
-        var streamed = ""
-        for try await snapshot in session.streamResponse(to: "Name another.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8)) {
-            streamed = snapshot.content
-        }
-        #expect(!streamed.isEmpty)
+        // Instructions (the tool definitions), prompt, call, output, answer.
         #expect(session.transcript.count == 5)
+    }
+
+    /// SIGTERM while an answer is being written: the server stops within
+    /// its shutdown bound (the answer cancelled, the client told so by the
+    /// stream's end), and exits cleanly.
+    @Test func sigtermMidAnswerEndsWithinTheBound() async throws {
+        let server = try FMServeProcess(arguments: ["--shutdown-timeout", "2"])
+        let model = try OpenAICompatibleLanguageModel(
+            baseURL: #require(URL(string: server.baseURL)), model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey
+        )
+        let session = LanguageModelSession(model: model)
+        let stream = session.streamResponse(
+            to: "Write a very long story about a lighthouse keeper.",
+            options: GenerationOptions(samplingMode: .random(top: 40, seed: 7), maximumResponseTokens: 900)
+        )
+        var iterator = stream.makeAsyncIterator()
+        _ = try await iterator.next()
+        let signalled = ContinuousClock.now
+        server.process.terminate()
+        // The rest of the stream ends: complete, or failed because the server went away.
+        do {
+            while try await iterator.next() != nil {}
+        } catch {}
+        server.process.waitUntilExit()
+        let elapsed = ContinuousClock.now - signalled
+        #expect(server.process.terminationStatus == 0)
+        #expect(elapsed < .seconds(2 + 5 + 3), "stopped after \(elapsed)")
+        // The interrupted request left the session's transcript as it was.
+        #expect(session.transcript.isEmpty || session.transcript.count == 2)
     }
 }

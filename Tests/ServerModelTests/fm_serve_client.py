@@ -15,18 +15,10 @@ import urllib.request
 import jsonschema
 import openai
 
+from fm_serve_checks import check, finish
+
 base_url, api_key, model_name = sys.argv[1:4]
 client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=120)
-failures = 0
-
-
-def check(name, condition, why=""):
-    global failures
-    if condition:
-        print(f"ok: {name}", flush=True)
-    else:
-        failures += 1
-        print(f"FAILED: {name}: {why}", flush=True)
 
 
 def raw(method, path, body=None, headers=None):
@@ -143,7 +135,10 @@ for stream_it in (False, True):
         response_format={"type": "json_schema", "json_schema": {"name": "city", "schema": schema, "strict": True}},
     )
     if stream_it:
-        content = "".join(c.choices[0].delta.content or "" for c in client.chat.completions.create(stream=True, **kwargs) if c.choices)
+        typed_pieces = [c.choices[0].delta.content for c in client.chat.completions.create(stream=True, **kwargs)
+                        if c.choices and c.choices[0].delta.content]
+        content = "".join(typed_pieces)
+        check("json_schema (streamed): the JSON arrives as it is written", len(typed_pieces) > 3, repr(typed_pieces))
     else:
         content = client.chat.completions.create(**kwargs).choices[0].message.content
     try:
@@ -160,6 +155,65 @@ try:
     check("json_object: an object", isinstance(json.loads(reply.choices[0].message.content), dict), reply.choices[0].message.content)
 except ValueError as error:
     check("json_object: an object", False, str(error))
+
+# Tools: the model calls one with arguments that follow its JSON Schema,
+# the client runs it and sends the output back, and the model answers.
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather", "description": "The current weather in a city.",
+        "parameters": {"type": "object", "additionalProperties": False, "required": ["city", "unit"], "properties": {
+            "city": {"type": "string", "maxLength": 30}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        }},
+    },
+}
+TIME = {"type": "function", "function": {"name": "get_time", "description": "The time now.", "parameters": {}}}
+ASK = [{"role": "user", "content": "What is the weather in Paris, in celsius?"}]
+for choice in ("required", {"type": "function", "function": {"name": "get_weather"}}):
+    reply = client.chat.completions.create(
+        model=model_name, messages=ASK, tools=[WEATHER, TIME], tool_choice=choice, max_tokens=60, temperature=0,
+    )
+    message, name = reply.choices[0].message, f"tools ({choice if isinstance(choice, str) else 'named'})"
+    calls = message.tool_calls or []
+    check(f"{name}: a tool call", reply.choices[0].finish_reason == "tool_calls" and len(calls) >= 1 and message.content is None,
+          f"{reply.choices[0].finish_reason} {message}")
+    if calls:
+        call = calls[0]
+        check(f"{name}: an OpenAI call id", call.id.startswith("call_") and call.type == "function", call.id)
+        if call.function.name == "get_weather" or choice != "required":
+            try:
+                jsonschema.validate(json.loads(call.function.arguments), WEATHER["function"]["parameters"])
+                check(f"{name}: arguments follow the tool's schema", call.function.name == "get_weather", call.function.name)
+            except Exception as error:  # noqa: BLE001
+                check(f"{name}: arguments follow the tool's schema", False, f"{error}: {call.function.arguments!r}")
+        else:
+            check(f"{name}: arguments follow the tool's schema", json.loads(call.function.arguments) == {}, call.function.arguments)
+
+# The round trip: the call, its output, the answer (streamed, too).
+first = client.chat.completions.create(
+    model=model_name, messages=ASK, tools=[WEATHER], tool_choice="required", max_tokens=60, temperature=0,
+).choices[0].message
+conversation = ASK + [first.model_dump(exclude_none=True)] + [
+    {"role": "tool", "tool_call_id": call.id, "content": "Sunny, 21 degrees."} for call in first.tool_calls or []
+]
+reply = client.chat.completions.create(
+    model=model_name, messages=conversation, tools=[WEATHER], tool_choice="none", max_tokens=40, temperature=0,
+)
+check("tools: the answer after the output is text", isinstance(reply.choices[0].message.content, str)
+      and not reply.choices[0].message.tool_calls and reply.choices[0].finish_reason in ("stop", "length"), str(reply.choices[0]))
+streamed_calls, reasons = {}, []
+for chunk in client.chat.completions.create(
+    model=model_name, messages=ASK, tools=[WEATHER], tool_choice="required", max_tokens=60, temperature=0, stream=True,
+):
+    for streamed in chunk.choices:
+        for delta in streamed.delta.tool_calls or []:
+            entry = streamed_calls.setdefault(delta.index, {"id": delta.id, "name": "", "arguments": ""})
+            entry["name"] += delta.function.name or ""
+            entry["arguments"] += delta.function.arguments or ""
+        if streamed.finish_reason:
+            reasons.append(streamed.finish_reason)
+check("tools (streamed): a call with complete arguments", reasons == ["tool_calls"] and len(streamed_calls) >= 1
+      and all(c["id"] and json.loads(c["arguments"]) is not None for c in streamed_calls.values()), f"{reasons} {streamed_calls}")
 
 # Clients that go away mid-stream free their sequences: both of the
 # server's two sequences are busy with long answers, both clients leave after
@@ -241,7 +295,21 @@ for name, payload, param in [
     ("the last message from the assistant", {"messages": [USER, {"role": "assistant", "content": "Hello"}]}, "messages[1].role"),
     ("content of the wrong type", {"messages": [{"role": "user", "content": 42}]}, "messages[0].content"),
     ("an image part", {"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "http://x/y.png"}}]}]}, "messages[0].content[0].type"),
-    ("tools (not served yet)", {"messages": [USER], "tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}]}, "tools"),
+    ("a tool of another type", {"messages": [USER], "tools": [{"type": "retrieval"}]}, "tools[0].type"),
+    ("a tool name with spaces", {"messages": [USER], "tools": [{"type": "function", "function": {"name": "get weather"}}]}, "tools[0].function.name"),
+    ("a tool schema it cannot enforce", {"messages": [USER], "tools": [{"type": "function", "function": {"name": "f", "parameters": {
+        "type": "object", "properties": {"a": {"type": "string"}}, "if": {"required": ["a"]}, "then": {"required": ["a"]}}}}]},
+     "tools[0].function.parameters"),
+    ("tool_choice naming a tool not given", {"messages": [USER], "tools": [TIME], "tool_choice": {"type": "function", "function": {"name": "nope"}}},
+     "tool_choice.function.name"),
+    ("tool_choice without tools", {"messages": [USER], "tool_choice": "required"}, "tool_choice"),
+    ("a tool call without its output", {"messages": [USER, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+        "function": {"name": "get_time", "arguments": "{}"}}]}, USER], "tools": [TIME]}, "messages[2].role"),
+    ("a tool output answering no call", {"messages": [USER, {"role": "tool", "tool_call_id": "call_9", "content": "12:00"}]},
+     "messages[1].tool_call_id"),
+    ("tool call arguments that are not JSON", {"messages": [USER, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+        "function": {"name": "get_time", "arguments": "{time"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "12:00"}]},
+     "messages[1].tool_calls[0].function.arguments"),
     ("max_tokens 0", {"messages": [USER], "max_tokens": 0}, "max_tokens"),
     ("max_tokens of the wrong type", {"messages": [USER], "max_tokens": "many"}, "max_tokens"),
     ("top_p 1.5", {"messages": [USER], "top_p": 1.5}, "top_p"),
@@ -286,4 +354,4 @@ status, _, body = raw("GET", "/models", headers={"Authorization": ""})
 check("a missing key is 401", status == 401 and body["error"]["code"] == "invalid_api_key", f"{status} {body}")
 answers_normally("the raw errors")
 
-sys.exit(1 if failures else 0)
+finish()

@@ -34,7 +34,8 @@ public final class PrivateCloudComputeLanguageModel: Sendable, Observable {
     ///   - model: the model name the server knows.
     ///   - apiKey: sent as `Authorization: Bearer`, when given.
     ///   - contextSize: the model's context, when known; otherwise
-    ///     ``contextSize`` asks the server (llama-server's `/props`).
+    ///     ``contextSize`` asks the server (`max_model_len` in `/v1/models`,
+    ///     as vLLM and fm serve report it, or llama-server's `/props`).
     ///   - options: timeouts, size limit and retries.
     /// - Throws: ``ServerModelError`` for a URL that is not http(s) or is
     ///   plain HTTP to another machine.
@@ -65,7 +66,8 @@ public final class PrivateCloudComputeLanguageModel: Sendable, Observable {
     }
 
     /// The number of tokens the model's context holds: the configured
-    /// size, else what the server reports (llama-server's `/props`).
+    /// size, else what the server reports (`max_model_len` in `/v1/models`,
+    /// or llama-server's `/props`).
     public var contextSize: Int {
         get async throws {
             let backend = try backend.mapError { Error.serviceUnavailable(.init(debugDescription: $0.description)) }.get()

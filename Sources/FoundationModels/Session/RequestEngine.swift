@@ -5,12 +5,18 @@ struct RequestResult: Sendable {
     var rawContent: GeneratedContent
     var transcriptEntries: ArraySlice<Transcript.Entry>
     var usage: LanguageModelSession.Usage
+    /// The calls that ended the request, when the caller runs the tools
+    /// (``RequestSpec/callerRunsTools``); `rawContent` is then empty.
+    var toolCalls: Transcript.ToolCalls?
 }
 
 /// A request in progress, as a streaming caller sees it after each delta.
 struct RequestProgress: Sendable {
     /// The content so far: a partial string, or the partial JSON parsed so far.
     var content: GeneratedContent
+    /// The text the model has written for the response so far (for a typed
+    /// answer, the JSON text `content` was parsed from).
+    var text: String
     /// The request's entries so far: its prompt, finished tool rounds, and
     /// the current turn's reasoning and response.
     var entries: [Transcript.Entry]
@@ -83,10 +89,14 @@ extension LanguageModelSession {
         )
         run.added = [.prompt(prompt)]
         try await run.setup.hooks.prompt(prompt)
+        run.added += spec.earlierRounds
 
         var toolRounds = 0
         let maximumToolRounds = state.withLock { $0.maximumToolRounds }
-        var previousCalls: Set<String> = []
+        var previousCalls = Set(spec.earlierRounds.compactMap { entry -> String? in
+            guard case .toolCalls(let calls) = entry else { return nil }
+            return Self.signature(of: calls)
+        })
         let structured = spec.schema != nil
         // Set once the model repeats a call it already made: the next round
         // answers from the outputs it has, with no tools.
@@ -105,7 +115,7 @@ extension LanguageModelSession {
                     structured: structured ? content : nil,
                     schemaName: spec.responseFormat?.name ?? ""
                 ))]
-                onSnapshot(RequestProgress(content: content, entries: done + current, usage: usage))
+                onSnapshot(RequestProgress(content: content, text: accumulator.text, entries: done + current, usage: usage))
             }
             run.usage.add(turn.usage)
             run.added += turn.reasoningEntries
@@ -120,8 +130,7 @@ extension LanguageModelSession {
                     )
                 }
                 let calls = try resolveToolCalls(turn, enabled: request.enabledToolDefinitions)
-                let signature = calls.map { "\($0.toolName)(\($0.arguments.jsonString))" }.joined(separator: ";")
-                guard previousCalls.insert(signature).inserted else {
+                guard previousCalls.insert(Self.signature(of: calls)).inserted else {
                     // The outputs of this very call are already in the
                     // transcript: calling again cannot tell the model more.
                     mustAnswer = true
@@ -129,6 +138,11 @@ extension LanguageModelSession {
                 }
                 run.added.append(.toolCalls(calls))
                 for call in calls { try await run.setup.hooks.toolCall(call) }
+                if spec.callerRunsTools {
+                    try Task.checkCancellation()
+                    let entries = try commit(run)
+                    return RequestResult(rawContent: GeneratedContent(""), transcriptEntries: entries, usage: run.usage, toolCalls: calls)
+                }
                 let outputs = try await invokeTools(Array(calls), tools: run.setup.tools)
                 for (call, output) in zip(calls, outputs) { try await run.setup.hooks.toolOutput(call, output) }
                 run.added += outputs.map { .toolOutput($0) }
@@ -152,6 +166,11 @@ extension LanguageModelSession {
             let entries = try commit(run)
             return RequestResult(rawContent: rawContent, transcriptEntries: entries, usage: run.usage)
         }
+    }
+
+    /// What identifies a round of calls: the tools and their arguments.
+    private static func signature(of calls: Transcript.ToolCalls) -> String {
+        calls.map { "\($0.toolName)(\($0.arguments.jsonString))" }.joined(separator: ";")
     }
 
     /// The executor request for one round. With `.required`, the first

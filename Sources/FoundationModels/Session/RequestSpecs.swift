@@ -14,6 +14,13 @@ struct RequestSpec: Sendable {
     var metadata: [String: GeneratedContent]
     /// Throws when the final content does not decode into the caller's type.
     var validate: @Sendable (GeneratedContent) throws -> Void
+    /// The model's tool calls end the request and go back to the caller,
+    /// who runs the tools (``LanguageModelSession/turn(to:schema:earlierRounds:options:onSnapshot:)``),
+    /// instead of the session's own tools running them.
+    var callerRunsTools = false
+    /// Tool rounds of this request that came before it (the caller ran
+    /// them): placed after the prompt, as the session's own rounds are.
+    var earlierRounds: [Transcript.Entry] = []
 }
 
 extension LanguageModelSession {

@@ -36,7 +36,7 @@ extension LanguageModelSession {
         package init(rawContent: GeneratedContent, transcriptEntries: ArraySlice<Transcript.Entry>) {
             let result = RequestResult(rawContent: rawContent, transcriptEntries: transcriptEntries, usage: .init())
             self.init(run: StreamRun { onSnapshot in
-                onSnapshot(RequestProgress(content: rawContent, entries: Array(transcriptEntries), usage: .init()))
+                onSnapshot(RequestProgress(content: rawContent, text: rawContent.jsonString, entries: Array(transcriptEntries), usage: .init()))
                 return result
             })
         }

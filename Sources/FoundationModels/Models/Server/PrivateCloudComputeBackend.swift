@@ -37,25 +37,29 @@ package struct PrivateCloudComputeBackend: Sendable, Hashable {
         }
     }
 
-    /// The context size llama-server reports at `/props` (beside the API root).
+    /// The context size the server reports: the model's `max_model_len` in
+    /// `GET /v1/models` (vLLM, fm serve), else llama-server's `/props`
+    /// (beside the API root).
     func serverContextSize() async throws -> Int {
-        var root = chat.endpoint.baseURL
-        if root.lastPathComponent == "v1" { root.deleteLastPathComponent() }
-        let endpoint = try ServerEndpoint(root)
         var headers: [(String, String)] = []
         if let key = chat.apiKey { headers.append(("Authorization", "Bearer \(key.value)")) }
-        let status: Int
-        let body: String
+        var root = chat.endpoint.baseURL
+        if root.lastPathComponent == "v1" { root.deleteLastPathComponent() }
+        let props = try ServerEndpoint(root).url("props")
+        let answers: [(status: Int, body: String)]
         do {
-            (status, body) = try await ServerHTTP.get(endpoint.url("props"), headers: headers, options: chat.options)
+            let models = try await ServerHTTP.get(chat.endpoint.url("models"), headers: headers, options: chat.options)
+            let listed = (try? GeneratedContent(json: models.1))?[wire: "data"]?.wireArray?.first { $0[wire: "id"]?.wireString == chat.model }
+            if models.0 == 200, let size = listed?[wire: "max_model_len"]?.wireInt { return size }
+            answers = [models, try await ServerHTTP.get(props, headers: headers, options: chat.options)]
         } catch {
             state.record(error)
             throw ServerErrorFamily.privateCloudCompute.error(for: error)
         }
-        let settings = (try? GeneratedContent(json: body))?[wire: "default_generation_settings"]
-        guard status == 200, let size = settings?[wire: "n_ctx"]?.wireInt else {
+        let settings = (try? GeneratedContent(json: answers[1].body))?[wire: "default_generation_settings"]
+        guard answers[1].status == 200, let size = settings?[wire: "n_ctx"]?.wireInt else {
             throw PrivateCloudComputeLanguageModel.Error.serviceUnavailable(.init(
-                debugDescription: "The server does not report its context size (GET /props answered \(status)); set FOUNDATION_MODELS_PCC_CONTEXT_SIZE or pass contextSize."
+                debugDescription: "The server does not report its context size (GET /v1/models answered \(answers[0].status) without max_model_len, GET /props \(answers[1].status)); set FOUNDATION_MODELS_PCC_CONTEXT_SIZE or pass contextSize."
             ))
         }
         return size
