@@ -10,7 +10,7 @@ import CLlama
 ///   tokenization — documented thread-safe in llama.h — and context creation;
 ///   llama.cpp's own server shares one model among contexts on many threads),
 /// - `llama_model_free` runs only in `deinit`, i.e. when no thread holds a
-///   reference any more; every `LlamaContext` and `LlamaVocabulary` keeps a
+///   reference any more; every `LlamaBatchContext` and `LlamaVocabulary` keeps a
 ///   strong reference to its model, so the weights outlive them.
 public final class LlamaModel: @unchecked Sendable {
     public struct Options: Sendable {

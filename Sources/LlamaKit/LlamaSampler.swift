@@ -54,18 +54,13 @@ public final class LlamaSampler {
         llama_sampler_free(chain)
     }
 
-    /// Samples the next token from the context's last logits and records it
-    /// in the chain's state.
+    /// Samples the next token from `logits` (one per vocabulary token, e.g.
+    /// ``LlamaBatchContext/logits(row:)``) and records it in the chain's state.
     /// - Parameter allowed: when given, a bitmask with one bit per
     ///   vocabulary token (bit `i % 64` of word `i / 64`): only tokens whose
     ///   bit is set can be chosen. The chain then runs over the allowed
     ///   tokens alone, which is the same as giving every other token a logit
     ///   of -infinity, and cheaper when few are allowed.
-    public func sample(from context: LlamaContext, allowed: [UInt64]? = nil) throws -> LlamaToken {
-        try context.withLogits { try sample(logits: $0, allowed: allowed) }
-    }
-
-    /// Samples from `logits` (one per vocabulary token); see `sample(from:allowed:)`.
     public func sample(logits: UnsafeBufferPointer<Float>, allowed: [UInt64]? = nil) throws -> LlamaToken {
         let count = logits.count
         guard count > 0 else { throw LlamaError.noLogits }

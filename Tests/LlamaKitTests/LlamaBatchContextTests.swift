@@ -7,27 +7,21 @@ import Testing
 @Suite(.serialized)
 struct LlamaBatchContextTests {
     func makeBatchContext(sequences: Int = 3, contextLength: Int = 256) throws -> LlamaBatchContext {
-        try LlamaBatchContext(model: model(), parameters: .init(contextLength: contextLength, batchSize: 512, threads: 2), sequences: sequences)
-    }
-
-    func prompts(_ context: LlamaContext) throws -> [[LlamaToken]] {
-        try ["Name a color.", "What is two plus two?", "Write a haiku about rain."].map { try chatPrompt(context, $0) }
+        try makeContext(contextLength, sequences: sequences)
     }
 
     /// Each sequence of a batch computes what it computes alone: the same
     /// greedy continuation, step after step, with every sequence's next
-    /// token in the same `llama_decode`.
+    /// token in the same `llama_decode`. The reference is each prompt in a
+    /// context of one sequence, one pass per token.
     @Test func sequencesDecodedTogetherMatchEachAlone() throws {
-        let single = try makeContext(256)
-        let inputs = try prompts(single)
+        let single = try makeBatchContext(sequences: 1)
+        let inputs = try ["Name a color.", "What is two plus two?", "Write a haiku about rain."].map { try chatPrompt(single.model, $0) }
         let steps = 12
         var alone: [[LlamaToken]] = []
         var aloneFirstLogits: [[Float]] = []
         for prompt in inputs {
-            single.clear()
-            try single.decode(prompt)
-            aloneFirstLogits.append(try single.logits())
-            single.clear()
+            aloneFirstLogits.append(try lastLogits(single, after: prompt))
             alone.append(try generate(single, prompt: prompt, count: steps, sampler: LlamaSampler(mode: .greedy)))
         }
 

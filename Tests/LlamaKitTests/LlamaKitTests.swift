@@ -27,26 +27,63 @@ func model() throws -> LlamaModel {
     }
 }
 
-func makeContext(_ contextLength: Int = 1024, batchSize: Int = 512) throws -> LlamaContext {
-    try LlamaContext(model: model(), parameters: .init(contextLength: contextLength, batchSize: batchSize, threads: 2))
+/// A context of `sequences` sequences of `contextLength` positions each.
+func makeContext(_ contextLength: Int = 1024, batchSize: Int = 512, sequences: Int = 1) throws -> LlamaBatchContext {
+    try LlamaBatchContext(model: model(), parameters: .init(contextLength: contextLength, batchSize: batchSize, threads: 2), sequences: sequences)
 }
 
-/// Greedy-decodes `count` tokens after `prompt` and returns them.
-func generate(_ context: LlamaContext, prompt: [LlamaToken], count: Int, sampler: LlamaSampler) throws -> [LlamaToken] {
-    try context.decode(prompt)
+/// Decodes `tokens` into `sequence` from `position`, in passes of at most
+/// the context's batch size (as the engine's scheduler splits a prompt),
+/// and returns the row of the last token's logits, nil when
+/// `computesLogits` is false.
+@discardableResult
+func decode(
+    _ context: LlamaBatchContext, _ tokens: [LlamaToken], sequence: Int = 0, at position: Int = 0, computesLogits: Bool = true
+) throws -> Int32? {
+    var row: Int32?
+    var start = 0
+    while start < tokens.count {
+        let end = min(start + context.batchSize, tokens.count)
+        let last = end == tokens.count
+        row = try context.decode([.init(
+            sequence: sequence, position: position + start, tokens: tokens[start..<end], computesLogits: computesLogits && last
+        )])[0]
+        start = end
+    }
+    return row
+}
+
+/// A copy of the logits `tokens` leave, decoded into an emptied `sequence`.
+func lastLogits(_ context: LlamaBatchContext, after tokens: [LlamaToken], sequence: Int = 0) throws -> [Float] {
+    try context.removeTokens(sequence: sequence, from: 0)
+    return Array(try context.logits(row: #require(try decode(context, tokens, sequence: sequence))))
+}
+
+/// Empties `sequence`, decodes `prompt` into it and samples up to `count`
+/// tokens after it, one pass per token, stopping at the end of generation.
+func generate(_ context: LlamaBatchContext, prompt: [LlamaToken], count: Int, sampler: LlamaSampler, sequence: Int = 0) throws -> [LlamaToken] {
+    try context.removeTokens(sequence: sequence, from: 0)
+    var row = try #require(try decode(context, prompt, sequence: sequence))
     var output: [LlamaToken] = []
     for _ in 0..<count {
-        let token = try sampler.sample(from: context)
+        let token = try sampler.sample(logits: context.logits(row: row))
         output.append(token)
         if context.vocabulary.isEndOfGeneration(token) { break }
-        try context.decode([token])
+        row = try #require(try decode(context, [token], sequence: sequence, at: prompt.count + output.count - 1))
     }
     return output
 }
 
-func chatPrompt(_ context: LlamaContext, _ user: String) throws -> [LlamaToken] {
-    let text = try context.model.applyChatTemplate([.system("You are a helpful assistant."), .user(user)])
-    return try context.vocabulary.tokenize(text, addSpecial: true, parseSpecial: true)
+extension LlamaSampler {
+    /// Samples from a copy of logits (``lastLogits(_:after:)``).
+    func sample(_ logits: [Float], allowed: [UInt64]? = nil) throws -> LlamaToken {
+        try logits.withUnsafeBufferPointer { try sample(logits: $0, allowed: allowed) }
+    }
+}
+
+func chatPrompt(_ model: LlamaModel, _ user: String) throws -> [LlamaToken] {
+    let text = try model.applyChatTemplate([.system("You are a helpful assistant."), .user(user)])
+    return try model.vocabulary.tokenize(text, addSpecial: true, parseSpecial: true)
 }
 
 func argmax(_ values: [Float]) -> Int {
@@ -110,9 +147,8 @@ struct LlamaKitTests {
 
     @Test func greedyIsDeterministic() throws {
         let context = try makeContext()
-        let prompt = try chatPrompt(context, "What is the capital of France?")
+        let prompt = try chatPrompt(context.model, "What is the capital of France?")
         let first = try generate(context, prompt: prompt, count: 16, sampler: LlamaSampler(mode: .greedy))
-        context.clear()
         let second = try generate(context, prompt: prompt, count: 16, sampler: LlamaSampler(mode: .greedy))
         #expect(first == second)
         #expect(first.count == 16 || context.vocabulary.isEndOfGeneration(first.last!))
@@ -123,40 +159,36 @@ struct LlamaKitTests {
 
     @Test func seededSamplingIsReproducible() throws {
         let context = try makeContext()
-        let prompt = try chatPrompt(context, "Write a short poem about the sea.")
+        let prompt = try chatPrompt(context.model, "Write a short poem about the sea.")
         let mode = LlamaSampler.Mode.random(topK: 40, topP: 0.95, temperature: 0.9, seed: 1234)
         let first = try generate(context, prompt: prompt, count: 16, sampler: LlamaSampler(mode: mode))
-        context.clear()
         let second = try generate(context, prompt: prompt, count: 16, sampler: LlamaSampler(mode: mode))
         #expect(first == second)
         // reset() replays the same draws.
         let sampler = try LlamaSampler(mode: mode)
-        context.clear()
-        try context.decode(prompt)
-        let a = try sampler.sample(from: context)
+        let logits = try lastLogits(context, after: prompt)
+        let a = try sampler.sample(logits)
         sampler.reset()
-        let b = try sampler.sample(from: context)
-        #expect(a == b)
+        #expect(try sampler.sample(logits) == a)
         #expect(throws: LlamaError.self) { try LlamaSampler(mode: .random(topP: 1.5)) }
     }
 
     @Test func maskedSamplingPicksOnlyAllowedTokens() throws {
         let context = try makeContext()
         let vocabulary = context.vocabulary
-        try context.decode(try chatPrompt(context, "Say a number."))
+        let logits = try lastLogits(context, after: chatPrompt(context.model, "Say a number."))
         let digits = try ["1", "2", "3"].map { try vocabulary.tokenize($0, addSpecial: false, parseSpecial: false)[0] }
         var mask = [UInt64](repeating: 0, count: (vocabulary.count + 63) / 64)
         for digit in digits { mask[Int(digit) / 64] |= 1 << UInt64(Int(digit) % 64) }
         for mode in [LlamaSampler.Mode.greedy, .random(topK: 5, temperature: 1.5, seed: 7)] {
             let sampler = try LlamaSampler(mode: mode)
-            for _ in 0..<5 { #expect(digits.contains(try sampler.sample(from: context, allowed: mask))) }
+            for _ in 0..<5 { #expect(digits.contains(try sampler.sample(logits, allowed: mask))) }
         }
         // Greedy with a mask is the argmax among the allowed tokens.
-        let logits = try context.logits()
         let best = digits.max { logits[Int($0)] < logits[Int($1)] }!
-        #expect(try LlamaSampler(mode: .greedy).sample(from: context, allowed: mask) == best)
+        #expect(try LlamaSampler(mode: .greedy).sample(logits, allowed: mask) == best)
         #expect(throws: LlamaError.noAllowedTokens) {
-            try LlamaSampler(mode: .greedy).sample(from: context, allowed: [UInt64](repeating: 0, count: (vocabulary.count + 63) / 64))
+            try LlamaSampler(mode: .greedy).sample(logits, allowed: [UInt64](repeating: 0, count: (vocabulary.count + 63) / 64))
         }
     }
 
@@ -165,61 +197,49 @@ struct LlamaKitTests {
     /// the real model's logits, and the first of tied logits.
     @Test func greedyArgmaxMatchesTheSamplerChain() throws {
         let context = try makeContext()
-        try context.decode(try chatPrompt(context, "Name a colour."))
+        let logits = try lastLogits(context, after: chatPrompt(context.model, "Name a colour."))
         let greedy = try LlamaSampler(mode: .greedy)
         let chain = try LlamaSampler(mode: .random(topK: 1, seed: 3))
-        #expect(try greedy.sample(from: context) == chain.sample(from: context))
+        #expect(try greedy.sample(logits) == chain.sample(logits))
         let tied: [Float] = [0.5, 2, -1, 2, 1]
-        let picks = try tied.withUnsafeBufferPointer { logits throws -> [LlamaToken] in
-            [try greedy.sample(logits: logits), try greedy.sample(logits: logits, allowed: [0b11000]),
-             try greedy.sample(logits: logits, allowed: [0b10101])]
-        }
-        #expect(picks == [1, 3, 4])
-        #expect(throws: LlamaError.noAllowedTokens) {
-            try tied.withUnsafeBufferPointer { logits throws in _ = try greedy.sample(logits: logits, allowed: [0]) }
-        }
+        #expect(try [greedy.sample(tied), greedy.sample(tied, allowed: [0b11000]), greedy.sample(tied, allowed: [0b10101])] == [1, 3, 4])
+        #expect(throws: LlamaError.noAllowedTokens) { try greedy.sample(tied, allowed: [0]) }
     }
 
+    /// A prompt decoded whole, or as a prefix and a suffix in passes of a
+    /// few tokens each, leaves the same logits; so does a tail cut off and
+    /// decoded again.
     @Test func kvCacheReuseMatchesFullDecode() throws {
         let full = try makeContext()
-        let prompt = try chatPrompt(full, "Tell me about the moon and the stars, in three sentences.")
-        try full.decode(prompt)
-        let expected = try full.logits()
+        let prompt = try chatPrompt(full.model, "Tell me about the moon and the stars, in three sentences.")
+        let expected = try lastLogits(full, after: prompt)
 
-        // Prefix then suffix, in small batches to exercise chunking.
         let split = try makeContext(batchSize: 7)
+        #expect(split.batchSize == 7)
         let cut = prompt.count / 2
-        try split.decode(Array(prompt[..<cut]))
-        try split.decode(Array(prompt[cut...]))
-        let actual = try split.logits()
+        #expect(try decode(split, Array(prompt[..<cut]), computesLogits: false) == nil)
+        #expect(throws: LlamaError.noLogits) { try split.logits(row: 0) }
+        var actual = Array(try split.logits(row: #require(try decode(split, Array(prompt[cut...]), at: cut))))
         #expect(argmax(actual) == argmax(expected))
         let maxDifference = zip(actual, expected).map { abs($0 - $1) }.max()!
         #expect(maxDifference < 0.05, "largest logit difference \(maxDifference)")
 
-        // Removing a tail and decoding it again gives the same logits too.
-        try split.removeTokens(from: cut)
-        #expect(split.tokens == Array(prompt[..<cut]))
-        #expect(throws: LlamaError.noLogits) { try split.logits() }
-        try split.decode(Array(prompt[cut...]))
-        #expect(argmax(try split.logits()) == argmax(expected))
-
-        // retainCommonPrefix keeps the shared part and leaves at least one token.
-        #expect(try split.retainCommonPrefix(with: prompt) == prompt.count - 1)
-        #expect(try split.retainCommonPrefix(with: Array(prompt[..<cut]) + [1, 2, 3]) == cut)
-        #expect(split.tokens.count == cut)
+        try split.removeTokens(sequence: 0, from: cut)
+        #expect(split.lastPosition(of: 0) == cut - 1)
+        actual = Array(try split.logits(row: #require(try decode(split, Array(prompt[cut...]), at: cut))))
+        #expect(argmax(actual) == argmax(expected))
+        #expect(split.lastPosition(of: 0) == prompt.count - 1)
     }
 
     @Test func contextWindowIsCheckedBeforeDecoding() throws {
         let context = try makeContext(64)
         let tokens = [LlamaToken](repeating: 42, count: 65)
         #expect(throws: LlamaError.contextWindowExceeded(requested: 65, available: 64, capacity: 64)) {
-            try context.decode(tokens)
+            try context.decode([.init(sequence: 0, position: 0, tokens: tokens[...], computesLogits: true)])
         }
-        #expect(context.tokens.isEmpty)
-        #expect(throws: LlamaError.invalidToken(999_999)) { try context.decode([999_999]) }
-        #expect(throws: LlamaError.self) {
-            try LlamaContext(model: model(), parameters: .init(contextLength: 10_000_000))
-        }
+        #expect(context.lastPosition(of: 0) == -1)
+        #expect(throws: LlamaError.invalidToken(999_999)) { try decode(context, [999_999]) }
+        #expect(throws: LlamaError.self) { try makeContext(10_000_000) }
     }
 
     @Test func missingAndGarbageFilesThrow() throws {
@@ -260,6 +280,8 @@ struct LlamaKitTests {
         #expect(throws: LlamaError.modelLoadFailed(path: halfModel.path)) { try LlamaModel(path: halfModel.path) }
     }
 
+    /// The abort flag stops a decode of one long pass from another thread,
+    /// within a step; the sequence is cut back to what it held.
     @Test func abortFlagStopsALongDecode() async throws {
         let context = try makeContext(2048, batchSize: 2048)
         let prompt = [LlamaToken](repeating: try context.vocabulary.tokenize(" the", addSpecial: false, parseSpecial: false)[0], count: 2000)
@@ -269,16 +291,16 @@ struct LlamaKitTests {
             try await Task.sleep(for: .milliseconds(100))
             flag.requestAbort()
         }
-        #expect(throws: LlamaError.aborted) { try context.decode(prompt) }
+        #expect(throws: LlamaError.aborted) { try decode(context, prompt) }
         let elapsed = ContinuousClock.now - started
         try await stopper.value
         #expect(elapsed < .seconds(3), "decode took \(elapsed) to stop")
-        #expect(context.tokens.isEmpty, "rolled back")
+        #expect(context.lastPosition(of: 0) == -1, "cut back")
         // Still raised: the next decode stops at once; lowered: it runs.
-        #expect(throws: LlamaError.aborted) { try context.decode([1]) }
+        #expect(throws: LlamaError.aborted) { try decode(context, [1]) }
         flag.reset()
-        try context.decode(Array(prompt[..<8]))
-        #expect(context.tokens.count == 8)
+        try decode(context, Array(prompt[..<8]))
+        #expect(context.lastPosition(of: 0) == 7)
         print("abort: stopped after \(elapsed)")
     }
 }

@@ -44,7 +44,7 @@ package final class OnDeviceEngine: Sendable {
             let adapters = try configuration.adapter.map { [(adapter: try LlamaAdapter(path: $0.path, model: model), scale: $0.scale)] } ?? []
             let context = try LlamaBatchContext(
                 model: model,
-                parameters: LlamaContext.Parameters(contextLength: contextSize, threads: configuration.threads),
+                parameters: LlamaBatchContext.Parameters(contextLength: contextSize, threads: configuration.threads),
                 sequences: configuration.parallelSequences,
                 adapters: adapters
             )
