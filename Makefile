@@ -94,8 +94,10 @@ test: setup
 	$(FM_ENV) scripts/dependent-package-test.sh "$$FOUNDATION_MODELS_SMALL_MODEL"
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_DEFAULT_MODEL" $(SWIFT) test --skip-build --filter '$(QUALITY)'
 
+# fm-serve is built beside fm-bench: the `fm serve` section starts it.
 bench: setup-bench
 	$(FM_ENV) $(SWIFT) build -c release --product fm-bench
+	$(FM_ENV) $(SWIFT) build -c release --product fm-serve
 	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm-bench" BENCHMARKS.md
 
 # MaskBench (JSON Schema coverage and mask time against llguidance and

@@ -8,7 +8,9 @@ import FoundationModels
 /// `fm-bench [OUTPUT.md]` runs everything; `fm-bench guided OUTPUT.md` only
 /// the guided-generation part (its section alone); `fm-bench tools` only the
 /// tool round, `fm-bench tiers` only the tiers section,
-/// `fm-bench concurrency` only the sessions-at-once table and
+/// `fm-bench concurrency` only the sessions-at-once table, `fm-bench serve`
+/// only the `fm serve` against llama-server table (fm-serve must be built
+/// beside fm-bench) and
 /// `fm-bench throughput MODEL.gguf…` only the throughput table (to standard
 /// output); `fm-bench maskbench DATA` the
 /// MaskBench comparison (its own section of BENCHMARKS.md, see
@@ -69,6 +71,13 @@ struct Benchmark {
             let threads = Int(environment["FOUNDATION_MODELS_THREADS"] ?? "") ?? ProcessInfo.processInfo.activeProcessorCount
             let result = try await ConcurrencyBenchmark(threads: threads).run { log($0) }
             print(ConcurrencyBenchmark.markdown(result, error: nil).joined(separator: "\n"))
+            return
+        }
+        if arguments.first == "serve" {
+            let environment = ProcessInfo.processInfo.environment
+            let threads = Int(environment["FOUNDATION_MODELS_THREADS"] ?? "") ?? ProcessInfo.processInfo.activeProcessorCount
+            let result = try await ServeBenchmark(threads: threads).run { log($0) }
+            print(ServeBenchmark.markdown(result, error: nil).joined(separator: "\n"))
             return
         }
         if arguments.first == "tools" {

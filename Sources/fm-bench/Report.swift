@@ -18,6 +18,8 @@ extension Suite.Report {
         lines.append("")
         lines += ConcurrencyBenchmark.markdown(concurrency, error: concurrencyError)
         lines.append("")
+        lines += ServeBenchmark.markdown(serve, error: serveError)
+        lines.append("")
         lines.append("## Latency")
         lines.append("")
         lines.append("| measurement | value |")

@@ -15,6 +15,8 @@ struct Suite {
         var throughput: [Throughput.Result]
         var concurrency: ConcurrencyBenchmark.Result?
         var concurrencyError: String?
+        var serve: ServeBenchmark.Result?
+        var serveError: String?
         var sessionCreationMicroseconds: Double
         var coldTTFT: Double
         var warmTTFT: Double
@@ -108,6 +110,15 @@ struct Suite {
             concurrencyError = "\(error)"
         }
 
+        log("fm serve against llama-server -np 8")
+        var serve: ServeBenchmark.Result?
+        var serveError: String?
+        do {
+            serve = try await ServeBenchmark(threads: threads).run(log: log)
+        } catch {
+            serveError = "\(error)"
+        }
+
         log("tool round against a plain answer")
         var toolRound: ToolRound.Result?
         var toolRoundError: String?
@@ -136,6 +147,8 @@ struct Suite {
             throughput: throughput,
             concurrency: concurrency,
             concurrencyError: concurrencyError,
+            serve: serve,
+            serveError: serveError,
             sessionCreationMicroseconds: creation.inSeconds / Double(count) * 1e6,
             coldTTFT: Measure.mean(cold),
             warmTTFT: Measure.mean(warm),

@@ -156,15 +156,9 @@ package final class LlamaServer {
     ///
     /// SIGKILL, because the server never sees SIGTERM: it inherits the
     /// signal mask of the Dispatch worker thread that started it, which
-    /// blocks SIGTERM. Polls instead of `waitUntilExit()`, which spins a
-    /// core on a thread without a run loop.
+    /// blocks SIGTERM.
     package func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning, Date() < deadline { usleep(10_000) }
-        }
-        OrphanGuard.release(process.processIdentifier)
+        OrphanGuard.stop(process)
         try? FileManager.default.removeItem(at: log)
     }
 
@@ -240,18 +234,30 @@ package final class LlamaServer {
 /// Kills the servers this process started when it is interrupted or
 /// terminated (Ctrl-C, `timeout`, a closed output pipe), so none is left
 /// running, taking the cores, after the process is gone.
-enum OrphanGuard {
+package enum OrphanGuard {
     private static let children = Mutex<Set<pid_t>>([])
     /// Written once, by `installOnce` (a lazy static: initialized once, thread-safely).
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
-    static func adopt(_ pid: pid_t) {
+    package static func adopt(_ pid: pid_t) {
         installOnce
         children.withLock { _ = $0.insert(pid) }
     }
 
-    static func release(_ pid: pid_t) {
+    package static func release(_ pid: pid_t) {
         children.withLock { _ = $0.remove(pid) }
+    }
+
+    /// Kills `process` (SIGKILL), waits at most 5 s until it is gone, and
+    /// stops guarding it. Polls instead of `waitUntilExit()`, which spins a
+    /// core on a thread without a run loop.
+    package static func stop(_ process: Process) {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning, Date() < deadline { usleep(10_000) }
+        }
+        release(process.processIdentifier)
     }
 
     private static let installOnce: Void = {
