@@ -15,7 +15,9 @@ struct FMServe: AsyncParsableCommand {
         discussion: """
             POST /v1/chat/completions (stream, tools and tool_choice, response_format json_schema / \
             json_object, max_tokens, temperature, top_p, seed, stop), GET /v1/models, GET /health. Binds 127.0.0.1 unless --host \
-            says otherwise. The API key comes from --api-key or FM_SERVE_API_KEY; without one, no key is asked for.
+            says otherwise. The API key comes from --api-key or FM_SERVE_API_KEY; without one, no key is asked for. \
+            With --server, the requests are answered by another OpenAI-compatible server's model (its own \
+            structured output and tools), behind this server's key, limits and errors.
             """
     )
 
@@ -28,8 +30,23 @@ struct FMServe: AsyncParsableCommand {
     @Option(name: .customLong("model"), help: "A GGUF model file (default: FOUNDATION_MODELS_MODEL, else the installed default).")
     var modelPath: String?
 
-    @Option(name: .customLong("model-name"), help: "The model's name in the API (default: the file's name without .gguf).")
+    @Option(name: .customLong("model-name"), help: "The model's name in the API (default: the file's name without .gguf, or --server-model).")
     var modelName: String?
+
+    @Option(name: .customLong("adapter"), help: ArgumentHelp("A LoRA adapter (GGUF) for the model, applied to every answer.", valueName: "file"))
+    var adapterPath: String?
+
+    @Option(help: ArgumentHelp(
+        "Serve an OpenAI-compatible server's model instead of a local file (its API root, such as http://127.0.0.1:8081/v1; https:// unless on this machine).",
+        valueName: "url"
+    ))
+    var server: String?
+
+    @Option(name: .customLong("server-model"), help: "With --server: the model name that server knows.")
+    var serverModel = "default"
+
+    @Option(name: .customLong("server-api-key-env"), help: ArgumentHelp("With --server: the environment variable holding that server's API key.", valueName: "name"))
+    var serverAPIKeyEnv: String?
 
     @Option(name: .customLong("api-key"), help: "The key clients must send as 'Authorization: Bearer KEY' (default: FM_SERVE_API_KEY).")
     var apiKey: String?
@@ -64,21 +81,32 @@ struct FMServe: AsyncParsableCommand {
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1") }
         guard shutdownTimeout >= 0 else { throw ValidationError("--shutdown-timeout must be 0 or more") }
+        if server != nil, modelPath != nil || adapterPath != nil || parallel != nil || maxQueue != nil || contextSize != nil {
+            throw ValidationError("--server serves another server's model: --model, --adapter, --parallel, --max-queue and --context-size do not apply")
+        }
     }
 
     func run() async throws {
-        var configuration = SystemLanguageModel.Configuration.default
-        if let modelPath { configuration.modelPath = modelPath }
-        if let parallel { configuration.parallelSequences = parallel }
-        if let maxQueue { configuration.maximumQueuedRequests = maxQueue }
-        if let contextSize { configuration.contextSize = contextSize }
-        let model = SystemLanguageModel(configuration: configuration)
-        guard case .available = model.availability else {
-            FileHandle.standardError.write(Data("fm serve: the model is unavailable (\(model.availability)): \(configuration.modelPath)\n".utf8))
-            throw ExitCode(3)
+        let model: any LanguageModel
+        let name: String
+        let contextSize: Int?
+        if let server {
+            guard let url = URL(string: server) else { throw ValidationError("--server is not a URL: \(server)") }
+            do {
+                model = try OpenAICompatibleLanguageModel(baseURL: url, model: serverModel, apiKeyEnvironmentVariable: serverAPIKeyEnv)
+            } catch {
+                throw ValidationError("--server: \(error)")
+            }
+            name = modelName ?? serverModel
+            contextSize = nil
+        } else {
+            let local = try await localModel()
+            model = local
+            name = modelName ?? local.configuration.modelFile.deletingPathExtension().lastPathComponent
+            contextSize = local.contextSize
         }
-        let name = modelName ?? configuration.modelFile.deletingPathExtension().lastPathComponent
         var server = ChatCompletionsServer.Configuration(modelName: name)
+        server.contextSize = contextSize
         server.host = host
         server.port = port
         server.apiKey = apiKey ?? ProcessInfo.processInfo.environment["FM_SERVE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
@@ -86,14 +114,35 @@ struct FMServe: AsyncParsableCommand {
         server.maximumBodyBytes = maxBodyBytes
         server.idleTimeout = .seconds(idleTimeout)
         server.shutdownTimeout = .seconds(shutdownTimeout)
-        server.contextSize = model.contextSize
-        // Load the weights before the first client waits for them.
-        _ = try await model.tokenCount(for: "")
         let host = host
         try await ChatCompletionsServer(model: model, configuration: server).run { port in
             // Written straight to the file descriptor: a script waiting for
             // this line must get it now, not when a buffer fills.
             FileHandle.standardOutput.write(Data("fm serve: listening on http://\(host):\(port)/v1 (model \(name))\n".utf8))
         }
+    }
+
+    /// The in-process model on `--model` (else as `fm respond` finds it),
+    /// with `--adapter`, its weights loaded before the first client waits
+    /// for them. Exits with status 3, saying why, when it is unavailable.
+    func localModel() async throws -> SystemLanguageModel {
+        var configuration = SystemLanguageModel.Configuration.default
+        if let modelPath { configuration.modelPath = modelPath }
+        if let parallel { configuration.parallelSequences = parallel }
+        if let maxQueue { configuration.maximumQueuedRequests = maxQueue }
+        if let contextSize { configuration.contextSize = contextSize }
+        var model = SystemLanguageModel(configuration: configuration)
+        guard case .available = model.availability else {
+            FileHandle.standardError.write(Data("fm serve: the model is unavailable (\(model.availability)): \(configuration.modelPath)\n".utf8))
+            throw ExitCode(3)
+        }
+        if let adapterPath {
+            let adapter = try SystemLanguageModel.Adapter(fileURL: URL(fileURLWithPath: adapterPath))
+            // A mismatch with the model's header is said before any weights load.
+            try await adapter.compile(for: configuration)
+            model = SystemLanguageModel(adapter: adapter, configuration: configuration)
+        }
+        _ = try await model.tokenCount(for: "")
+        return model
     }
 }

@@ -8,7 +8,7 @@ extension FM {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Serve the model over an OpenAI-compatible HTTP API (runs fm-serve; `fm serve --options` lists its flags).",
-            discussion: "Flags: --host, --port, --model, --model-name, --api-key (or FM_SERVE_API_KEY), --parallel, --max-queue, --context-size, --max-tokens, --max-body-bytes, --idle-timeout, --shutdown-timeout."
+            discussion: "Flags: --host, --port, --model, --model-name, --adapter, --server, --server-model, --server-api-key-env, --api-key (or FM_SERVE_API_KEY), --parallel, --max-queue, --context-size, --max-tokens, --max-body-bytes, --idle-timeout, --shutdown-timeout."
         )
 
         @Argument(parsing: .captureForPassthrough, help: "fm-serve's arguments.")

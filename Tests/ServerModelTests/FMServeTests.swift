@@ -21,15 +21,21 @@ final class FMServeProcess: Sendable {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    init(arguments: [String] = []) throws {
+    /// - Parameters:
+    ///   - arguments: flags after the defaults (a later flag wins).
+    ///   - local: serve the small model in process; false when `arguments`
+    ///     name another server (`--server`).
+    ///   - environment: variables added to the test's own.
+    init(arguments: [String] = [], local: Bool = true, environment: [String: String] = [:]) throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fm-serve")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no fm-serve beside the tests (\(binary.path)): swift build --build-tests builds it")
         let model = try #require(ProcessInfo.processInfo.environment["FOUNDATION_MODELS_SMALL_MODEL"], "needs FOUNDATION_MODELS_SMALL_MODEL (source the setup's env.sh)")
         process = Process()
         process.executableURL = binary
-        process.arguments = ["--port", "0", "--model", model, "--model-name", Self.modelName, "--api-key", Self.apiKey,
-                             "--parallel", "2", "--max-queue", "4", "--context-size", "1024", "--max-body-bytes", "1048576",
-                             "--idle-timeout", "3"] + arguments
+        let serving = local ? ["--model", model, "--parallel", "2", "--max-queue", "4", "--context-size", "1024"] : []
+        process.arguments = ["--port", "0", "--model-name", Self.modelName, "--api-key", Self.apiKey, "--max-body-bytes", "1048576",
+                             "--idle-timeout", "3"] + serving + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -168,5 +174,41 @@ struct FMServeTests {
         #expect(elapsed < .seconds(2 + 5 + 3), "stopped after \(elapsed)")
         // The interrupted request left the session's transcript as it was.
         #expect(session.transcript.isEmpty || session.transcript.count == 2)
+    }
+
+    /// `--server`: one fm serve in front of another's model (here, another
+    /// fm serve), behind its own key: answers, typed answers and the
+    /// model's name come through, and a wrong upstream key is the front's
+    /// error, not a hang.
+    @Test func itServesAnotherServersModel() async throws {
+        let back = try FMServeProcess()
+        defer { _ = back.stop() }
+        let front = try FMServeProcess(
+            arguments: ["--server", back.baseURL, "--server-model", FMServeProcess.modelName, "--server-api-key-env", "BACK_KEY"],
+            local: false, environment: ["BACK_KEY": FMServeProcess.apiKey]
+        )
+        defer { _ = front.stop() }
+        let model = try OpenAICompatibleLanguageModel(
+            baseURL: #require(URL(string: front.baseURL)), model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey
+        )
+        let session = LanguageModelSession(model: model)
+        let answer = try await session.respond(to: "Name a color.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8))
+        #expect(!answer.content.isEmpty)
+        let typed = try await LanguageModelSession(model: model).respond(
+            to: "France and its capital.", generating: Capital.self, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64)
+        )
+        #expect(!typed.content.country.isEmpty && !typed.content.city.isEmpty)
+
+        let wrongKey = try FMServeProcess(
+            arguments: ["--server", back.baseURL, "--server-model", FMServeProcess.modelName, "--server-api-key-env", "BACK_KEY"],
+            local: false, environment: ["BACK_KEY": "wrong"]
+        )
+        defer { _ = wrongKey.stop() }
+        let refused = try OpenAICompatibleLanguageModel(
+            baseURL: #require(URL(string: wrongKey.baseURL)), model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey
+        )
+        await #expect(throws: (any Error).self) {
+            _ = try await LanguageModelSession(model: refused).respond(to: "Hi", options: GenerationOptions(maximumResponseTokens: 4))
+        }
     }
 }
