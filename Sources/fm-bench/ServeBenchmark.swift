@@ -122,9 +122,8 @@ struct ServeBenchmark {
                 for prompt in batch {
                     group.addTask {
                         let session = LanguageModelSession(model: model, instructions: Self.instructions)
-                        let stream = session.streamResponse(to: prompt, options: options)
-                        for try await _ in stream {}
-                        return try await stream.collect().usage.output.totalTokenCount
+                        // Streamed, as a client of the server reads; collect iterates it.
+                        return try await session.streamResponse(to: prompt, options: options).collect().usage.output.totalTokenCount
                     }
                 }
                 return try await group.reduce(0, +)
