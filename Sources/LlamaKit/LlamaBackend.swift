@@ -117,6 +117,55 @@ public enum LlamaBackend {
         initialize()
     }
 
+    /// A device llama.cpp can compute on: the CPU, a GPU, an accelerator.
+    public struct Device: Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable {
+            case cpu, gpu
+            /// A GPU that shares the host's memory.
+            case integratedGPU = "igpu"
+            case accelerator
+            case other
+        }
+        /// The backend's name for it (`CPU`, `CUDA0`, `Vulkan0`).
+        public var name: String
+        /// What the driver calls it (`NVIDIA H100 80GB HBM3`).
+        public var description: String
+        public var kind: Kind
+        /// Memory free and in all, in bytes, as the backend reports them
+        /// when asked (0 where it reports none).
+        public var freeMemory: UInt64
+        public var totalMemory: UInt64
+
+        /// Whether layers can be offloaded to it.
+        public var isGPU: Bool { kind == .gpu || kind == .integratedGPU }
+    }
+
+    /// The devices llama.cpp found, in its order (GPUs are numbered in
+    /// this order among themselves: the main GPU's index counts GPUs only).
+    public static var devices: [Device] {
+        guard compatibilityProblem == nil else { return [] }
+        initialize()
+        return (0..<ggml_backend_dev_count()).compactMap { index in
+            guard let device = ggml_backend_dev_get(index) else { return nil }
+            var free = 0, total = 0
+            ggml_backend_dev_memory(device, &free, &total)
+            let kind: Device.Kind = switch ggml_backend_dev_type(device) {
+            case GGML_BACKEND_DEVICE_TYPE_CPU: .cpu
+            case GGML_BACKEND_DEVICE_TYPE_GPU: .gpu
+            case GGML_BACKEND_DEVICE_TYPE_IGPU: .integratedGPU
+            case GGML_BACKEND_DEVICE_TYPE_ACCEL: .accelerator
+            default: .other
+            }
+            return Device(
+                name: ggml_backend_dev_name(device).map { String(cString: $0) } ?? "device \(index)",
+                description: ggml_backend_dev_description(device).map { String(cString: $0) } ?? "",
+                kind: kind,
+                freeMemory: UInt64(free),
+                totalMemory: UInt64(total)
+            )
+        }
+    }
+
     /// llama.cpp's description of the CPU features it uses (AVX2, ...).
     public static var systemInfo: String {
         initialize()

@@ -37,13 +37,23 @@ public final class LlamaBatchContext {
         /// Keep the whole sliding-window cache (models with SWA, e.g. Gemma 3)
         /// so that any prefix can be kept and reused; no effect otherwise.
         public var fullSlidingWindowCache: Bool
+        /// Whether attention runs as one fused kernel (less memory, faster
+        /// on GPUs; needed for a quantized value cache).
+        public var flashAttention: FlashAttention
+        /// How the KV cache stores keys and values: a quantized cache holds
+        /// about twice (q8_0) or four times (q4_0) the tokens in the same memory.
+        public var keyCacheType: CacheType
+        public var valueCacheType: CacheType
 
         public init(
             contextLength: Int = 4096,
             batchSize: Int = 512,
             threads: Int? = nil,
             batchThreads: Int? = nil,
-            fullSlidingWindowCache: Bool = true
+            fullSlidingWindowCache: Bool = true,
+            flashAttention: FlashAttention = .automatic,
+            keyCacheType: CacheType = .f16,
+            valueCacheType: CacheType = .f16
         ) {
             let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
             self.contextLength = contextLength
@@ -51,6 +61,35 @@ public final class LlamaBatchContext {
             self.threads = threads ?? cores
             self.batchThreads = batchThreads ?? threads ?? cores
             self.fullSlidingWindowCache = fullSlidingWindowCache
+            self.flashAttention = flashAttention
+            self.keyCacheType = keyCacheType
+            self.valueCacheType = valueCacheType
+        }
+
+        /// llama.cpp's flash-attention switch.
+        public enum FlashAttention: String, Sendable, Hashable, CaseIterable {
+            /// llama.cpp decides per device (on where the backend supports it).
+            case automatic = "auto"
+            case enabled = "on"
+            case disabled = "off"
+        }
+
+        /// The element types a KV cache can hold.
+        public enum CacheType: String, Sendable, Hashable, CaseIterable {
+            case f32, f16, bf16
+            case q8_0, q4_0
+
+            var ggmlType: ggml_type {
+                switch self {
+                case .f32: GGML_TYPE_F32
+                case .f16: GGML_TYPE_F16
+                case .bf16: GGML_TYPE_BF16
+                case .q8_0: GGML_TYPE_Q8_0
+                case .q4_0: GGML_TYPE_Q4_0
+                }
+            }
+
+            var isQuantized: Bool { self == .q8_0 || self == .q4_0 }
         }
     }
 
@@ -243,6 +282,11 @@ extension LlamaBatchContext.Parameters {
         guard threads >= 1, batchThreads >= 1 else {
             throw LlamaError.invalidArgument("thread counts must be at least 1")
         }
+        // llama.cpp refuses a quantized value cache without flash attention
+        // (and says so only in its log): say it here.
+        if valueCacheType.isQuantized && flashAttention == .disabled {
+            throw LlamaError.invalidArgument("a \(valueCacheType.rawValue) value cache needs flash attention (it is off)")
+        }
         var params = llama_context_default_params()
         params.n_ctx = UInt32(contextLength * sequences)
         params.n_batch = UInt32(min(batchSize, contextLength * sequences))
@@ -261,6 +305,13 @@ extension LlamaBatchContext.Parameters {
         params.n_threads_batch = Int32(batchThreads)
         params.swa_full = fullSlidingWindowCache
         params.no_perf = true
+        params.flash_attn_type = switch flashAttention {
+        case .automatic: LLAMA_FLASH_ATTN_TYPE_AUTO
+        case .enabled: LLAMA_FLASH_ATTN_TYPE_ENABLED
+        case .disabled: LLAMA_FLASH_ATTN_TYPE_DISABLED
+        }
+        params.type_k = keyCacheType.ggmlType
+        params.type_v = valueCacheType.ggmlType
         guard let context = llama_init_from_model(model.pointer, params) else {
             throw LlamaError.contextCreationFailed(reason: "llama_init_from_model returned null (\(sequences) × \(contextLength) positions, out of memory?)")
         }

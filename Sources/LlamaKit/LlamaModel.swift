@@ -21,11 +21,22 @@ public final class LlamaModel: @unchecked Sendable {
         /// Layers offloaded to a GPU; nil: every layer when llama.cpp has a
         /// GPU backend (``LlamaBackend/supportsGPUOffload``), none otherwise.
         public var gpuLayers: Int?
+        /// The GPU that holds the model (an index into the GPUs of
+        /// ``LlamaBackend/devices``); nil: llama.cpp's choice, which splits
+        /// the layers across every GPU it finds.
+        public var mainGPU: Int?
 
-        public init(useMemoryMap: Bool = true, vocabularyOnly: Bool = false, gpuLayers: Int? = nil) {
+        public init(useMemoryMap: Bool = true, vocabularyOnly: Bool = false, gpuLayers: Int? = nil, mainGPU: Int? = nil) {
             self.useMemoryMap = useMemoryMap
             self.vocabularyOnly = vocabularyOnly
             self.gpuLayers = gpuLayers
+            self.mainGPU = mainGPU
+        }
+
+        /// The layers this asks llama.cpp to offload: ``gpuLayers``, or
+        /// every layer when a GPU backend is built in.
+        public var requestedGPULayers: Int {
+            gpuLayers ?? (LlamaBackend.supportsGPUOffload ? Int(Int32.max) : 0)
         }
     }
 
@@ -48,8 +59,17 @@ public final class LlamaModel: @unchecked Sendable {
         _ = try GGUFFile.validate(path: path)
         try LlamaBackend.checkCompatible()
         var params = llama_model_default_params()
-        let layers = options.gpuLayers ?? (LlamaBackend.supportsGPUOffload ? Int(Int32.max) : 0)
-        params.n_gpu_layers = Int32(clamping: layers)
+        params.n_gpu_layers = Int32(clamping: options.requestedGPULayers)
+        if let mainGPU = options.mainGPU {
+            let gpus = LlamaBackend.devices.filter(\.isGPU).count
+            guard mainGPU >= 0, mainGPU < max(gpus, 1) else {
+                throw LlamaError.invalidArgument("main GPU \(mainGPU): this llama.cpp build found \(gpus) GPU\(gpus == 1 ? "" : "s")")
+            }
+            // One GPU holds every offloaded layer (llama.cpp's main_gpu
+            // applies only without splitting).
+            params.split_mode = LLAMA_SPLIT_MODE_NONE
+            params.main_gpu = Int32(mainGPU)
+        }
         params.load_mode = options.useMemoryMap ? LLAMA_LOAD_MODE_MMAP : LLAMA_LOAD_MODE_NONE
         params.vocab_only = options.vocabularyOnly
         guard let model = llama_model_load_from_file(path, params) else {
@@ -106,6 +126,13 @@ public final class LlamaModel: @unchecked Sendable {
         var buffer = [CChar](repeating: 0, count: 256)
         let length = llama_model_desc(pointer, &buffer, buffer.count)
         return string(from: buffer, length: max(0, min(Int(length), buffer.count - 1)))
+    }
+
+    /// Layers llama.cpp placed on a GPU (at most ``layerCount`` + 1: the
+    /// output layer counts as one); 0 when the model runs on the CPU.
+    public var offloadedLayers: Int {
+        guard LlamaBackend.supportsGPUOffload, !options.vocabularyOnly else { return 0 }
+        return min(options.requestedGPULayers, layerCount + 1)
     }
 
     /// The context length the model was trained with.

@@ -12,7 +12,8 @@ import FoundationModels
 /// only the `fm serve` against llama-server table (fm-serve must be built
 /// beside fm-bench) and
 /// `fm-bench throughput MODEL.gguf…` only the throughput table (to standard
-/// output); `fm-bench maskbench DATA` the
+/// output); `fm-bench typed [N]` typed answers' times (``TypedAnswers``);
+/// `fm-bench devices` llama.cpp's devices; `fm-bench maskbench DATA` the
 /// MaskBench comparison (its own section of BENCHMARKS.md, see
 /// ``MaskBench``); `fm-bench cold-ttft` is
 /// the child process the cold time-to-first-token measurement starts, and
@@ -80,6 +81,15 @@ struct Benchmark {
             print(ServeBenchmark.markdown(result, error: nil).joined(separator: "\n"))
             return
         }
+        if arguments.first == "typed" {
+            let rows = try await TypedAnswers.run(Array(arguments.dropFirst())) { log($0) }
+            print(TypedAnswers.markdown(rows, model: SystemLanguageModel.Configuration.default.modelFile.lastPathComponent).joined(separator: "\n"))
+            return
+        }
+        if arguments.first == "devices" {
+            print(ComputeDevice.all.map(\.summary).joined(separator: "\n"))
+            return
+        }
         if arguments.first == "tools" {
             let result = try await ToolRound().run { log($0) }
             print(ToolRound.markdown(result, error: nil).joined(separator: "\n"))
@@ -87,11 +97,16 @@ struct Benchmark {
         }
         let output = arguments.first ?? "BENCHMARKS.md"
         let report = try await Suite().run()
-        // The MaskBench section (`make maskbench`) is kept as it was.
+        // The sections other runs write are kept as they were: MaskBench
+        // (`make maskbench`) and the GPU's (scripts/gpu/bench.sh, on
+        // another machine).
         var text = report.markdown()
-        if let existing = try? String(contentsOfFile: output, encoding: .utf8),
-           let start = existing.range(of: MaskBench.Report.begin), let end = existing.range(of: MaskBench.Report.end) {
-            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + existing[start.lowerBound..<end.upperBound] + "\n"
+        let kept = [(MaskBench.Report.begin, MaskBench.Report.end), ("<!-- gpu:begin -->", "<!-- gpu:end -->")]
+        if let existing = try? String(contentsOfFile: output, encoding: .utf8) {
+            for (begin, end) in kept {
+                guard let start = existing.range(of: begin), let stop = existing.range(of: end) else { continue }
+                text += (text.hasSuffix("\n") ? "\n" : "\n\n") + existing[start.lowerBound..<stop.upperBound] + "\n"
+            }
         }
         try text.write(toFile: output, atomically: true, encoding: .utf8)
         FileHandle.standardError.write(Data("wrote \(output)\n".utf8))

@@ -21,7 +21,7 @@ import FoundationModelsEval
 /// scheduler over llama.cpp can reach on this machine.
 struct ConcurrencyBenchmark {
     static let counts = [1, 2, 4, 8]
-    static let rounds = 3
+    static var rounds: Int { Measure.rounds }
     let maximumTokens = 128
     /// Positions per sequence (ours) and per slot (llama-server's cache is
     /// eight times this, shared by its slots).

@@ -6,6 +6,11 @@ import FoundationModelsEval
 enum Measure {
     static let clock = ContinuousClock()
 
+    /// Rounds of the measurements that take turns with a reference: 3,
+    /// or `FM_BENCH_ROUNDS` where a run must fit a time budget (the GPU
+    /// script, scripts/gpu/bench.sh).
+    static let rounds = max(1, Int(ProcessInfo.processInfo.environment["FM_BENCH_ROUNDS"] ?? "") ?? 3)
+
     /// Runs `executable` to its end and returns what it wrote to standard
     /// output (standard error is dropped) and its exit status.
     static func run(_ executable: URL, _ arguments: [String]) throws -> (output: Data, status: Int32) {

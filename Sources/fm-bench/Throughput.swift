@@ -27,6 +27,12 @@ struct Throughput {
         var decodeInDecode: Double
         /// The prompt tokens before the decoded answer (the decode depth).
         var depth: Int
+        /// The session's own time per generated token, outside
+        /// `llama_decode` (median, seconds): sampling, text, the scheduler's
+        /// handoffs, the stream. At GPU speed this is what separates the
+        /// session from llama-bench, and it is measured the same way on a CPU.
+        var overheadPerToken: Double
+        var rounds: Int
         var reference: LlamaBench?
         var referenceError: String?
     }
@@ -63,27 +69,32 @@ struct Throughput {
         var decode: [Double] = []
         var decodeInDecode: [Double] = []
         var depths: [Int] = []
+        var overheads: [Double] = []
         var references: [LlamaBench] = []
         var referenceError: String?
         let binary = ProcessInfo.processInfo.environment["LLAMA_BENCH"]
         if binary == nil { referenceError = "LLAMA_BENCH is not set (run through make bench)" }
-        for round in 0..<3 {
+        let rounds = Measure.rounds
+        for round in 0..<rounds {
             for _ in 0..<3 {
                 let before = scheduler.statistics.decodeSeconds
                 let short = try await Measure.stream(session(), prompt, maximumTokens: 1)
-                prefillInDecode.append((scheduler.statistics.decodeSeconds - before) / short.total)
+                let shortDecode = scheduler.statistics.decodeSeconds - before
+                prefillInDecode.append(shortDecode / short.total)
                 prefillTokens.append(short.inputTokens - short.cachedTokens)
                 let beforeLong = scheduler.statistics.decodeSeconds
                 let long = try await Measure.stream(session(), prompt, maximumTokens: 64)
-                decodeInDecode.append((scheduler.statistics.decodeSeconds - beforeLong) / long.total)
+                let longDecode = scheduler.statistics.decodeSeconds - beforeLong
+                decodeInDecode.append(longDecode / long.total)
                 prefill.append(Double(short.inputTokens - short.cachedTokens) / short.total)
                 if long.outputTokens > 1, long.total > short.total {
                     decode.append(Double(long.outputTokens - 1) / (long.total - short.total))
                     depths.append(long.inputTokens)
+                    overheads.append(((long.total - longDecode) - (short.total - shortDecode)) / Double(long.outputTokens - 1))
                 }
             }
             guard let binary, referenceError == nil else { continue }
-            log("llama-bench (reference), round \(round + 1) of 3: \(label)")
+            log("llama-bench (reference), round \(round + 1) of \(rounds): \(label)")
             let depth = depths.isEmpty ? 0 : depths.reduce(0, +) / depths.count
             let promptTokens = Int(Measure.median(prefillTokens.map(Double.init)))
             do {
@@ -101,7 +112,8 @@ struct Throughput {
         return Result(label: label, modelPath: modelPath, prefill: Measure.median(prefill),
                       prefillInDecode: Measure.median(prefillInDecode), prefillTokens: Int(Measure.median(prefillTokens.map(Double.init))),
                       decode: Measure.median(decode), decodeInDecode: Measure.median(decodeInDecode),
-                      depth: depth, reference: reference, referenceError: referenceError)
+                      depth: depth, overheadPerToken: Measure.median(overheads), rounds: rounds,
+                      reference: reference, referenceError: referenceError)
     }
 
     static func markdown(_ results: [Result]) -> [String] {
@@ -120,7 +132,7 @@ struct Throughput {
         }
         lines.append("")
         for result in results {
-            lines.append("- \(result.label): inside `llama_decode`: \(f(result.prefillInDecode * 100)) % of a prefill's wall time, \(f(result.decodeInDecode * 100)) % of a 64-token answer's (the rest is the session's own work: rendering, tokens, sampling, text).")
+            lines.append("- \(result.label): inside `llama_decode`: \(f(result.prefillInDecode * 100)) % of a prefill's wall time, \(f(result.decodeInDecode * 100)) % of a 64-token answer's (the rest is the session's own work: rendering, tokens, sampling, text); the session's own time per generated token, outside `llama_decode`: \(f(result.overheadPerToken * 1e6, 0)) µs.")
         }
         for result in results {
             if let reference = result.reference {
@@ -136,7 +148,7 @@ struct Throughput {
         lines.append("as many tokens (`-p`, the median of the session's); session decode is the tokens")
         lines.append("after the first of a 64-token answer to an equally long uncached prompt, over the extra time")
         lines.append("it took. The reference decodes at the same depth (`-d`, the session's prompt tokens):")
-        lines.append("decoding after 80 tokens of context costs more than from an empty one. Three rounds, each")
+        lines.append("decoding after 80 tokens of context costs more than from an empty one. \(results.first?.rounds ?? 3) round\(results.first?.rounds == 1 ? "" : "s"), each")
         lines.append("3 session runs then llama-bench `-r 3`; medians (this machine drifts by several percent).")
         lines.append("")
         return lines

@@ -17,6 +17,7 @@ extension FM {
             switch model.availability {
             case .available:
                 print("\(out.styled("available", .green)): \(model.configuration.modelPath) (context \(model.contextSize) tokens)")
+                Self.printDevices(model.configuration)
             case .unavailable(let reason):
                 print("\(out.styled("unavailable", .red)): \(Self.explain(reason))")
                 print("model path: \(model.configuration.modelPath)")
@@ -24,6 +25,21 @@ extension FM {
                     print("an app tells its user: \(message)")
                 }
                 throw ExitCode(1)
+            }
+        }
+
+        /// Where the model computes: llama.cpp's devices and the offload
+        /// the configuration asks for.
+        static func printDevices(_ configuration: SystemLanguageModel.Configuration) {
+            let devices = ComputeDevice.all
+            let gpus = devices.filter(\.isGPU)
+            for device in devices { print("device: \(device.summary)") }
+            let layers = configuration.gpuLayers.map { "\($0) layers" } ?? "every layer"
+            if gpus.isEmpty {
+                print("offload: none (this llama.cpp build computes on the CPU; `make setup GPU=cuda` or `GPU=vulkan` builds a GPU backend)")
+            } else {
+                let place = configuration.mainGPU.map { "GPU \($0) (\(gpus.indices.contains($0) ? gpus[$0].name : "not found"))" } ?? "split across \(gpus.count) GPU\(gpus.count == 1 ? "" : "s")"
+                print("offload: \(layers) to \(place); flash attention \(configuration.flashAttention.rawValue), KV cache \(configuration.kvCacheType.rawValue)")
             }
         }
 

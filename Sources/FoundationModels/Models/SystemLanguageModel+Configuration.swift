@@ -26,6 +26,9 @@ extension SystemLanguageModel {
     /// | `FOUNDATION_MODELS_CONTEXTS` | ``parallelSequences`` | 2 |
     /// | `FOUNDATION_MODELS_MAX_QUEUE` | ``maximumQueuedRequests`` | 16 |
     /// | `FOUNDATION_MODELS_GPU_LAYERS` | ``gpuLayers`` | nil (every layer where a GPU backend is built in) |
+    /// | `FOUNDATION_MODELS_MAIN_GPU` | ``mainGPU`` | nil (llama.cpp splits the layers across its GPUs) |
+    /// | `FOUNDATION_MODELS_FLASH_ATTENTION` (`auto`, `on`, `off`) | ``flashAttention`` | `auto` |
+    /// | `FOUNDATION_MODELS_KV_CACHE_TYPE` (`f16`, `bf16`, `f32`, `q8_0`, `q4_0`) | ``kvCacheType`` | `f16` |
     /// | `FOUNDATION_MODELS_STRING_PACING` (`off`) | ``pacesStrings`` | on |
     /// | `FOUNDATION_MODELS_REPETITION` (`off`) | ``stopsLoops`` | on |
     /// | `FOUNDATION_MODELS_SCHEMA_PROMPT` (`lines`, `typescript`, `jsonschema`) | ``schemaPromptStyle`` | `lines` |
@@ -54,6 +57,15 @@ extension SystemLanguageModel {
         /// Layers offloaded to a GPU; nil: all of them when llama.cpp was
         /// built with a GPU backend, none otherwise.
         public var gpuLayers: Int? { didSet { gpuLayers = gpuLayers.map { max(0, $0) } } }
+        /// The GPU that holds every offloaded layer, counting GPUs only in
+        /// llama.cpp's order (`fm availability` lists them); nil: the layers
+        /// are split across every GPU. A GPU that does not exist makes the
+        /// model unavailable, with the reason in the load error.
+        public var mainGPU: Int?
+        /// Whether attention runs as one fused kernel.
+        public var flashAttention = FlashAttention.automatic
+        /// How the KV cache stores keys and values.
+        public var kvCacheType = KVCacheType.f16
         /// Whether the free strings of typed answers are kept to a
         /// readable length (off only for measurements).
         public var pacesStrings = true
@@ -66,6 +78,10 @@ extension SystemLanguageModel {
         /// Whether that description goes after the prompt's text or before it.
         public var schemaPromptPlacement = SchemaPromptPlacement.standard
 
+        /// Whether steps are decoded on the requests' own threads instead of
+        /// the process's decode thread; nil: where every layer is on a GPU
+        /// (``DecodeScheduler/thread``). Set by tests, to run that path on a CPU.
+        package var decodesOnRequestThreads: Bool?
         /// Set from `FOUNDATION_MODELS_DISABLED` for Apple's initializers only.
         package var isDisabled = false
         /// How typed answers are laid out (measurements only).
@@ -129,6 +145,13 @@ extension SystemLanguageModel {
                 maximumQueuedRequests: integer("FOUNDATION_MODELS_MAX_QUEUE", default: 16, minimum: 0)
             )
             if let layers = environment["FOUNDATION_MODELS_GPU_LAYERS"].flatMap(Int.init), layers >= 0 { gpuLayers = layers }
+            if let gpu = environment["FOUNDATION_MODELS_MAIN_GPU"].flatMap(Int.init), gpu >= 0 { mainGPU = gpu }
+            if let flash = environment["FOUNDATION_MODELS_FLASH_ATTENTION"].flatMap({ FlashAttention(rawValue: $0.lowercased()) }) {
+                flashAttention = flash
+            }
+            if let type = environment["FOUNDATION_MODELS_KV_CACHE_TYPE"].flatMap({ KVCacheType(rawValue: $0.lowercased()) }) {
+                kvCacheType = type
+            }
             isDisabled = ["1", "true", "yes"].contains(environment["FOUNDATION_MODELS_DISABLED"]?.lowercased() ?? "")
             pacesStrings = !isOff("FOUNDATION_MODELS_STRING_PACING")
             stopsLoops = !isOff("FOUNDATION_MODELS_REPETITION")
@@ -223,6 +246,23 @@ extension SystemLanguageModel {
 }
 
 extension SystemLanguageModel.Configuration {
+    /// llama.cpp's flash attention: one fused attention kernel, which uses
+    /// less memory and is faster on GPUs.
+    public enum FlashAttention: String, Sendable, CaseIterable {
+        /// llama.cpp decides per device.
+        case automatic = "auto"
+        case enabled = "on"
+        case disabled = "off"
+    }
+
+    /// The element type of the KV cache. A quantized cache (`q8_0`,
+    /// `q4_0`) holds two to four times the tokens in the same memory, with
+    /// slightly rounded attention; it needs flash attention (on or auto).
+    public enum KVCacheType: String, Sendable, CaseIterable {
+        case f16, bf16, f32
+        case q8_0, q4_0
+    }
+
     /// How a response schema is described to the model in the prompt.
     ///
     /// The description is the model's only way to know what each field is

@@ -205,3 +205,36 @@ extension SystemModelRuntime {
         }
     }
 }
+
+/// What the in-process model can compute on here, for `fm availability`
+/// and the benchmarks' reports: llama.cpp's devices, as it found them.
+package struct ComputeDevice: Sendable, Hashable {
+    /// The backend's name for it (`CPU`, `CUDA0`, `Vulkan0`).
+    package var name: String
+    /// What the driver calls it.
+    package var description: String
+    package var isGPU: Bool
+    /// Bytes free and in all, as the backend reports them (0: unknown).
+    package var freeMemory: UInt64
+    package var totalMemory: UInt64
+
+    /// The devices of the llama.cpp library this process loaded; empty
+    /// where there is none (the LlamaCpp trait off, another C API).
+    package static var all: [ComputeDevice] {
+        #if LlamaCpp
+        LlamaBackend.devices.map {
+            ComputeDevice(name: $0.name, description: $0.description, isGPU: $0.isGPU, freeMemory: $0.freeMemory, totalMemory: $0.totalMemory)
+        }
+        #else
+        []
+        #endif
+    }
+
+    /// One line: name, description, memory.
+    package var summary: String {
+        var line = name
+        if !description.isEmpty && description != name { line += " (\(description))" }
+        if totalMemory > 0 { line += ", \(freeMemory >> 20) MiB free of \(totalMemory >> 20) MiB" }
+        return line
+    }
+}

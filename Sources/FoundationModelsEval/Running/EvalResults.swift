@@ -1,4 +1,5 @@
 import Foundation
+import FoundationModels
 
 /// How an answer is produced; every mode sends the same instructions and
 /// prompt to the same model.
@@ -148,6 +149,10 @@ package enum MachineDescription {
             .flatMap { $0.split(separator: ":", maxSplits: 1).last }
             .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
         let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
-        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) GiB, Linux"
+        // The GPUs llama.cpp computes on, where it has any: a figure from a
+        // GPU run names the card.
+        let gpus = ComputeDevice.all.filter(\.isGPU).map { $0.description.isEmpty ? $0.name : $0.description }
+        let gpuText = gpus.isEmpty ? "" : ", " + gpus.joined(separator: ", ") + " (llama.cpp offload)"
+        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) GiB\(gpuText), Linux"
     }
 }

@@ -57,6 +57,54 @@ extension OnDeviceTests {
             #expect(Set(alone).count == Self.prompts.count)
         }
 
+        /// Steps decoded on the requests' own threads (as on a GPU), with
+        /// each token's text handed on while the next step runs: the same
+        /// greedy answers as through the decode thread, streamed whole and
+        /// in order, shared steps, and a cancelled request leaves the others
+        /// running.
+        @Test func decodingOnTheRequestsThreadsGivesTheSameAnswers() async throws {
+            try OnDevice.requireModel()
+            var configuration = OnDevice.configuration(contexts: 3, contextSize: 1024)
+            let reference = SystemLanguageModel(configuration: configuration)
+            configuration.decodesOnRequestThreads = true
+            let model = SystemLanguageModel(configuration: configuration)
+            let engine = OnDeviceEngine.shared(for: configuration)
+            let referenceEngine = OnDeviceEngine.shared(for: reference.configuration)
+            defer {
+                OnDeviceEngine.release(engine)
+                OnDeviceEngine.release(referenceEngine)
+            }
+            #expect(try await engine.loaded().scheduler.thread == nil)
+            #expect(try await referenceEngine.loaded().scheduler.thread != nil)
+            let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24)
+            for prompt in Self.prompts.prefix(2) {
+                let expected = try await LanguageModelSession(model: reference).respond(to: prompt, options: options).content
+                #expect(try await LanguageModelSession(model: model).respond(to: prompt, options: options).content == expected)
+                var streamed: [String] = []
+                for try await snapshot in LanguageModelSession(model: model).streamResponse(to: prompt, options: options) {
+                    streamed.append(snapshot.content)
+                }
+                #expect(streamed.last == expected)
+                // Each snapshot extends the one before.
+                #expect(zip(streamed, streamed.dropFirst()).allSatisfy { $1.hasPrefix($0) })
+            }
+            let scheduler = try await engine.loaded().scheduler
+            let before = scheduler.statistics
+            let cancelled = Task {
+                for try await _ in LanguageModelSession(model: model).streamResponse(to: "Tell a long story about a fox.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 200)) {}
+            }
+            async let first = LanguageModelSession(model: model).respond(to: Self.prompts[2], options: options)
+            async let second = LanguageModelSession(model: model).respond(to: Self.prompts[3], options: options)
+            try await Task.sleep(for: .milliseconds(300))
+            cancelled.cancel()
+            let result = await cancelled.result
+            #expect(throws: CancellationError.self) { try result.get() }
+            let (a, b) = try await (first, second)
+            #expect(!a.content.isEmpty && !b.content.isEmpty)
+            let after = scheduler.statistics
+            #expect(after.passes - before.passes > after.steps - before.steps, "no step was shared")
+        }
+
         /// A cancelled session leaves its step; the others finish, and the
         /// model answers afterwards.
         @Test func cancellingOneLeavesTheOthersRunning() async throws {

@@ -160,18 +160,26 @@ final class ContextSlot: Sendable {
         }
 
         /// Appends `newTokens` in shared steps; the logits of the last one
-        /// are read with `sample`.
-        mutating func decode(_ newTokens: [LlamaToken], computeLogits: Bool = true) throws {
-            guard !newTokens.isEmpty else { return }
+        /// are read with `sample`. `meanwhile` runs once, on this thread,
+        /// while the step computes where it can (``DecodeScheduler/Pass/meanwhile``),
+        /// else before it, also when the step fails.
+        mutating func decode(_ newTokens: [LlamaToken], computeLogits: Bool = true, meanwhile: (() -> Void)? = nil) throws {
+            guard !newTokens.isEmpty else {
+                meanwhile?()
+                return
+            }
             guard newTokens.count <= remainingCapacity else {
                 throw LlamaError.contextWindowExceeded(
                     requested: tokens.count + newTokens.count, available: remainingCapacity, capacity: slot.scheduler.sequenceLength)
             }
-            if slot.abortFlag.isAbortRequested { throw LlamaError.aborted }
+            if slot.abortFlag.isAbortRequested {
+                meanwhile?()
+                throw LlamaError.aborted
+            }
             logits = nil
             logits = try slot.scheduler.step(DecodeScheduler.Pass(
                 sequence: slot.sequence, tokens: newTokens, position: tokens.count,
-                computesLogits: computeLogits, abort: slot.abortFlag, wake: slot.wake
+                computesLogits: computeLogits, abort: slot.abortFlag, wake: slot.wake, meanwhile: meanwhile
             ))
             tokens += newTokens
         }
@@ -182,7 +190,7 @@ final class ContextSlot: Sendable {
         }
     }
 
-    private func execute(_ job: Job, _ sequence: inout SlotSequence, _ onText: TextHandler) throws -> Outcome {
+    private func execute(_ job: Job, _ sequence: inout SlotSequence, _ onText: @escaping TextHandler) throws -> Outcome {
         dispatchPrecondition(condition: .onQueue(queue))
         let reused = try sequence.retainCommonPrefix(with: job.promptTokens)
         // The scheduler splits a long prompt into batch-sized steps, so it
@@ -208,23 +216,32 @@ final class ContextSlot: Sendable {
             outcome.generatedTokens += 1
             unreported += 1
             let piece = try vocabulary.piece(token)
+            // The text is handed on while the next step computes (on a
+            // GPU), or before it, or here when no step follows.
+            var report: (() -> Void)?
             if let delta = text.append(piece) {
-                onText(delta, unreported)
+                let count = unreported
+                report = { onText(delta, count) }
                 unreported = 0
             }
+            var last = false
             if job.stopsLoops {
                 output += piece
                 if RepetitionStop.endsInLoop(output[...]) {
                     outcome.stoppedLoop = true
-                    break
+                    last = true
                 }
             }
-            if outcome.generatedTokens == job.maximumTokens { break }
-            if sequence.remainingCapacity == 0 {
+            if !last, outcome.generatedTokens == job.maximumTokens { last = true }
+            if !last, sequence.remainingCapacity == 0 {
                 outcome.contextFull = true
+                last = true
+            }
+            if last {
+                report?()
                 break
             }
-            try sequence.decode([token])
+            try sequence.decode([token], meanwhile: report)
             outcome.modelSteps += 1
         }
         if let rest = text.flush() {
@@ -239,7 +256,7 @@ final class ContextSlot: Sendable {
     /// only, until the value is complete. Free strings are paced
     /// (``StringPacing``): where one should end, the token is sampled again
     /// from the tokens that close it.
-    private func generateGuided(_ job: Job, constraint: TokenConstraint, _ sequence: inout SlotSequence, _ onText: TextHandler, _ outcome: inout Outcome) throws {
+    private func generateGuided(_ job: Job, constraint: TokenConstraint, _ sequence: inout SlotSequence, _ onText: @escaping TextHandler, _ outcome: inout Outcome) throws {
         dispatchPrecondition(condition: .onQueue(queue))
         let sampler = try LlamaSampler(mode: job.sampling)
         let vocabulary = constraint.vocabulary
@@ -319,21 +336,29 @@ final class ContextSlot: Sendable {
             // where it loops, it ends.
             if job.stopsLoops, decoder.canEnd, RepetitionStop.endsInLoop(decoder.output[...]) { finishing = true }
             unreported += next.count
+            // Handed on during the next step, as in free text.
+            var report: (() -> Void)?
             if let delta = text.append(bytes) {
-                onText(delta, unreported)
+                let count = unreported
+                report = { onText(delta, count) }
                 unreported = 0
             }
-            if decoder.isComplete || finishing { break }
+            if decoder.isComplete || finishing {
+                report?()
+                break
+            }
             guard outcome.generatedTokens < job.maximumTokens else {
+                report?()
                 outcome.incomplete = !decoder.canEnd
                 break
             }
             guard sequence.remainingCapacity >= next.count else {
+                report?()
                 outcome.contextFull = true
                 outcome.incomplete = !decoder.canEnd
                 break
             }
-            try sequence.decode(next)
+            try sequence.decode(next, meanwhile: report)
             outcome.modelSteps += 1
         }
         if let rest = text.flush() { onText(rest, unreported) }

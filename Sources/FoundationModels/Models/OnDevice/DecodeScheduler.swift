@@ -49,8 +49,14 @@ package final class DecodeScheduler: Sendable {
     private let contextAbort: LlamaAbortFlag
     /// Where every decode runs: one thread for every model (see
     /// ``DecodeThread``), so models loaded side by side take turns per
-    /// step, in the order their steps became ready.
-    let thread: DecodeThread
+    /// step, in the order their steps became ready; nil: on the thread of
+    /// the member that leads the step.
+    ///
+    /// A model whose every layer is on a GPU decodes on the leader's own
+    /// thread: the CPU's thread team that the decode thread keeps hot does
+    /// no work there, and the two handoffs per step would be most of the
+    /// session's own time per token (about 200 µs of a step here).
+    let thread: DecodeThread?
     private let state = Mutex(State())
 
     /// One request's asked-for pass, until it is done.
@@ -107,7 +113,7 @@ package final class DecodeScheduler: Sendable {
         }
     }
 
-    init(context: sending LlamaBatchContext, thread: DecodeThread = .shared) {
+    init(context: sending LlamaBatchContext, thread: DecodeThread? = .shared) {
         self.sequenceCount = context.sequenceCount
         self.sequenceLength = context.sequenceLength
         self.batchSize = context.batchSize
@@ -131,6 +137,13 @@ package final class DecodeScheduler: Sendable {
         var abort: LlamaAbortFlag
         /// The request thread's own semaphore, for being woken.
         var wake: DispatchSemaphore
+        /// Work of the request's own to do while the step runs, on the
+        /// request's thread, exactly once before ``step(_:)`` returns or
+        /// throws (the text of the token before, for the stream): where the
+        /// request leads a step on its own thread, between `llama_decode`
+        /// and reading the logits, when a GPU computes the step; otherwise
+        /// before the step.
+        var meanwhile: (() -> Void)? = nil
     }
 
     /// Appends `pass.tokens` to the sequence, in as many steps as the batch
@@ -144,7 +157,16 @@ package final class DecodeScheduler: Sendable {
     /// - Throws: `.aborted` when `pass.abort` is raised (the sequence is cut
     ///   back to `pass.position`), or the step's error, with the same cut.
     func step(_ pass: Pass) throws(LlamaError) -> UnsafeBufferPointer<Float>? {
-        guard !pass.tokens.isEmpty else { return nil }
+        guard !pass.tokens.isEmpty else {
+            pass.meanwhile?()
+            return nil
+        }
+        var meanwhile = pass.meanwhile
+        defer { meanwhile?() }
+        if thread != nil {
+            meanwhile?()
+            meanwhile = nil
+        }
         let sequence = pass.sequence
         state.withLock { state in
             state.members.insert(sequence)
@@ -183,8 +205,11 @@ package final class DecodeScheduler: Sendable {
                 if decoded { try? trim(sequence, to: pass.position) }
                 throw .aborted
             case .run(let parts, let runs):
-                runStep(parts, runs)
+                runStep(parts, runs, meanwhile: meanwhile)
+                meanwhile = nil
             case .wait:
+                meanwhile?()
+                meanwhile = nil
                 pass.wake.wait()
             }
         }
@@ -255,33 +280,55 @@ package final class DecodeScheduler: Sendable {
         return (bySequence.map { parts[$0] }, bySequence.map { runs[$0] })
     }
 
+    /// Decodes one step and returns the address of each run's logits row
+    /// (0: none), with the time spent in llama.cpp.
+    private func decode(_ parts: [Part], _ runs: [LlamaBatchContext.Run], meanwhile: (() -> Void)?) -> (Result<[UInt], LlamaError>, Double) {
+        context.withLock { context in
+            var started = ContinuousClock.now
+            var elapsed = Duration.zero
+            var ranMeanwhile = false
+            let outcome: Result<[UInt], LlamaError>
+            do throws(LlamaError) {
+                let rows = try context.decode(runs)
+                // A GPU computes the step after `llama_decode` has
+                // returned, and reading the logits waits for it: the
+                // request's own work in between costs nothing.
+                if let meanwhile {
+                    elapsed = ContinuousClock.now - started
+                    ranMeanwhile = true
+                    meanwhile()
+                    started = ContinuousClock.now
+                }
+                // Every row's address now, on this thread: reading
+                // them is llama.cpp's business; the floats
+                // themselves stay put until the next decode.
+                outcome = .success(try rows.map { row throws(LlamaError) -> UInt in
+                    guard let row else { return 0 }
+                    return UInt(bitPattern: try context.logits(row: row).baseAddress)
+                })
+            } catch {
+                // `decode` cut each run back; a long pass's earlier
+                // steps are cut here, so that the pass fails as a
+                // whole (before any member can use its sequence again).
+                for part in parts where part.range.lowerBound > 0 {
+                    try? context.removeTokens(sequence: part.sequence, from: part.start)
+                }
+                outcome = .failure(error)
+                if !ranMeanwhile { meanwhile?() }
+            }
+            return (outcome, (elapsed + (ContinuousClock.now - started)).inSeconds)
+        }
+    }
+
     /// Runs one step (on the calling member's thread) and hands each
     /// request its result.
-    private func runStep(_ parts: [Part], _ runs: [LlamaBatchContext.Run]) {
-        let (outcome, seconds) = thread.run { [self] () -> (Result<[UInt], LlamaError>, Double) in
-            context.withLock { context in
-                let started = ContinuousClock.now
-                let outcome: Result<[UInt], LlamaError>
-                do throws(LlamaError) {
-                    let rows = try context.decode(runs)
-                    // Every row's address now, on this thread: reading
-                    // them is llama.cpp's business; the floats
-                    // themselves stay put until the next decode.
-                    outcome = .success(try rows.map { row throws(LlamaError) -> UInt in
-                        guard let row else { return 0 }
-                        return UInt(bitPattern: try context.logits(row: row).baseAddress)
-                    })
-                } catch {
-                    // `decode` cut each run back; a long pass's earlier
-                    // steps are cut here, so that the pass fails as a
-                    // whole (before any member can use its sequence again).
-                    for part in parts where part.range.lowerBound > 0 {
-                        try? context.removeTokens(sequence: part.sequence, from: part.start)
-                    }
-                    outcome = .failure(error)
-                }
-                return (outcome, (ContinuousClock.now - started).inSeconds)
-            }
+    private func runStep(_ parts: [Part], _ runs: [LlamaBatchContext.Run], meanwhile: (() -> Void)? = nil) {
+        let outcome: Result<[UInt], LlamaError>
+        let seconds: Double
+        if let thread {
+            (outcome, seconds) = thread.run { [self] in decode(parts, runs, meanwhile: nil) }
+        } else {
+            (outcome, seconds) = decode(parts, runs, meanwhile: meanwhile)
         }
         state.withLock { state in
             state.running = nil

@@ -1,6 +1,7 @@
 #if LlamaCpp
 import Foundation
 import LlamaKit
+import Logging
 import Synchronization
 
 /// The in-process model: weights loaded once per process and shared by every
@@ -44,11 +45,14 @@ package final class OnDeviceEngine: Sendable {
             let adapters = try configuration.adapter.map { [(adapter: try LlamaAdapter(path: $0.path, model: model), scale: $0.scale)] } ?? []
             let context = try LlamaBatchContext(
                 model: model,
-                parameters: LlamaBatchContext.Parameters(contextLength: contextSize, threads: configuration.threads),
+                parameters: configuration.contextParameters(contextLength: contextSize),
                 sequences: configuration.parallelSequences,
                 adapters: adapters
             )
-            let scheduler = DecodeScheduler(context: context)
+            // Every layer on a GPU: decodes run on the requests' own
+            // threads (``DecodeScheduler/thread``).
+            let onGPU = model.offloadedLayers > model.layerCount
+            let scheduler = DecodeScheduler(context: context, thread: configuration.decodesOnRequestThreads ?? onGPU ? nil : .shared)
             self.scheduler = scheduler
             self.contextSize = scheduler.sequenceLength
             self.pool = ContextPool(capacity: scheduler.sequenceCount, maximumWaiting: configuration.maximumQueuedRequests) { number in
@@ -102,10 +106,7 @@ package final class OnDeviceEngine: Sendable {
             if let task = loading { return task }
             let configuration = self.configuration
             let task = Task.detached(priority: .userInitiated) {
-                try Loaded(
-                    model: LlamaModel(path: configuration.modelPath, options: LlamaModel.Options(gpuLayers: configuration.gpuLayers)),
-                    configuration: configuration
-                )
+                try Self.load(configuration)
             }
             loading = task
             return task
@@ -121,6 +122,33 @@ package final class OnDeviceEngine: Sendable {
             ))
         }
     }
+
+    /// Loads the model and creates its context, offloaded as configured.
+    /// Where an offloaded model or its cache does not fit the GPU, the
+    /// model is loaded again on the CPU, with a warning that says so: a
+    /// slower answer rather than none.
+    static func load(_ configuration: SystemLanguageModel.Configuration) throws -> Loaded {
+        let options = LlamaModel.Options(gpuLayers: configuration.gpuLayers, mainGPU: configuration.mainGPU)
+        do {
+            return try Loaded(model: LlamaModel(path: configuration.modelPath, options: options), configuration: configuration)
+        } catch let error as LlamaError where options.requestedGPULayers > 0 {
+            switch error {
+            case .modelLoadFailed, .contextCreationFailed: return try loadOnCPU(configuration, after: error)
+            default: throw error
+            }
+        }
+    }
+
+    private static func loadOnCPU(_ configuration: SystemLanguageModel.Configuration, after error: LlamaError) throws -> Loaded {
+        let devices = LlamaBackend.devices.filter(\.isGPU).map { "\($0.name) (\($0.description), \($0.freeMemory >> 20) MiB free)" }
+        logger.warning("\(configuration.modelPath) did not load on the GPU (\(devices.joined(separator: ", "))): \(error); loading it on the CPU instead (set gpuLayers, FOUNDATION_MODELS_GPU_LAYERS, to offload fewer layers)")
+        return try Loaded(
+            model: LlamaModel(path: configuration.modelPath, options: LlamaModel.Options(gpuLayers: 0)),
+            configuration: configuration
+        )
+    }
+
+    static let logger = Logger(label: "FoundationModels.OnDeviceEngine")
 
     /// Totals over the jobs an engine has run.
     package struct Statistics: Sendable, Equatable {
@@ -169,6 +197,28 @@ package final class OnDeviceEngine: Sendable {
         } catch LlamaError.aborted {
             throw CancellationError()
         }
+    }
+}
+extension SystemLanguageModel.Configuration {
+    /// The llama.cpp context this configuration asks for, with sequences
+    /// of `contextLength` positions.
+    func contextParameters(contextLength: Int) -> LlamaBatchContext.Parameters {
+        let cacheType: LlamaBatchContext.Parameters.CacheType = switch kvCacheType {
+        case .f16: .f16
+        case .bf16: .bf16
+        case .f32: .f32
+        case .q8_0: .q8_0
+        case .q4_0: .q4_0
+        }
+        let flash: LlamaBatchContext.Parameters.FlashAttention = switch flashAttention {
+        case .automatic: .automatic
+        case .enabled: .enabled
+        case .disabled: .disabled
+        }
+        return LlamaBatchContext.Parameters(
+            contextLength: contextLength, threads: threads,
+            flashAttention: flash, keyCacheType: cacheType, valueCacheType: cacheType
+        )
     }
 }
 #endif
