@@ -13,7 +13,8 @@
 # 3. runs fm-bench (the Swift benchmark, built on the other machine) on the
 #    GPU beside the references on the same GPU: throughput against llama-bench,
 #    typed answers, sessions at once against llama-server -np 8 and a bare
-#    batched llama_decode loop; 7B first, then 0.5B while time is left.
+#    batched llama_decode loop; 7B first, then 0.5B, then the 0.5B's
+#    throughput with one sequence and with flash attention on and off.
 # Every step runs under a timeout and the whole under a deadline
 # (GPU_BENCH_BUDGET seconds, default 500), so the results come back even
 # when a step hangs. At most 8 files in $OUT.
@@ -120,6 +121,16 @@ measure() {  # measure LABEL MODEL CONCURRENCY_SECONDS
 
 if wait_for_model "$M7"; then measure "7B shape" "$M7" 200; else note "no 7B model"; fi
 if wait_for_model "$M05"; then measure "0.5B shape" "$M05" 120; else note "no 0.5B model"; fi
+# Where one session's time goes on the small shape: the same throughput
+# with one sequence instead of two (a smaller KV cache to attend over), and
+# with flash attention forced on and off.
+if [ -s "$M05" ]; then
+    for variant in FOUNDATION_MODELS_CONTEXTS=1 FOUNDATION_MODELS_FLASH_ATTENTION=on FOUNDATION_MODELS_FLASH_ATTENTION=off; do
+        note "== 0.5B shape, $variant: throughput"
+        echo "### 0.5B shape, $variant" >> "$OUT/variants.md"
+        run 60 env "$variant" "$FMB" throughput "$M05" >> "$OUT/variants.md"
+    done
+fi
 kill $MODELS 2>/dev/null
 nvidia-smi --query-gpu=memory.used,temperature.gpu,clocks.sm --format=csv,noheader
 cp "$CACHE/env.sh" "$OUT/env.sh" 2>/dev/null
