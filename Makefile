@@ -49,7 +49,7 @@ demo:
 	@scripts/setup.sh $(SETUP_GPU)
 	$(FM_ENV) SWIFT="$(SWIFT)" scripts/demo.sh
 
-# Eight runs of the one test bundle, and a dependent package:
+# Nine runs of the one test bundle, and a dependent package:
 # - the API, session and on-device mechanics (validity, streaming,
 #   cancellation, queueing, tools, LoRA adapters the tests make with
 #   scripts/make-test-lora.py) on the small model, SmolLM2-135M, for speed
@@ -69,6 +69,11 @@ demo:
 #   alone, so its memory figures are its own (about 2 minutes);
 # - LlamaKit's tests on the small model, alone, so two processes' worth of
 #   llama.cpp threads never share the cores (timing assertions stay honest);
+# - the on-device GPU suite (every layer offloaded: the CPU's greedy answers,
+#   typed answers, shared steps, cancellation) against llama.cpp's Vulkan
+#   build on Mesa's software GPU, lavapipe (scripts/vulkan-test.sh: the
+#   Vulkan build is made once beside the CPU one, about half an hour on 2
+#   cores; elsewhere the suite skips, saying what it needs);
 # - the app-compatibility targets, which exercise apps' "model not ready yet"
 #   path, with the model pointed at a file that does not exist: the same app
 #   code built three ways (AppCompatibilityTests: Swift 6; MainActor- and
@@ -94,6 +99,7 @@ test: setup
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter FMServeLoadTests
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter LoadSoakTests
 	$(FM_ENV) $(SWIFT) test --skip-build --filter LlamaKitTests
+	$(FM_ENV) scripts/vulkan-test.sh "$$FOUNDATION_MODELS_SMALL_MODEL"
 	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip '$(QUALITY)'
 	$(FM_ENV) scripts/dependent-package-test.sh "$$FOUNDATION_MODELS_SMALL_MODEL"
 	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_DEFAULT_MODEL" $(SWIFT) test --skip-build --filter '$(QUALITY)'

@@ -29,12 +29,16 @@
 #   --bench      also install the benchmark model
 #   --tiers      accepted for older scripts: the tier's model is the default model
 #   --gpu=B      llama.cpp's compute backend: auto (the default: cuda where
-#                nvcc is found, else cpu), cpu, cuda, or vulkan (needs the
-#                Vulkan headers and glslc: installed through apt when absent).
+#                nvcc is found, else cpu), cpu, cuda, or vulkan (needs glslc
+#                and the Vulkan headers: installed through apt when absent;
+#                Debian 12's headers are too old for b11434, so newer ones
+#                are unpacked from Debian 13's packages into the cache).
 #                Each backend has its own build in the cache; env.sh names the
 #                one set up last. Also from the variable GPU (make setup GPU=cuda).
-#   --llama-only only llama.cpp (and its tools): no models, no system changes
-#                (the GPU benchmark script runs it on a machine without network)
+#   --llama-only only llama.cpp (and its tools), beside the build the package
+#                uses: no models, no system changes, its variables in
+#                env-<backend>.sh instead of env.sh (the Vulkan tests and the
+#                GPU benchmark script, on a machine without network, use it)
 #   --print-env  print `export NAME=value` lines for the shell (after setting up)
 #   --quiet      only errors on stderr, no progress lines
 # Environment: FM_SETUP_JOBS (parallel build jobs, default nproc),
@@ -314,6 +318,49 @@ build_llama() {
     say "llama-server and llama-bench ready"
 }
 
+# Vulkan headers for llama.cpp b11434's Vulkan backend, which uses
+# VK_EXT_layer_settings (Vulkan-Headers 1.3.261 and later) and SPIR-V's
+# headers through CMake. Debian 12 ships 1.3.239: then Debian 13's header
+# packages (pinned by checksum, from Debian's own archive) are unpacked into
+# the build's folder and named to CMake; the system's Vulkan loader and
+# glslc stay in use (the loader ignores what it does not know).
+VULKAN_HEADER_DEBS=(
+    "pool/main/v/vulkan-loader/libvulkan-dev_1.4.309.0-1_amd64.deb 8d329d465e16168afff58b1bd0dd6db46aac2cc3f56054a481b25a04e90b345a"
+    "pool/main/s/spirv-headers/spirv-headers_1.6.1+1.4.309.0-1_all.deb dc18db866d63680351c40ac6b6bece34cb52da64a7799ce1cc4f16f6bff4d064"
+)
+VULKAN_CMAKE_ARGS=()
+ensure_vulkan_headers() {
+    local version
+    version="$(sed -n 's/^#define VK_HEADER_VERSION \([0-9]*\)$/\1/p' /usr/include/vulkan/vulkan_core.h 2>/dev/null || true)"
+    if [ "${version:-0}" -ge 261 ] && [ -f /usr/share/cmake/SPIRV-Headers/SPIRV-HeadersConfig.cmake ]; then
+        return
+    fi
+    local dir="$LLAMA_DIR/vulkan-headers" entry path sha file
+    if [ ! -f "$dir/.stamp" ]; then
+        command -v dpkg-deb >/dev/null 2>&1 \
+            || die "the system's Vulkan headers are ${version:+1.3.$version, }older than llama.cpp b$LLAMA_BUILD needs (1.3.261) and there is no dpkg-deb to unpack newer ones: install Vulkan-Headers 1.3.261 or later and SPIRV-Headers"
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        for entry in "${VULKAN_HEADER_DEBS[@]}"; do
+            path="${entry% *}" sha="${entry#* }" file="$DOWNLOADS/$(basename "${entry% *}")"
+            if [ ! -f "$file" ] || [ "$(sha256_of "$file")" != "$sha" ]; then
+                say "downloading $(basename "$path") from Debian (newer Vulkan headers than this system's)"
+                python3 - "${DEBIAN_MIRROR:-http://deb.debian.org/debian}/$path" "$file.part" <<'PY' || die "could not download $path from Debian"
+import sys, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=120) as r, open(sys.argv[2], "wb") as out:
+    out.write(r.read())
+PY
+                verify "$file.part" "$sha" "$(basename "$path")"
+                mv -f "$file.part" "$file"
+            fi
+            dpkg-deb -x "$file" "$dir"
+        done
+        echo "ok" > "$dir/.stamp"
+    fi
+    say "Vulkan and SPIR-V headers 1.4.309 from $dir (the system's are ${version:+1.3.$version, }too old)"
+    VULKAN_CMAKE_ARGS=(-DVulkan_INCLUDE_DIR="$dir/usr/include" -DSPIRV-Headers_DIR="$dir/usr/share/cmake/SPIRV-Headers")
+}
+
 # configure_llama SRC BUILD: the unpacked source and a configured build tree.
 # The unpacked tree has its own stamp, and a configured tree is kept: a build
 # interrupted midway goes on incrementally instead of recompiling everything.
@@ -334,7 +381,7 @@ configure_llama() {
     local backend=()
     case "$GPU_BACKEND" in
         cuda) backend=(-DGGML_CUDA=ON -DCMAKE_CUDA_COMPILER="$NVCC" -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-native}" -DGGML_CUDA_NCCL=OFF) ;;
-        vulkan) backend=(-DGGML_VULKAN=ON) ;;
+        vulkan) ensure_vulkan_headers; backend=(-DGGML_VULKAN=ON "${VULKAN_CMAKE_ARGS[@]}") ;;
     esac
     say "configuring llama.cpp b$LLAMA_BUILD (Release, native CPU$([ "$GPU_BACKEND" != cpu ] && echo " and $GPU_BACKEND"), shared libraries)"
     # The CPU backend (and the GPU one asked for), no tests/examples/web UI/network
@@ -612,7 +659,11 @@ list_devices() {
 }
 
 write_env() {
-    local mk="$CACHE/env.mk" sh="$CACHE/env.sh" bench_line_mk="" bench_line_sh=""
+    # --llama-only builds a backend beside the one the package uses: its
+    # variables go to env-<backend>.sh/.mk, and env.sh stays as it was.
+    local suffix=""
+    if [ "$LLAMA_ONLY" = 1 ]; then suffix="-$GPU_BACKEND"; fi
+    local mk="$CACHE/env$suffix.mk" sh="$CACHE/env$suffix.sh" bench_line_mk="" bench_line_sh=""
     local devices lib_path="$LLAMA_PREFIX/lib${CUDA_LIB:+:$CUDA_LIB}"
     devices="$(list_devices | paste -sd ';' -)"
     if [ -n "$devices" ]; then say "devices: $devices"; fi

@@ -64,10 +64,9 @@ enum DecodeCeiling {
         return rate
     }
 
-    /// The first token with the highest logit: greedy, as the sessions decode.
+    /// The first token with the highest logit: greedy, as the sessions
+    /// decode, with the same vectorized pick.
     static func argmax(_ logits: UnsafeBufferPointer<Float>) -> LlamaToken {
-        var best = 0
-        for index in logits.indices where logits[index] > logits[best] { best = index }
-        return LlamaToken(best)
+        LlamaToken(LlamaSampler.argmax(logits))
     }
 }

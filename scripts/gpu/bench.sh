@@ -77,7 +77,7 @@ if [ "$BUILD_STATUS" != 0 ]; then
     exit 1
 fi
 # shellcheck disable=SC1091
-. "$CACHE/env.sh"
+. "$CACHE/env-cuda.sh"
 echo "devices: $FOUNDATION_MODELS_GPU_DEVICES"
 
 python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
@@ -133,5 +133,5 @@ if [ -s "$M05" ]; then
 fi
 kill $MODELS 2>/dev/null
 nvidia-smi --query-gpu=memory.used,temperature.gpu,clocks.sm --format=csv,noheader
-cp "$CACHE/env.sh" "$OUT/env.sh" 2>/dev/null
+cp "$CACHE/env-cuda.sh" "$OUT/env.sh" 2>/dev/null
 note "done: $(ls "$OUT" | tr '\n' ' ')"
