@@ -128,8 +128,9 @@ public final class LlamaModel: @unchecked Sendable {
         return string(from: buffer, length: max(0, min(Int(length), buffer.count - 1)))
     }
 
-    /// Layers llama.cpp placed on a GPU (at most ``layerCount`` + 1: the
+    /// Layers on a GPU: those asked for, at most ``layerCount`` + 1 (the
     /// output layer counts as one); 0 when the model runs on the CPU.
+    /// llama.cpp places every layer asked for or fails to load the model.
     public var offloadedLayers: Int {
         guard LlamaBackend.supportsGPUOffload, !options.vocabularyOnly else { return 0 }
         return min(options.requestedGPULayers, layerCount + 1)

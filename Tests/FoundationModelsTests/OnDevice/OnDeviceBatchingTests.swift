@@ -80,13 +80,7 @@ extension OnDeviceTests {
             for prompt in Self.prompts.prefix(2) {
                 let expected = try await LanguageModelSession(model: reference).respond(to: prompt, options: options).content
                 #expect(try await LanguageModelSession(model: model).respond(to: prompt, options: options).content == expected)
-                var streamed: [String] = []
-                for try await snapshot in LanguageModelSession(model: model).streamResponse(to: prompt, options: options) {
-                    streamed.append(snapshot.content)
-                }
-                #expect(streamed.last == expected)
-                // Each snapshot extends the one before.
-                #expect(zip(streamed, streamed.dropFirst()).allSatisfy { $1.hasPrefix($0) })
+                #expect(try await Self.streamedAnswer(model, to: prompt, options: options) == expected)
             }
             let scheduler = try await engine.loaded().scheduler
             let before = scheduler.statistics
@@ -106,6 +100,20 @@ extension OnDeviceTests {
             try await Self.cancelOneOfThree(model, options: options, prompts: Array(Self.prompts[0...1]))
             let again = try await LanguageModelSession(model: model).respond(to: Self.prompts[3], options: options)
             #expect(!again.content.isEmpty)
+        }
+
+        /// The final text of a streamed answer in a new session, after
+        /// checking that each snapshot extends the one before.
+        static func streamedAnswer(
+            _ model: SystemLanguageModel, to prompt: String, options: GenerationOptions,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> String {
+            var streamed: [String] = []
+            for try await snapshot in LanguageModelSession(model: model).streamResponse(to: prompt, options: options) {
+                streamed.append(snapshot.content)
+            }
+            #expect(zip(streamed, streamed.dropFirst()).allSatisfy { $1.hasPrefix($0) }, sourceLocation: sourceLocation)
+            return streamed.last ?? ""
         }
 
         /// Three sessions at once, the one telling a long story cancelled

@@ -164,19 +164,17 @@ final class ContextSlot: Sendable {
         /// while the step computes where it can (``DecodeScheduler/Pass/meanwhile``),
         /// else before it, also when the step fails.
         mutating func decode(_ newTokens: [LlamaToken], computeLogits: Bool = true, meanwhile: (() -> Void)? = nil) throws {
-            guard !newTokens.isEmpty else {
-                meanwhile?()
-                return
-            }
+            // Run here unless the scheduler takes it.
+            var pending = meanwhile
+            defer { pending?() }
+            guard !newTokens.isEmpty else { return }
             guard newTokens.count <= remainingCapacity else {
                 throw LlamaError.contextWindowExceeded(
                     requested: tokens.count + newTokens.count, available: remainingCapacity, capacity: slot.scheduler.sequenceLength)
             }
-            if slot.abortFlag.isAbortRequested {
-                meanwhile?()
-                throw LlamaError.aborted
-            }
+            if slot.abortFlag.isAbortRequested { throw LlamaError.aborted }
             logits = nil
+            pending = nil
             logits = try slot.scheduler.step(DecodeScheduler.Pass(
                 sequence: slot.sequence, tokens: newTokens, position: tokens.count,
                 computesLogits: computeLogits, abort: slot.abortFlag, wake: slot.wake, meanwhile: meanwhile
@@ -209,6 +207,9 @@ final class ContextSlot: Sendable {
         var text = UTF8Accumulator()
         var unreported = 0
         var output: [UInt8] = []
+        // The last token's text, handed on while the next step computes
+        // (on a GPU) or before it, or after the loop when no step follows.
+        var report: (() -> Void)?
         while outcome.generatedTokens < job.maximumTokens {
             if abortFlag.isAbortRequested { throw LlamaError.aborted }
             let token = try sequence.sample(sampler)
@@ -216,34 +217,28 @@ final class ContextSlot: Sendable {
             outcome.generatedTokens += 1
             unreported += 1
             let piece = try vocabulary.piece(token)
-            // The text is handed on while the next step computes (on a
-            // GPU), or before it, or here when no step follows.
-            var report: (() -> Void)?
             if let delta = text.append(piece) {
                 let count = unreported
                 report = { onText(delta, count) }
                 unreported = 0
             }
-            var last = false
             if job.stopsLoops {
                 output += piece
                 if RepetitionStop.endsInLoop(output[...]) {
                     outcome.stoppedLoop = true
-                    last = true
+                    break
                 }
             }
-            if !last, outcome.generatedTokens == job.maximumTokens { last = true }
-            if !last, sequence.remainingCapacity == 0 {
+            if outcome.generatedTokens == job.maximumTokens { break }
+            if sequence.remainingCapacity == 0 {
                 outcome.contextFull = true
-                last = true
-            }
-            if last {
-                report?()
                 break
             }
             try sequence.decode([token], meanwhile: report)
+            report = nil
             outcome.modelSteps += 1
         }
+        report?()
         if let rest = text.flush() {
             onText(rest, unreported)
         }
@@ -265,6 +260,8 @@ final class ContextSlot: Sendable {
         var closingMask = TokenMask(count: vocabulary.count)
         var text = UTF8Accumulator()
         var unreported = 0
+        // The last tokens' text, handed on as in free text.
+        var report: (() -> Void)?
         var finishing = false
         while !decoder.isComplete, !finishing {
             if abortFlag.isAbortRequested { throw LlamaError.aborted }
@@ -336,31 +333,26 @@ final class ContextSlot: Sendable {
             // where it loops, it ends.
             if job.stopsLoops, decoder.canEnd, RepetitionStop.endsInLoop(decoder.output[...]) { finishing = true }
             unreported += next.count
-            // Handed on during the next step, as in free text.
-            var report: (() -> Void)?
             if let delta = text.append(bytes) {
                 let count = unreported
                 report = { onText(delta, count) }
                 unreported = 0
             }
-            if decoder.isComplete || finishing {
-                report?()
-                break
-            }
+            if decoder.isComplete || finishing { break }
             guard outcome.generatedTokens < job.maximumTokens else {
-                report?()
                 outcome.incomplete = !decoder.canEnd
                 break
             }
             guard sequence.remainingCapacity >= next.count else {
-                report?()
                 outcome.contextFull = true
                 outcome.incomplete = !decoder.canEnd
                 break
             }
             try sequence.decode(next, meanwhile: report)
+            report = nil
             outcome.modelSteps += 1
         }
+        report?()
         if let rest = text.flush() { onText(rest, unreported) }
     }
 }

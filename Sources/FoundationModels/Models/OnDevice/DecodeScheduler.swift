@@ -157,12 +157,11 @@ package final class DecodeScheduler: Sendable {
     /// - Throws: `.aborted` when `pass.abort` is raised (the sequence is cut
     ///   back to `pass.position`), or the step's error, with the same cut.
     func step(_ pass: Pass) throws(LlamaError) -> UnsafeBufferPointer<Float>? {
-        guard !pass.tokens.isEmpty else {
-            pass.meanwhile?()
-            return nil
-        }
+        // Run before returning unless a step took it; through the decode
+        // thread, before the step (it cannot overlap it).
         var meanwhile = pass.meanwhile
         defer { meanwhile?() }
+        guard !pass.tokens.isEmpty else { return nil }
         if thread != nil {
             meanwhile?()
             meanwhile = nil
@@ -284,20 +283,21 @@ package final class DecodeScheduler: Sendable {
     /// (0: none), with the time spent in llama.cpp.
     private func decode(_ parts: [Part], _ runs: [LlamaBatchContext.Run], meanwhile: (() -> Void)?) -> (Result<[UInt], LlamaError>, Double) {
         context.withLock { context in
-            var started = ContinuousClock.now
-            var elapsed = Duration.zero
-            var ranMeanwhile = false
+            let started = ContinuousClock.now
+            // The request's own work is not llama.cpp's time.
+            var excluded = Duration.zero
+            var pending = meanwhile
             let outcome: Result<[UInt], LlamaError>
             do throws(LlamaError) {
                 let rows = try context.decode(runs)
                 // A GPU computes the step after `llama_decode` has
                 // returned, and reading the logits waits for it: the
                 // request's own work in between costs nothing.
-                if let meanwhile {
-                    elapsed = ContinuousClock.now - started
-                    ranMeanwhile = true
-                    meanwhile()
-                    started = ContinuousClock.now
+                if let work = pending {
+                    pending = nil
+                    let began = ContinuousClock.now
+                    work()
+                    excluded = ContinuousClock.now - began
                 }
                 // Every row's address now, on this thread: reading
                 // them is llama.cpp's business; the floats
@@ -314,9 +314,9 @@ package final class DecodeScheduler: Sendable {
                     try? context.removeTokens(sequence: part.sequence, from: part.start)
                 }
                 outcome = .failure(error)
-                if !ranMeanwhile { meanwhile?() }
+                pending?()
             }
-            return (outcome, (elapsed + (ContinuousClock.now - started)).inSeconds)
+            return (outcome, (ContinuousClock.now - started - excluded).inSeconds)
         }
     }
 

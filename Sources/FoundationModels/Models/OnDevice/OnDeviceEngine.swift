@@ -52,7 +52,8 @@ package final class OnDeviceEngine: Sendable {
             // Every layer on a GPU: decodes run on the requests' own
             // threads (``DecodeScheduler/thread``).
             let onGPU = model.offloadedLayers > model.layerCount
-            let scheduler = DecodeScheduler(context: context, thread: configuration.decodesOnRequestThreads ?? onGPU ? nil : .shared)
+            let onRequestThreads = configuration.decodesOnRequestThreads ?? onGPU
+            let scheduler = DecodeScheduler(context: context, thread: onRequestThreads ? nil : .shared)
             self.scheduler = scheduler
             self.contextSize = scheduler.sequenceLength
             self.pool = ContextPool(capacity: scheduler.sequenceCount, maximumWaiting: configuration.maximumQueuedRequests) { number in
@@ -140,8 +141,8 @@ package final class OnDeviceEngine: Sendable {
     }
 
     private static func loadOnCPU(_ configuration: SystemLanguageModel.Configuration, after error: LlamaError) throws -> Loaded {
-        let devices = LlamaBackend.devices.filter(\.isGPU).map { "\($0.name) (\($0.description), \($0.freeMemory >> 20) MiB free)" }
-        logger.warning("\(configuration.modelPath) did not load on the GPU (\(devices.joined(separator: ", "))): \(error); loading it on the CPU instead (set gpuLayers, FOUNDATION_MODELS_GPU_LAYERS, to offload fewer layers)")
+        let gpus = ComputeDevice.all.filter(\.isGPU).map(\.summary)
+        logger.warning("\(configuration.modelPath) did not load on the GPU (\(gpus.joined(separator: "; "))): \(error); loading it on the CPU instead (set gpuLayers, FOUNDATION_MODELS_GPU_LAYERS, to offload fewer layers)")
         return try Loaded(
             model: LlamaModel(path: configuration.modelPath, options: LlamaModel.Options(gpuLayers: 0)),
             configuration: configuration
