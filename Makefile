@@ -15,10 +15,6 @@ SWIFT ?= swift
 FM_CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/swift-foundation-models
 FM_ENV := . "$(FM_CACHE)/env.sh" &&
 
-# The suites that judge answers, on the default model: app code with many
-# seeded runs each, and the quality of typed answers.
-QUALITY := GuidedAcceptanceTests|ToolAcceptanceTests|QualityTests
-
 # llama.cpp's compute backend: `make setup GPU=cuda` (or vulkan, cpu); by
 # default CUDA where nvcc is installed, else the CPU (scripts/setup.sh --gpu).
 SETUP_GPU := $(if $(GPU),--gpu=$(GPU))
@@ -49,60 +45,56 @@ demo:
 	@scripts/setup.sh $(SETUP_GPU)
 	$(FM_ENV) SWIFT="$(SWIFT)" scripts/demo.sh
 
-# Nine runs of the one test bundle, and a dependent package:
-# - the API, session and on-device mechanics (validity, streaming,
-#   cancellation, queueing, tools, LoRA adapters the tests make with
-#   scripts/make-test-lora.py) on the small model, SmolLM2-135M, for speed
-#   (with the eval's corpora and scorers, which need no model);
-# - the eval harness on a couple of receipts (small model, llama-server
-#   started by the test), alone, so its server never shares the cores with
-#   the timing assertions of the first run;
-# - the server models and the tier router against a real llama-server on
-#   127.0.0.1 (small model, started and stopped by the tests) and loopback
-#   stubs, and fm serve against the official openai client and the
-#   project's own server models, alone for the same reason;
-# - fm serve under load (32 streaming clients at a time, 500 requests, 16
-#   that leave mid-answer), alone, so its deadlines and memory figures are
-#   its own (about 40 seconds);
-# - the load and soak test (48 sessions at once, a cancellation storm,
-#   1,000 requests with resident memory held flat) on the small model,
-#   alone, so its memory figures are its own (about 2 minutes);
-# - LlamaKit's tests on the small model, alone, so two processes' worth of
-#   llama.cpp threads never share the cores (timing assertions stay honest);
-# - the on-device GPU suite (every layer offloaded: the CPU's greedy answers,
+# Each test declares what it needs (Tests/TestSupport: a model, the default
+# model, llama-server, a run of its own, no model installed, a GPU) and is
+# skipped, saying why, where a run lacks it; tests that load a model take
+# turns, one at a time in the process, whatever their suite. So plain
+# `swift test` passes on its own; `make test` runs the one test bundle
+# several times, each run meeting other needs, selected by tag
+# (scripts/test-tagged.sh), and builds a dependent package:
+# - everything whose needs a machine after `make setup` meets, with the small
+#   model, SmolLM2-135M, as the system model for speed: the API, the session
+#   and on-device mechanics (validity, streaming, cancellation, queueing,
+#   tools, LoRA adapters the tests make with scripts/make-test-lora.py),
+#   LlamaKit, the eval's corpora and scorers and a couple of receipts, the
+#   server models and the tier router against a real llama-server on
+#   127.0.0.1 and loopback stubs, fm serve against the official openai
+#   client and the project's own server models;
+# - the tests tagged `timing`, alone (FOUNDATION_MODELS_TEST_ALONE=1): the
+#   load and soak test (48 sessions at once, a cancellation storm, 1,000
+#   requests with resident memory held flat, about 2 minutes) and fm serve
+#   under load (32 streaming clients at a time, 500 requests, 16 that leave
+#   mid-answer, about 40 seconds), so their deadlines and memory figures are
+#   their own;
+# - the tests tagged `gpu` (every layer offloaded: the CPU's greedy answers,
 #   typed answers, shared steps, cancellation) against llama.cpp's Vulkan
 #   build on Mesa's software GPU, lavapipe (scripts/vulkan-test.sh: the
 #   Vulkan build is made once beside the CPU one, about half an hour on 2
-#   cores; elsewhere the suite skips, saying what it needs);
-# - the app-compatibility targets, which exercise apps' "model not ready yet"
-#   path, with the model pointed at a file that does not exist: the same app
-#   code built three ways (AppCompatibilityTests: Swift 6; MainActor- and
+#   cores);
+# - the tests tagged `noModel`, the app-compatibility suites that exercise
+#   apps' "model not ready yet" path, with the model pointed at a file that
+#   does not exist: the same app code built three ways
+#   (AppCompatibilityTests: Swift 6; MainActor- and
 #   Swift5AppCompatibilityTests: Xcode's default main-actor isolation, in
-#   Swift 6 and Swift 5 mode), all matched by the AppCompatibilityTests filter:
-#   Apple's overloads called as apps call them, exhaustive switches with the
-#   shipped SDK's cases, beta 5's shapes;
+#   Swift 6 and Swift 5 mode): Apple's overloads called as apps call them,
+#   exhaustive switches with the shipped SDK's cases, beta 5's shapes;
 # - a package that depends on this one through a file:// URL, built as
 #   README's "Use it in your package" says, in a clean environment: a typed
 #   answer from the small model, then with `traits: ["DataAttachments"]`
 #   (LlamaCpp off) and llama.cpp hidden, a server model's answer and 27.2's
 #   data attachments (scripts/dependent-package-test.sh, about 7
 #   minutes: its own debug build of the dependencies);
-# - the suites that judge answers (QUALITY) on the default model,
-#   Qwen2.5-Coder-1.5B-Instruct: the examples' features and tools, and the
-#   quality tests of typed answers (the loop stop on the fast 0.5B, which
-#   loops word for word).
+# - the tests tagged `defaultModel`, which judge answers, on the default
+#   model, Qwen2.5-Coder-1.5B-Instruct: the examples' features and tools,
+#   and the quality of typed answers.
 test: setup
 	$(FM_ENV) $(SWIFT) build --build-tests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --skip AppCompatibilityTests --skip LlamaKitTests --skip '$(QUALITY)' --skip EvalModelTests --skip ServerModelTests --skip LoadSoakTests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter EvalModelTests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter ServerModelTests --skip FMServeLoadTests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter FMServeLoadTests
-	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build --filter LoadSoakTests
-	$(FM_ENV) $(SWIFT) test --skip-build --filter LlamaKitTests
-	$(FM_ENV) scripts/vulkan-test.sh "$$FOUNDATION_MODELS_SMALL_MODEL"
-	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf $(SWIFT) test --skip-build --filter AppCompatibilityTests --skip '$(QUALITY)'
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" $(SWIFT) test --skip-build
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_SMALL_MODEL" FOUNDATION_MODELS_TEST_ALONE=1 SWIFT=$(SWIFT) scripts/test-tagged.sh timing
+	$(FM_ENV) SWIFT=$(SWIFT) scripts/vulkan-test.sh "$$FOUNDATION_MODELS_SMALL_MODEL"
+	$(FM_ENV) FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf SWIFT=$(SWIFT) scripts/test-tagged.sh noModel
 	$(FM_ENV) scripts/dependent-package-test.sh "$$FOUNDATION_MODELS_SMALL_MODEL"
-	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_DEFAULT_MODEL" $(SWIFT) test --skip-build --filter '$(QUALITY)'
+	$(FM_ENV) FOUNDATION_MODELS_MODEL="$$FOUNDATION_MODELS_DEFAULT_MODEL" SWIFT=$(SWIFT) scripts/test-tagged.sh defaultModel
 
 # fm-serve is built beside fm-bench: the `fm serve` section starts it.
 bench: setup-bench

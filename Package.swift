@@ -52,7 +52,7 @@ func example(
         ),
         .testTarget(
             name: "\(name)Tests",
-            dependencies: [.target(name: name), "FoundationModels", "FoundationModelsKit"] + testDependencies,
+            dependencies: [.target(name: name), "FoundationModels", "FoundationModelsKit", "TestSupport"] + testDependencies,
             path: "Examples/\(name)/Tests"
         ),
     ]
@@ -227,17 +227,26 @@ let package = Package(
             name: "fm-bench",
             dependencies: ["FoundationModels", "FoundationModelsEval", "FoundationModelsTiers", "GuidedGeneration", "LlamaKit"]
         ),
+        // What tests need from the machine (a model, llama-server, a run of
+        // their own), declared as traits and tags: a test whose need is
+        // absent is skipped with its reason (README, "Tests").
+        .target(
+            name: "TestSupport",
+            dependencies: ["FoundationModels"],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "FoundationModelsTests",
             dependencies: [
                 "FoundationModels",
+                "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // Code shaped exactly like apps written against Apple's framework.
         .testTarget(
             name: "AppCompatibilityTests",
-            dependencies: ["FoundationModels"]
+            dependencies: ["FoundationModels", "TestSupport"]
         ),
         // The same app code (AppCompatibilityTests' AppCode, Models and a
         // few of its test files, linked into these folders) built as Xcode
@@ -245,12 +254,12 @@ let package = Package(
         // concurrency, in Swift 6 and in Swift 5 mode (a new Xcode project).
         .testTarget(
             name: "MainActorAppCompatibilityTests",
-            dependencies: ["FoundationModels"],
+            dependencies: ["FoundationModels", "TestSupport"],
             swiftSettings: xcodeAppSettings
         ),
         .testTarget(
             name: "Swift5AppCompatibilityTests",
-            dependencies: ["FoundationModels"],
+            dependencies: ["FoundationModels", "TestSupport"],
             swiftSettings: xcodeAppSettings + approachableInSwift5
         ),
         // A provider package's executor on the public API only (no
@@ -279,20 +288,20 @@ let package = Package(
         // run of a few items on the real default model.
         .testTarget(
             name: "FoundationModelsEvalTests",
-            dependencies: ["FoundationModelsEval", "FoundationModels", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection"]
+            dependencies: ["FoundationModelsEval", "FoundationModels", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection", "TestSupport"]
         ),
         // The server models and the tiers: a real llama-server on 127.0.0.1
         // (started by the tests), loopback stubs for faults and for
         // Anthropic's wire format, the router over them.
         .testTarget(
             name: "ServerModelTests",
-            dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval"],
+            dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval", "TestSupport"],
             exclude: ["fm_serve_checks.py", "fm_serve_client.py", "fm_serve_load.py"]
         ),
-        // Runs on the real default model (FOUNDATION_MODELS_MODEL).
+        // llama.cpp through LlamaKit, on the small model.
         .testTarget(
             name: "LlamaKitTests",
-            dependencies: ["LlamaKit"]
+            dependencies: ["LlamaKit", "TestSupport"]
         ),
         .testTarget(
             name: "FoundationModelsKitTests",

@@ -26,4 +26,4 @@ cd "$ROOT"
 # llama.cpp passes over CPU-type Vulkan devices such as lavapipe unless they
 # are named (GGML_VK_VISIBLE_DEVICES).
 VK_ICD_FILENAMES="$lvp" VK_DRIVER_FILES="$lvp" GGML_VK_VISIBLE_DEVICES=0 FOUNDATION_MODELS_MODEL="$model" \
-    swift test --skip-build --filter 'OnDeviceTests/GPU'
+    scripts/test-tagged.sh gpu

@@ -11,6 +11,7 @@ import Foundation
 import FoundationModels
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("App code in every build configuration")
 struct AppModeTests {
@@ -67,7 +68,7 @@ struct AppModeTests {
         #expect(String(describing: Prompt { Self.soup }).contains("Leek soup"))
     }
 
-    @Test("LanguageModelSession(model: .default, tools:, instructions:) and its builder form list the tool; respond fails as the model is missing")
+    @Test("LanguageModelSession(model: .default, tools:, instructions:) and its builder form list the tool; respond fails as the model is missing", .tags(.noModel), .needs(.noModel))
     func sessionWithTools() async throws {
         let box = RecipeBox()
         guard case .instructions(let instructions) = try #require(box.session.transcript.first) else {

@@ -7,6 +7,7 @@
 import Foundation
 import FoundationModels
 import Testing
+import TestSupport
 
 /// A profile an app writes for beta 5: the model chosen at run time (an
 /// existential), a reasoning hook, and a part only newer systems have.
@@ -61,7 +62,7 @@ struct Beta5ShapesTests {
         #expect(try usage.metadata["cost"]?.value(Double.self) == 0.25)
     }
 
-    @Test("a profile with its model chosen at run time, type-erased, fails with the model's error")
+    @Test("a profile with its model chosen at run time, type-erased, fails with the model's error", .tags(.noModel), .needs(.noModel))
     func profileWithAModel() async {
         let profile = LanguageModelSession.AnyDynamicProfile(BriefingProfile(model: SystemLanguageModel.default))
         let session = LanguageModelSession(profile: profile)

@@ -7,6 +7,7 @@
 import Foundation
 import FoundationModels
 import Testing
+import TestSupport
 
 /// A public type, as a package of app models declares one: Swift infers
 /// `Sendable` for no public type, so the macro declares it for the partial
@@ -29,7 +30,7 @@ struct DeclarationShapeTests {
         #expect(seen.0 == "Tid" && seen.1 == ["a"] && seen.2 == nil)
     }
 
-    @Test("LanguageModelSession(model: .default) is the 26 family: it surfaces GenerationError")
+    @Test("LanguageModelSession(model: .default) is the 26 family: it surfaces GenerationError", .tags(.noModel), .needs(.noModel))
     func sessionOnTheDefaultModel() async throws {
         let session = LanguageModelSession(model: .default, instructions: "Answer briefly.")
         let alsoSession = LanguageModelSession(model: .default)
@@ -43,7 +44,7 @@ struct DeclarationShapeTests {
         #expect(session.transcript.count == 1)
     }
 
-    @Test("tokenCount(for:) takes a String, as any PromptRepresentable")
+    @Test("tokenCount(for:) takes a String, as any PromptRepresentable", .tags(.noModel), .needs(.noModel))
     func tokenCountOfAString() async throws {
         let text = "How many tokens is this?"
         // The model is not downloaded in this run: the call compiles and

@@ -7,6 +7,7 @@
 import Foundation
 import FoundationModels
 import Testing
+import TestSupport
 
 @Generable
 enum ListeningMood: Equatable {
@@ -32,7 +33,7 @@ enum TrackReaction: Equatable {
     case note(text: String)
 }
 
-@Suite("Guided generation acceptance", .serialized)
+@Suite("Guided generation acceptance", .serialized, .tags(.defaultModel), .needs(.defaultModel))
 struct GuidedAcceptanceTests {
     /// 8 seeded runs per type in `make test` (the default model takes two to
     /// five seconds per answer on two cores, and one bad run fails the

@@ -19,6 +19,7 @@
 import Foundation
 import FoundationModels
 import Testing
+import TestSupport
 
 @Generable struct OverloadAnswer {
     var title: String
@@ -68,7 +69,7 @@ func someModelSession(_ model: some LanguageModel) -> LanguageModelSession {
 
 @Suite("Apple's overloads, called as apps call them")
 struct OverloadResolutionTests {
-    @Test("initializers on the system model resolve, to the 26 family")
+    @Test("initializers on the system model resolve, to the 26 family", .tags(.noModel), .needs(.noModel))
     func systemModelInitializers() async throws {
         let tool = FindAlbumTool.sample
         let tagging = SystemLanguageModel(useCase: .contentTagging)
@@ -104,7 +105,7 @@ struct OverloadResolutionTests {
         }
     }
 
-    @Test("initializers on a model of any type resolve, to the 27 family")
+    @Test("initializers on a model of any type resolve, to the 27 family", .tags(.noModel), .needs(.noModel))
     func anyModelInitializers() async throws {
         let model = SystemLanguageModel(useCase: .general)
         let sessions: [LanguageModelSession] = [
@@ -125,7 +126,7 @@ struct OverloadResolutionTests {
         #expect(throws: InstructionsFileMissing.self) { _ = try typed(model) }
     }
 
-    @Test("respond and streamResponse in every form an app writes")
+    @Test("respond and streamResponse in every form an app writes", .tags(.noModel), .needs(.noModel))
     func respondForms() async {
         let session = LanguageModelSession()
         let schema = OverloadAnswer.generationSchema
@@ -168,7 +169,7 @@ struct OverloadResolutionTests {
         #expect(session.transcript.isEmpty)
     }
 
-    @Test("exhaustive switches with the shipped SDK's cases and no default")
+    @Test("exhaustive switches with the shipped SDK's cases and no default", .tags(.noModel), .needs(.noModel))
     func exhaustiveSwitches() {
         func name(_ attachment: Transcript.Attachment) -> String {
             switch attachment {

@@ -9,10 +9,11 @@
 import Foundation
 import FoundationModels
 import Testing
+import TestSupport
 
 @Suite("Session usage from app code")
 struct SessionUsageTests {
-    @Test("availability switch: the system model is not ready")
+    @Test("availability switch: the system model is not ready", .tags(.noModel), .needs(.noModel))
     func availability() {
         #expect(SystemLanguageModel.default.availability == .unavailable(.modelNotReady))
         #expect(!SystemLanguageModel.default.isAvailable)
@@ -22,7 +23,7 @@ struct SessionUsageTests {
         #expect(SystemLanguageModel.default.contextSize == 4096)
     }
 
-    @Test("respond on an unavailable model throws assetsUnavailable and leaves the transcript alone")
+    @Test("respond on an unavailable model throws assetsUnavailable and leaves the transcript alone", .tags(.noModel), .needs(.noModel))
     func respondFails() async throws {
         let session = SessionRecipes.plainSession()
         let before = session.transcript
@@ -40,7 +41,7 @@ struct SessionUsageTests {
         #expect(!session.isResponding)
     }
 
-    @Test("every recipe compiles and fails the same way", arguments: 0..<5)
+    @Test("every recipe compiles and fails the same way", .tags(.noModel), .needs(.noModel), arguments: 0..<5)
     func recipes(index: Int) async {
         let session = SessionRecipes.builderSession(includeTone: index.isMultiple(of: 2))
         let failure: GenerationFailure
@@ -107,7 +108,7 @@ struct SessionUsageTests {
 
     // MARK: The main-actor view model
 
-    @Test("a @MainActor view model calls respond and keeps the failure")
+    @Test("a @MainActor view model calls respond and keeps the failure", .tags(.noModel), .needs(.noModel))
     @MainActor
     func viewModelRespond() async {
         let model = AlbumInsightsViewModel(briefAnswers: true)
@@ -126,7 +127,7 @@ struct SessionUsageTests {
         #expect(model.lastFailure == .modelUnavailable)
     }
 
-    @Test("a @MainActor view model streams and the stream throws assetsUnavailable")
+    @Test("a @MainActor view model streams and the stream throws assetsUnavailable", .tags(.noModel), .needs(.noModel))
     @MainActor
     func viewModelStream() async {
         let model = AlbumInsightsViewModel()

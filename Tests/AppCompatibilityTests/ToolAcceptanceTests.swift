@@ -8,8 +8,9 @@
 import Foundation
 import FoundationModels
 import Testing
+import TestSupport
 
-@Suite("Tool calling acceptance", .serialized)
+@Suite("Tool calling acceptance", .serialized, .tags(.defaultModel), .needs(.defaultModel))
 struct ToolAcceptanceTests {
     /// Seeded runs (ACCEPTANCE_RUNS, 8 by default; see GuidedAcceptanceTests).
     static let runs = GuidedAcceptanceTests.runs

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 import FoundationModels
 @testable import FoundationModelsEval
 import ReceiptExtraction
 
 /// A couple of receipts on the real default model, in every mode (a real
 /// llama-server on 127.0.0.1, started and stopped by the runner).
-@Suite("Eval on the real model", .serialized)
+@Suite("Eval on the real model", .serialized, .tags(.model, .llamaServer), .needs(.model, .llamaServer))
 struct EvalModelTests {
     @Test func theTypedTranscriptRendersAsASessionRendersIt() async throws {
         let model = SystemLanguageModel.default
@@ -30,7 +31,7 @@ struct EvalModelTests {
     @Test func twoReceiptsInEveryMode() async throws {
         let model = SystemLanguageModel.default
         try #require(model.isAvailable, "The default model is not installed; run `make setup`.")
-        let server = try #require(ProcessInfo.processInfo.environment["LLAMA_SERVER"], "LLAMA_SERVER is not set; source env.sh (make test does)")
+        let server = try #require(TestMachine.llamaServer)
         var runner = EvalRunner(model: model, label: "test")
         runner.limit = 2
         runner.serverBinary = server

@@ -1,10 +1,11 @@
 import Foundation
 import LlamaKit
 import Testing
+import TestSupport
 
 /// Several sequences in one context, decoded in one pass: what the engine's
 /// shared steps rest on.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.model), .needs(.smallModel))
 struct LlamaBatchContextTests {
     func makeBatchContext(sequences: Int = 3, contextLength: Int = 256) throws -> LlamaBatchContext {
         try makeContext(contextLength, sequences: sequences)

@@ -1,19 +1,11 @@
 import Foundation
 import LlamaKit
 import Testing
+import TestSupport
 
 /// The small model, SmolLM2-135M, whose vocabulary size and architecture
-/// the tests assert: FOUNDATION_MODELS_SMALL_MODEL (env.sh exports it), else
-/// where `make setup` installs it. (FOUNDATION_MODELS_MODEL names the default
-/// model, Qwen2.5, in the same environment.)
-let modelPath: String = {
-    if let path = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_SMALL_MODEL"], !path.isEmpty {
-        return path
-    }
-    let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? (NSHomeDirectory() + "/.cache")
-    return cache + "/swift-foundation-models/models/b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53/SmolLM2-135M-Instruct.Q4_1.gguf"
-}()
+/// the tests assert.
+let modelPath = TestMachine.smallModel
 
 /// Loaded once for the whole suite (memory-mapped, shared by every test).
 let sharedModel: Result<LlamaModel, any Error> = Result { try LlamaModel(path: modelPath) }
@@ -90,7 +82,7 @@ func argmax(_ values: [Float]) -> Int {
     values.indices.max { values[$0] < values[$1] }!
 }
 
-@Suite(.serialized)
+@Suite(.serialized, .tags(.model), .needs(.smallModel))
 struct LlamaKitTests {
     @Test func loadsTheModelAndReadsMetadata() throws {
         let model = try model()

@@ -1,10 +1,11 @@
 import Testing
+import TestSupport
 @testable import LlamaKit
 
 /// Where the model computes (devices, offload, main GPU) and how its cache
 /// is stored (KV cache types, flash attention): checked on whatever this
 /// llama.cpp build has, the CPU alone included.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.model), .needs(.smallModel))
 struct LlamaOffloadTests {
     @Test func theDevicesIncludeTheCPUAndAreNamed() throws {
         let devices = LlamaBackend.devices

@@ -2,13 +2,11 @@
 // bundle) on 127.0.0.1 with the small model, `--parallel 4 --max-queue 8`,
 // and fm_serve_load.py driving it with the official `openai` Python client
 // (in the virtual environment scripts/openai_env.sh keeps under the cache).
-// Needs FOUNDATION_MODELS_SMALL_MODEL (source the setup's env.sh) and
-// fm-serve built beside the tests (swift build --build-tests). About 40
-// seconds on two free CPU cores. Best run alone (swift test --filter
-// FMServeLoadTests), as the Makefile runs LoadSoakTests: with other work on
-// the same cores, llama.cpp's threads (one per core) wait on each other and
-// decoding gets many times slower; its deadlines (two minutes without a byte
-// is a hang) leave room for that, and its memory figures are then its own.
+// About 40 seconds on two free CPU cores. It runs alone (its `.runAlone`
+// need; `make test` gives the timing tests a run of their own): with other
+// work on the same cores, llama.cpp's threads (one per core) wait on each
+// other and decoding gets many times slower, and its memory figures must be
+// its own.
 //
 // What it measures: waves of 32 concurrent streaming clients, 500 requests
 // in all, each ending in a complete answer or a 429 with Retry-After and none
@@ -19,8 +17,9 @@
 
 import Foundation
 import Testing
+import TestSupport
 
-@Suite("fm serve under load", .serialized)
+@Suite("fm serve under load", .serialized, .tags(.model, .timing), .needs(.smallModel, .runAlone))
 struct FMServeLoadTests {
     @Test func thirtyTwoStreamingClientsAreAnsweredOrTurnedAwayAndNothingLeaks() throws {
         let root = FMServeProcess.packageRoot

@@ -7,6 +7,7 @@
 import Foundation
 import FoundationModels
 import Testing
+import TestSupport
 
 /// A running fm-serve, stopped (SIGTERM) when the test is done with it.
 final class FMServeProcess: Sendable {
@@ -29,7 +30,7 @@ final class FMServeProcess: Sendable {
     init(arguments: [String] = [], local: Bool = true, environment: [String: String] = [:]) throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fm-serve")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no fm-serve beside the tests (\(binary.path)): swift build --build-tests builds it")
-        let model = try #require(ProcessInfo.processInfo.environment["FOUNDATION_MODELS_SMALL_MODEL"], "needs FOUNDATION_MODELS_SMALL_MODEL (source the setup's env.sh)")
+        let model = TestMachine.smallModel
         process = Process()
         process.executableURL = binary
         let serving = local ? ["--model", model, "--parallel", "2", "--max-queue", "4", "--context-size", "1024"] : []
@@ -71,7 +72,7 @@ final class FMServeProcess: Sendable {
 
 struct FMServeError: Error, CustomStringConvertible { var description: String }
 
-@Suite("fm serve", .serialized)
+@Suite("fm serve", .serialized, .tags(.model), .needs(.smallModel))
 struct FMServeTests {
     /// Runs `command` to its end; its status and output.
     static func run(_ command: [String]) throws -> (Int32, String) {

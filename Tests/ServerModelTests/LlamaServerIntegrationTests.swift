@@ -1,32 +1,23 @@
 // The server models against a real llama-server on 127.0.0.1 (the setup's
-// binary, $LLAMA_SERVER, serving the small model), started and stopped by
-// each test: text, streaming, a Generable type, tools and usage,
-// directly and through PrivateCloudComputeLanguageModel; then the server
-// killed mid-stream, and the router answering from the on-device model.
-//
-// Run alone (its own `swift test` step): llama-server and the in-process
-// model must not decode at the same time on two cores.
+// binary, serving the small model), started and stopped by each test: text,
+// streaming, a Generable type, tools and usage, directly and through
+// PrivateCloudComputeLanguageModel; then the server killed mid-stream, and
+// the router answering from the on-device model. Its need of llama-server
+// makes it model work (TestSupport's Needs): no other test decodes while
+// it runs.
 
 import Foundation
 import FoundationModels
 import FoundationModelsEval
 import FoundationModelsTiers
 import Testing
+import TestSupport
 
 enum LocalServer {
-    static var binary: String? { ProcessInfo.processInfo.environment["LLAMA_SERVER"] }
-    static var model: String? {
-        let environment = ProcessInfo.processInfo.environment
-        return environment["FOUNDATION_MODELS_SMALL_MODEL"] ?? environment["FOUNDATION_MODELS_MODEL"]
-    }
-    static var isAvailable: Bool {
-        guard let binary, let model else { return false }
-        return FileManager.default.isExecutableFile(atPath: binary) && FileManager.default.fileExists(atPath: model)
-    }
-
     /// A started, ready server; the caller stops it.
-    static func start(contextSize: Int = 2048, model: String? = LocalServer.model) async throws -> LlamaServer {
-        let server = try LlamaServer(binary: binary ?? "", model: model ?? "", threads: 2, contextSize: contextSize)
+    static func start(contextSize: Int = 2048, model: String = TestMachine.smallModel) async throws -> LlamaServer {
+        let binary = try #require(TestMachine.llamaServer, "no llama-server")
+        let server = try LlamaServer(binary: binary, model: model, threads: 2, contextSize: contextSize)
         do {
             try await server.waitUntilReady()
         } catch {
@@ -63,7 +54,7 @@ struct Weather: Tool {
     }
 }
 
-@Suite("Server models on a real llama-server", .serialized, .enabled(if: LocalServer.isAvailable))
+@Suite("Server models on a real llama-server", .serialized, .tags(.model, .llamaServer), .needs(.llamaServer, .smallModel))
 struct LlamaServerIntegrationTests {
     static let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 48)
 
@@ -106,17 +97,12 @@ struct LlamaServerIntegrationTests {
         try await Self.exercise(try OpenAICompatibleLanguageModel(baseURL: LocalServer.url(server), model: "small"))
     }
 
-    /// The fast model (Qwen2.5-Coder-0.5B), when the setup installed it.
-    static var fastModel: String? {
-        ProcessInfo.processInfo.environment["FOUNDATION_MODELS_FAST_MODEL"].flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
-    }
-
-    @Test("a tool call through llama-server on the fast model: the tool runs, its output reaches the answer", .enabled(if: fastModel != nil))
+    @Test("a tool call through llama-server on the fast model: the tool runs, its output reaches the answer", .needs(.fastModel))
     func toolCall() async throws {
         // Qwen2.5-Coder-0.5B writes its call as a bare JSON object, without
         // its template's <tool_call> tags, so llama-server b11434 reports
         // text: the client recovers the call (TextToolCalls).
-        let server = try await LocalServer.start(model: Self.fastModel)
+        let server = try await LocalServer.start(model: TestMachine.fastModel)
         defer { server.stop() }
         let model = try OpenAICompatibleLanguageModel(baseURL: LocalServer.url(server), model: "default")
         let session = LanguageModelSession(model: model, tools: [Weather()])

@@ -1,10 +1,11 @@
 import FoundationModels
 import Testing
+import TestSupport
 @testable import CoachingReport
 
 /// The streamed report on the real default model (`make test` runs suites
 /// named *QualityTests with it).
-@Suite("Coaching report on the default model", .serialized)
+@Suite("Coaching report on the default model", .serialized, .tags(.defaultModel), .needs(.defaultModel))
 struct CoachingQualityTests {
     @Test func theStreamedReportGrowsToAWholeReportAboutTheWeek() async throws {
         try #require(SystemLanguageModel.default.isAvailable, "no model: run `make setup` (FOUNDATION_MODELS_MODEL)")

@@ -1,11 +1,12 @@
 import Foundation
 import FoundationModels
 import Testing
+import TestSupport
 @testable import Flashcards
 
 /// The model's generator on the real default model (`make test` runs
 /// suites named *QualityTests with it): two decks from one held session.
-@Suite("Flashcards on the default model", .serialized)
+@Suite("Flashcards on the default model", .serialized, .tags(.defaultModel), .needs(.defaultModel))
 @MainActor
 struct FlashcardsQualityTests {
     @Test func twoDecksFromOneHeldSessionAskAboutTheirNotes() async throws {

@@ -1,12 +1,13 @@
 import Foundation
 import FoundationModels
 import Testing
+import TestSupport
 @testable import ReceiptExtraction
 
 /// The extractor on the real default model (`make test` runs suites named
 /// *QualityTests with it): the sample receipts come out right and
 /// consistent, the pasted instruction in one of them notwithstanding.
-@Suite("Receipt extraction on the default model", .serialized)
+@Suite("Receipt extraction on the default model", .serialized, .tags(.defaultModel), .needs(.defaultModel))
 struct ReceiptQualityTests {
     @Test(arguments: [
         (0, "OMV", 12.25, 1.633, 20.0),

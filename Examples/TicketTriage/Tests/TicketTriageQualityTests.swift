@@ -3,12 +3,13 @@ import FoundationModels
 import FoundationModelsTiers
 import Synchronization
 import Testing
+import TestSupport
 @testable import TicketTriage
 
 /// The features on the default model (`make test` runs suites named
 /// *QualityTests with it), with the private cloud down: a server URL where
 /// nothing listens (port 9), so every answer walks down to the device.
-@Suite("Ticket triage with the private cloud down, on the default model", .serialized)
+@Suite("Ticket triage with the private cloud down, on the default model", .serialized, .tags(.defaultModel), .needs(.defaultModel))
 struct TicketTriageQualityTests {
     static func deadServer() throws -> PrivateCloudComputeLanguageModel {
         try PrivateCloudComputeLanguageModel(url: URL(string: "http://127.0.0.1:9/v1")!, model: "down")

@@ -3,20 +3,17 @@ import FoundationModels
 import FoundationModelsEval
 import FoundationModelsTiers
 import Testing
+import TestSupport
 @testable import TicketTriage
 
 /// Triage with the private cloud up: a real llama-server on 127.0.0.1
-/// (the setup's $LLAMA_SERVER on the small model), started and stopped by
-/// the test. Named *ServerModelTests so `make test` runs it in the server
-/// run, alone: llama-server and the in-process model must not decode at
-/// the same time on two cores.
-@Suite("Ticket triage served by a private cloud that is up", .serialized)
+/// (the setup's llama-server on the small model), started and stopped by
+/// the test.
+@Suite("Ticket triage served by a private cloud that is up", .serialized, .tags(.model, .llamaServer), .needs(.llamaServer, .smallModel))
 struct TriageServerModelTests {
     @Test func aRunningServerServesTheTriage() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let binary = try #require(environment["LLAMA_SERVER"], "LLAMA_SERVER is not set: run `make setup`")
-        let model = try #require(environment["FOUNDATION_MODELS_SMALL_MODEL"] ?? environment["FOUNDATION_MODELS_MODEL"], "no model: run `make setup`")
-        let server = try LlamaServer(binary: binary, model: model, threads: 2, contextSize: 2048)
+        let binary = try #require(TestMachine.llamaServer)
+        let server = try LlamaServer(binary: binary, model: TestMachine.smallModel, threads: 2, contextSize: 2048)
         defer { server.stop() }
         try await server.waitUntilReady()
 

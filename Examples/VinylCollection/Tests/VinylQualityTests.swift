@@ -2,12 +2,13 @@ import Foundation
 import FoundationModels
 import Synchronization
 import Testing
+import TestSupport
 @testable import VinylCollection
 
 /// The three features on the real default model (`make test` runs suites
 /// named *QualityTests with it): typed answers that say something about
 /// the records they were asked about.
-@Suite("Vinyl collection on the default model", .serialized)
+@Suite("Vinyl collection on the default model", .serialized, .tags(.defaultModel), .needs(.defaultModel))
 struct VinylQualityTests {
     static func requireModel() throws {
         try #require(SystemLanguageModel.default.isAvailable, "no model: run `make setup` (FOUNDATION_MODELS_MODEL)")

@@ -1,10 +1,12 @@
 import FoundationModels
 import Testing
+import TestSupport
 
 /// Apple's documentation builds prompts and instructions from a string directly.
 @Suite("Prompts from strings")
 struct PromptsFromStrings {
-    @Test func promptAndInstructionsFromAString() async throws {
+    @Test(.tags(.noModel), .needs(.noModel))
+    func promptAndInstructionsFromAString() async throws {
         let prompt = Prompt("What are three good names for a cat?")
         let instructions = Instructions("You name pets.")
         let session = LanguageModelSession(instructions: instructions)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 extension OnDeviceTests {
@@ -124,7 +125,7 @@ extension OnDeviceTests {
     /// `fm respond --schema` judged on the default model: in the quality run
     /// (the Makefile's QUALITY filter matches the suite name), where
     /// FOUNDATION_MODELS_MODEL is the default model.
-    @Suite("fm command line on the default model")
+    @Suite("fm command line on the default model", .tags(.defaultModel), .needs(.defaultModel))
     struct CommandLineQualityTests {
         /// A schema as people write it: `$schema`, `definitions` with `$ref`,
         /// `format: date-time`, a `["string","null"]` type — answered with

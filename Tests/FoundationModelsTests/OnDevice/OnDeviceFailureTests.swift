@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 extension OnDeviceTests {
@@ -182,7 +183,8 @@ extension OnDeviceTests {
         /// LlamaKit's own error type.
         @Test func aModelWithoutAChatTemplateFailsWithTheSeamsError() async throws {
             try OnDevice.requireModel()
-            let source = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_SMALL_MODEL"] ?? SystemLanguageModel.Configuration.default.modelPath
+            let small = TestMachine.smallModel
+            let source = FileManager.default.fileExists(atPath: small) ? small : TestMachine.systemModel
             var bytes = try Data(contentsOf: URL(fileURLWithPath: source))
             // Rename the metadata key (same length, so every offset holds):
             // llama.cpp ignores keys it does not know.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 /// Whether llama.cpp found a GPU in this process (its GPU backend and a device).
@@ -17,6 +18,7 @@ extension OnDeviceTests {
     /// GPU, lavapipe, so it runs without one (scripts/vulkan-test.sh).
     @Suite(
         "On a GPU",
+        .tags(.gpu),
         .enabled(if: hasGPU, "needs llama.cpp with a GPU backend and a GPU (make test runs it on Vulkan's lavapipe)")
     )
     struct GPU {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 @Generable(description: "Notes for a traveller")
@@ -23,7 +24,7 @@ extension OnDeviceTests {
     /// Typed answers judged on what they say, on the default model (`make
     /// test` runs this suite with it): fields are filled, strings end, the
     /// numbers are the input's.
-    @Suite("Answer quality on the default model")
+    @Suite("Answer quality on the default model", .tags(.defaultModel), .needs(.defaultModel))
     struct QualityTests {
         static func words(_ text: String) -> Int {
             text.split(whereSeparator: { $0 == " " || $0 == "\n" }).count

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 /// Every test on the real model. They share one engine — its weights and its
 /// few contexts — so they run one at a time: a test that checks KV-cache
 /// reuse must not have its context taken by another test's request.
-@Suite("On-device model", .serialized)
+@Suite("On-device model", .serialized, .tags(.model), .needs(.model))
 enum OnDeviceTests {}
 
 /// Shared helpers for tests on the real default model (installed by `make setup`).

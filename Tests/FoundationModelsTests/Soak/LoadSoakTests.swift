@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ struct SoakVerdict {
 ///
 /// Each test frees its engine when it ends, so the next one starts on a
 /// fresh engine and the pool it checks is the one its requests used.
-@Suite("Load and soak", .serialized)
+@Suite("Load and soak", .serialized, .tags(.model, .timing), .needs(.model, .runAlone))
 struct LoadSoakTests {
     /// How one request ended.
     enum Outcome: Sendable, CustomStringConvertible {

@@ -193,8 +193,16 @@ final class ContextSlot: Sendable {
         let reused = try sequence.retainCommonPrefix(with: job.promptTokens)
         // The scheduler splits a long prompt into batch-sized steps, so it
         // does not stall other requests' token streams for its whole
-        // evaluation.
-        try sequence.decode(Array(job.promptTokens[reused...]), computeLogits: job.maximumTokens > 0)
+        // evaluation. The prompt's last token gets a step of its own: a
+        // request whose whole prompt is cached decodes just that token, and
+        // llama.cpp's logits for a token differ in the last bits between a
+        // batch of one and a batch of many (other kernels), enough to flip a
+        // near-tie; decoding it alone every time makes a repeated greedy or
+        // seeded request give the same answer whether its prompt was cached
+        // or not (while no other request shares the step).
+        let uncached = job.promptTokens[reused...]
+        try sequence.decode(Array(uncached.dropLast()), computeLogits: false)
+        try sequence.decode(Array(uncached.suffix(1)), computeLogits: job.maximumTokens > 0)
         var outcome = Outcome(cachedPromptTokens: reused, generatedTokens: 0, contextFull: false)
         if let constraint = job.constraint {
             try generateGuided(job, constraint: constraint, &sequence, onText, &outcome)

@@ -1,0 +1,220 @@
+import Foundation
+import FoundationModels
+import Testing
+
+// What a test needs from the machine, said where the test is declared, so
+// that plain `swift test` passes on its own: a test whose need is absent is
+// skipped with the reason and the command that meets it. `make test` runs
+// the package several times, each run meeting a different set of needs
+// (scripts/test-run.sh selects a run's tests by their tags).
+
+extension Tag {
+    /// Loads a model: into this process, or into a server the test starts.
+    @Tag public static var model: Tag
+    /// Judges the answers of the installed default model (Qwen2.5-Coder-1.5B):
+    /// the thresholds are that model's.
+    @Tag public static var defaultModel: Tag
+    /// Starts llama-server.
+    @Tag public static var llamaServer: Tag
+    /// Measures time or memory, so it runs with nothing else in the process.
+    @Tag public static var timing: Tag
+    /// An app on a machine where the model is not installed.
+    @Tag public static var noModel: Tag
+    /// Runs llama.cpp on a GPU.
+    @Tag public static var gpu: Tag
+}
+
+/// Something a test needs that a machine or a run may lack.
+public enum Need: Sendable, Hashable {
+    /// The file `SystemLanguageModel.default` loads is there.
+    case model
+    /// The small model (SmolLM2-135M), whose shape LlamaKit's tests assert.
+    case smallModel
+    /// The fast model (Qwen2.5-Coder-0.5B).
+    case fastModel
+    /// `SystemLanguageModel.default` is the installed default model, whose
+    /// answers the test judges.
+    case defaultModel
+    /// `SystemLanguageModel.default` has no model file: the test describes an
+    /// app on a machine without it.
+    case noModel
+    /// A llama-server executable (``TestMachine/llamaServer``).
+    case llamaServer
+    /// Nothing else runs in the process: the run says so with
+    /// `FOUNDATION_MODELS_TEST_ALONE=1`.
+    case runAlone
+
+    /// Whether the test loads a model or starts a server that does: such
+    /// tests run one at a time in the process (``ModelWork``).
+    var isModelWork: Bool {
+        switch self {
+        case .model, .smallModel, .fastModel, .defaultModel, .llamaServer, .runAlone: true
+        case .noModel: false
+        }
+    }
+
+    /// Why the need is not met here, and how to meet it; nil when it is met.
+    var absence: String? {
+        let files = FileManager.default
+        switch self {
+        case .model:
+            let path = TestMachine.systemModel
+            return files.fileExists(atPath: path) ? nil
+                : "needs a model: SystemLanguageModel.default loads \(path), which is not there (`make setup` installs it; FOUNDATION_MODELS_MODEL names another)"
+        case .smallModel:
+            return files.fileExists(atPath: TestMachine.smallModel) ? nil
+                : "needs the small model at \(TestMachine.smallModel) (`make setup` installs it; FOUNDATION_MODELS_SMALL_MODEL names another copy)"
+        case .fastModel:
+            return files.fileExists(atPath: TestMachine.fastModel) ? nil
+                : "needs the fast model at \(TestMachine.fastModel) (`make setup` installs it)"
+        case .defaultModel:
+            let path = TestMachine.systemModel
+            let installed = TestMachine.defaultModel
+            if (path as NSString).lastPathComponent != (installed as NSString).lastPathComponent {
+                return "judges the default model's answers, and SystemLanguageModel.default loads \(path): run with FOUNDATION_MODELS_MODEL unset or set to \(installed) (`make test` does)"
+            }
+            return files.fileExists(atPath: path) ? nil
+                : "judges the default model's answers, and \(path) is not there (`make setup` installs it)"
+        case .noModel:
+            let path = TestMachine.systemModel
+            return files.fileExists(atPath: path)
+                ? "describes an app on a machine without the model, and \(path) is installed: run with FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf (`make test` does)"
+                : nil
+        case .llamaServer:
+            return TestMachine.llamaServer == nil
+                ? "needs llama-server: LLAMA_SERVER, or bin/llama-server of the llama.cpp pkg-config finds (`make setup` builds it)"
+                : nil
+        case .runAlone:
+            return ProcessInfo.processInfo.environment["FOUNDATION_MODELS_TEST_ALONE"] == "1" ? nil
+                : "measures time and memory, so it runs only alone: FOUNDATION_MODELS_TEST_ALONE=1 with a --filter for it (`make test` runs it so)"
+        }
+    }
+}
+
+/// The trait that declares a test's needs: the test (or every test of the
+/// suite) is skipped, with the reason, where one is absent, and tests that
+/// load a model run one at a time in the process, whichever suite or target
+/// they belong to: two llama.cpp workloads on the same cores slow each other
+/// many times over, and a test that checks the KV cache must not have its
+/// context taken by another test's request.
+public struct Needs: TestTrait, SuiteTrait, TestScoping {
+    public let needs: [Need]
+
+    public var isRecursive: Bool { true }
+
+    public func prepare(for test: Test) async throws {
+        let absent = needs.compactMap(\.absence)
+        try await ConditionTrait.enabled(if: absent.isEmpty, Comment(rawValue: absent.joined(separator: "; ")))
+            .prepare(for: test)
+    }
+
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Needs? {
+        testCase != nil && needs.contains(where: \.isModelWork) ? self : nil
+    }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await ModelWork.exclusively(function)
+    }
+}
+
+extension Trait where Self == Needs {
+    /// The test needs all of `needs` (see ``Need``).
+    public static func needs(_ needs: Need...) -> Self { Needs(needs: needs) }
+}
+
+/// One model-loading test at a time in the process (see ``Needs``).
+public enum ModelWork {
+    @TaskLocal static var isHeld = false
+
+    /// Runs `body` once no other model-loading test runs; nested uses (a
+    /// suite's need and its test's) take the turn once.
+    public static func exclusively(_ body: @Sendable () async throws -> Void) async throws {
+        if isHeld { return try await body() }
+        await turns.wait()
+        do {
+            try await $isHeld.withValue(true) { try await body() }
+        } catch {
+            await turns.signal()
+            throw error
+        }
+        await turns.signal()
+    }
+
+    private static let turns = Turns()
+
+    /// A first-come, first-served lock for async code.
+    private actor Turns {
+        private var isTaken = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        func wait() async {
+            guard isTaken else {
+                isTaken = true
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func signal() {
+            if waiting.isEmpty {
+                isTaken = false
+            } else {
+                waiting.removeFirst().resume()
+            }
+        }
+    }
+}
+
+/// Where the files and programs the tests need are on this machine: the
+/// variables `env.sh` exports where set, else where `make setup` installs them.
+public enum TestMachine {
+    /// The file `SystemLanguageModel.default` loads.
+    public static var systemModel: String { SystemLanguageModel.Configuration.default.modelPath }
+
+    /// The installed default model (Qwen2.5-Coder-1.5B).
+    public static var defaultModel: String {
+        variable("FOUNDATION_MODELS_DEFAULT_MODEL") ?? SystemLanguageModel.Configuration.installedDefaultModelFile.path
+    }
+
+    /// The installed fast model (Qwen2.5-Coder-0.5B).
+    public static var fastModel: String {
+        variable("FOUNDATION_MODELS_FAST_MODEL") ?? SystemLanguageModel.Configuration.installedFastModelFile.path
+    }
+
+    /// The small model (SmolLM2-135M-Instruct, Q4_1) `make setup` installs
+    /// beside the others for the tests.
+    public static var smallModel: String {
+        variable("FOUNDATION_MODELS_SMALL_MODEL") ?? SystemLanguageModel.Configuration.installedDefaultModelFile
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53")
+            .appendingPathComponent("SmolLM2-135M-Instruct.Q4_1.gguf").path
+    }
+
+    /// llama-server: `LLAMA_SERVER`, else `bin/llama-server` under the prefix
+    /// of the llama.cpp that pkg-config finds (the one the package builds against).
+    public static let llamaServer: String? = {
+        let candidate = variable("LLAMA_SERVER") ?? pkgConfigPrefix().map { $0 + "/bin/llama-server" }
+        return candidate.flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
+    }()
+
+    private static func variable(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func pkgConfigPrefix() -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["pkg-config", "--variable=prefix", "llama"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let prefix = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return prefix.isEmpty ? nil : prefix
+    }
+}
