@@ -93,6 +93,14 @@ extension JSONSchemaReader {
         var rest: Subschema?
     }
 
+    /// `contains` with its bounds: between `minimum` and `maximum` elements
+    /// match `sub`.
+    struct ContainsClause {
+        var sub: Subschema
+        var minimum: Int
+        var maximum: Int?
+    }
+
     /// What one alternative asserts, by instance type.
     struct Facts {
         /// nil: any type. `.number` includes integers.
@@ -122,7 +130,7 @@ extension JSONSchemaReader {
         var minItems: Int?
         var maxItems: Int?
         var uniqueItems: String?
-        var contains: [(Subschema, Int, Int?)] = []
+        var contains: [ContainsClause] = []
         var unsupportedGuides: [String] = []
         /// A reference not expanded yet (alone, it lowers to an IR reference).
         var reference: (pointer: String, path: String)?
@@ -175,14 +183,34 @@ extension JSONSchemaReader {
         }
         let object = try Self.structure(sub.content, at: path)
         let p = object.properties
+        try refuseUnenforceable(p, at: path)
         var facts = Facts()
+        try readTypeAndValues(p, at: path, into: &facts)
+        try readStringKeywords(p, at: path, into: &facts)
+        try readNumberKeywords(p, at: path, into: &facts)
+        try readObjectKeywords(p, at: path, into: &facts)
+        try readArrayKeywords(p, at: path, into: &facts)
+        // `not`: the forms that can be enforced.
+        if let value = p["not"] {
+            try applyNot(Subschema(value, path + "/not"), to: &facts)
+        }
 
+        // The combinators, each intersected with the facts so far.
+        return try combine(facts, with: p, at: path)
+    }
+
+    private typealias Keywords = [String: GeneratedContent]
+
+    /// Keywords that are never enforced, refused wherever they constrain.
+    private func refuseUnenforceable(_ p: Keywords, at path: String) throws {
         for keyword in ["unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef"] where p[keyword] != nil {
             if keyword.hasPrefix("unevaluated"), let value = p[keyword], Subschema(value, "").isTrue { continue }
             throw Self.corrupted("unsupported JSON Schema keyword \"\(keyword)\" at \(path) cannot be enforced token by token")
         }
+    }
 
-        // Types.
+    /// `type` (with OpenAPI's `nullable`), `enum` and `const`.
+    private func readTypeAndValues(_ p: Keywords, at path: String, into facts: inout Facts) throws {
         if let type = p["type"] {
             let names: [String]
             switch type.kind {
@@ -217,7 +245,11 @@ extension JSONSchemaReader {
             facts.isConstant = true
         }
 
-        // Strings.
+    }
+
+    /// `minLength`, `maxLength`, `pattern`, `format` (known formats only)
+    /// and the guides the macro could not express.
+    private func readStringKeywords(_ p: Keywords, at path: String, into facts: inout Facts) throws {
         if let value = p["minLength"] { facts.minLength = try Self.count(value, at: path + "/minLength") }
         if let value = p["maxLength"] { facts.maxLength = try Self.count(value, at: path + "/maxLength") }
         if let value = p["pattern"] {
@@ -238,7 +270,10 @@ extension JSONSchemaReader {
             facts.unsupportedGuides = try Self.strings(value, at: path + "/x-unsupported-guides")
         }
 
-        // Numbers.
+    }
+
+    /// Bounds, in draft 4's boolean and later drafts' numeric forms, and `multipleOf`.
+    private func readNumberKeywords(_ p: Keywords, at path: String, into facts: inout Facts) throws {
         if let value = p["minimum"] { facts.minimum = try Self.number(value, at: path + "/minimum") }
         if let value = p["maximum"] { facts.maximum = try Self.number(value, at: path + "/maximum") }
         if let value = p["exclusiveMinimum"] {
@@ -269,7 +304,12 @@ extension JSONSchemaReader {
             facts.multipleOf = factor
         }
 
-        // Objects.
+    }
+
+    /// The object clause (properties in `x-order` where given, pattern and
+    /// additional properties, property names), `required`, the property
+    /// counts and the dependencies.
+    private func readObjectKeywords(_ p: Keywords, at path: String, into facts: inout Facts) throws {
         var clause = ObjectClause()
         var hasClause = false
         if let value = p["properties"] {
@@ -329,7 +369,11 @@ extension JSONSchemaReader {
             }
         }
 
-        // Arrays.
+    }
+
+    /// The array clause (a prefix in either draft's form and the rest), the
+    /// item counts, `uniqueItems` and `contains`.
+    private func readArrayKeywords(_ p: Keywords, at path: String, into facts: inout Facts) throws {
         var arrayClause = ArrayClause()
         var hasArrayClause = false
         if let value = p["prefixItems"] {
@@ -352,15 +396,14 @@ extension JSONSchemaReader {
         if let value = p["contains"] {
             let minimum = try p["minContains"].map { try Self.count($0, at: path + "/minContains") } ?? 1
             let maximum = try p["maxContains"].map { try Self.count($0, at: path + "/maxContains") }
-            facts.contains.append((Subschema(value, path + "/contains"), minimum, maximum))
+            facts.contains.append(ContainsClause(sub: Subschema(value, path + "/contains"), minimum: minimum, maximum: maximum))
         }
 
-        // `not`: the forms that can be enforced.
-        if let value = p["not"] {
-            try applyNot(Subschema(value, path + "/not"), to: &facts)
-        }
+    }
 
-        // Combinators, each intersected with the facts so far.
+    /// `$ref`, `allOf`, `anyOf`, `oneOf` and `if`, each intersected with
+    /// `facts`: the alternatives the schema object allows.
+    private mutating func combine(_ facts: Facts, with p: Keywords, at path: String) throws -> [Facts] {
         var alternatives = [facts]
         if let value = p["$ref"] {
             let target = try Self.string(value, at: path + "/$ref")
@@ -381,34 +424,7 @@ extension JSONSchemaReader {
             alternatives = try conjoin(alternatives, branches, at: path)
         }
         if let value = p["oneOf"] {
-            var branches: [[Facts]] = []
-            for (index, element) in try Self.array(value, at: path + "/oneOf").enumerated() {
-                branches.append(try conjoin(alternatives, try self.facts(of: Subschema(element, "\(path)/oneOf/\(index)")), at: path))
-            }
-            // Each branch as written must exclude every other branch's
-            // schema. Where it does not, a branch may drop the keys another
-            // branch requires (it then never matches that one); else refused.
-            var generated = branches
-            for i in branches.indices {
-                for j in branches.indices where j != i {
-                    for x in generated[i].indices {
-                        for other in branches[j] {
-                            if try excludes(generated[i][x], other, depth: 0) { continue }
-                            let names = other.required.filter { !generated[i][x].required.contains($0) }
-                            var narrowed = generated[i][x]
-                            narrowed.forbiddenGroups += names.map { [$0] }
-                            if !names.isEmpty, try excludes(narrowed, other, depth: 0) {
-                                generated[i][x] = narrowed
-                                continue
-                            }
-                            throw Self.corrupted(
-                                "oneOf at \(path): branches \(min(i, j)) and \(max(i, j)) may both match the same value, so oneOf cannot be enforced (write anyOf if either may match)"
-                            )
-                        }
-                    }
-                }
-            }
-            alternatives = generated.flatMap { $0 }
+            alternatives = try exclusiveBranches(of: try Self.array(value, at: path + "/oneOf"), within: alternatives, at: path)
         }
         if let condition = p["if"] {
             let then = p["then"].map { Subschema($0, path + "/then") }
@@ -422,6 +438,38 @@ extension JSONSchemaReader {
             }
         }
         return alternatives
+    }
+
+    /// `oneOf`'s branches, each conjoined with `alternatives`. Each branch
+    /// as written must exclude every other branch's schema. Where it does
+    /// not, a branch may drop the keys another branch requires (it then
+    /// never matches that one); else the oneOf is refused.
+    private mutating func exclusiveBranches(of elements: [GeneratedContent], within alternatives: [Facts], at path: String) throws -> [Facts] {
+        var branches: [[Facts]] = []
+        for (index, element) in elements.enumerated() {
+            branches.append(try conjoin(alternatives, try self.facts(of: Subschema(element, "\(path)/oneOf/\(index)")), at: path))
+        }
+        var generated = branches
+        for i in branches.indices {
+            for j in branches.indices where j != i {
+                for x in generated[i].indices {
+                    for other in branches[j] {
+                        if try excludes(generated[i][x], other, depth: 0) { continue }
+                        let names = other.required.filter { !generated[i][x].required.contains($0) }
+                        var narrowed = generated[i][x]
+                        narrowed.forbiddenGroups += names.map { [$0] }
+                        if !names.isEmpty, try excludes(narrowed, other, depth: 0) {
+                            generated[i][x] = narrowed
+                            continue
+                        }
+                        throw Self.corrupted(
+                            "oneOf at \(path): branches \(min(i, j)) and \(max(i, j)) may both match the same value, so oneOf cannot be enforced (write anyOf if either may match)"
+                        )
+                    }
+                }
+            }
+        }
+        return generated.flatMap { $0 }
     }
 
     /// Applies the `not` forms that can be enforced: a type, a `required`

@@ -235,9 +235,8 @@ extension JSONSchemaReader {
 
     mutating func arrayNode(_ facts: Facts, at path: String) throws -> SchemaNode {
         if !facts.contains.isEmpty {
-            for (sub, minimum, _) in facts.contains where minimum > 0 || !sub.isTrue {
-                if minimum == 0 { continue }
-                throw Self.corrupted("unsupported JSON Schema keyword \"contains\" at \(sub.path): cannot be enforced token by token")
+            for clause in facts.contains where clause.minimum > 0 {
+                throw Self.corrupted("unsupported JSON Schema keyword \"contains\" at \(clause.sub.path): cannot be enforced token by token")
             }
         }
         let prefixCount = facts.arrayClauses.map(\.prefix.count).max() ?? 0
