@@ -218,6 +218,7 @@ let package = Package(
             dependencies: [
                 "FoundationModels",
                 "FoundationModelsServer",
+                "FoundationModelsTiers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

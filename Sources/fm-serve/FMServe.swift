@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FoundationModels
 import FoundationModelsServer
+import FoundationModelsTiers
 import Logging
 
 /// `fm serve` (fm runs this program, which it finds beside itself): an
@@ -17,7 +18,9 @@ struct FMServe: AsyncParsableCommand {
             json_object, max_tokens, temperature, top_p, seed, stop), GET /v1/models, GET /health. Binds 127.0.0.1 unless --host \
             says otherwise. The API key comes from --api-key or FM_SERVE_API_KEY; without one, no key is asked for. \
             With --server, the requests are answered by another OpenAI-compatible server's model (its own \
-            structured output and tools), behind this server's key, limits and errors.
+            structured output and tools), behind this server's key, limits and errors; with --fallback-local as \
+            well, that server is the private tier of the tier router and the in-process model answers while it \
+            cannot (down, overloaded, rate-limited).
             """
     )
 
@@ -41,6 +44,9 @@ struct FMServe: AsyncParsableCommand {
         valueName: "url"
     ))
     var server: String?
+
+    @Flag(name: .customLong("fallback-local"), help: "With --server: answer from the in-process model (--model, --adapter, --parallel…) while that server cannot serve.")
+    var fallbackLocal = false
 
     @Option(name: .customLong("server-model"), help: "With --server: the model name that server knows.")
     var serverModel = "default"
@@ -81,16 +87,32 @@ struct FMServe: AsyncParsableCommand {
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1") }
         guard shutdownTimeout >= 0 else { throw ValidationError("--shutdown-timeout must be 0 or more") }
-        if server != nil, modelPath != nil || adapterPath != nil || parallel != nil || maxQueue != nil || contextSize != nil {
-            throw ValidationError("--server serves another server's model: --model, --adapter, --parallel, --max-queue and --context-size do not apply")
+        if server != nil, !fallbackLocal, modelPath != nil || adapterPath != nil || parallel != nil || maxQueue != nil || contextSize != nil {
+            throw ValidationError("--server serves another server's model: --model, --adapter, --parallel, --max-queue and --context-size do not apply (without --fallback-local)")
         }
+        if fallbackLocal, server == nil { throw ValidationError("--fallback-local needs --server: the server it falls back from") }
     }
 
     func run() async throws {
         let model: any LanguageModel
         let name: String
         let contextSize: Int?
-        if let server {
+        if let server, fallbackLocal {
+            // The server as the private tier: its errors (down, overloaded,
+            // out of quota) walk down to the in-process model.
+            guard let url = URL(string: server) else { throw ValidationError("--server is not a URL: \(server)") }
+            let apiKey = serverAPIKeyEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
+            let upstream: PrivateCloudComputeLanguageModel
+            do {
+                upstream = try PrivateCloudComputeLanguageModel(url: url, model: serverModel, apiKey: apiKey)
+            } catch {
+                throw ValidationError("--server: \(error)")
+            }
+            let local = try await localModel()
+            model = TieredLanguageModel(onDevice: local, privateCloud: upstream, policy: .cloudFree)
+            name = modelName ?? serverModel
+            contextSize = nil
+        } else if let server {
             guard let url = URL(string: server) else { throw ValidationError("--server is not a URL: \(server)") }
             do {
                 model = try OpenAICompatibleLanguageModel(baseURL: url, model: serverModel, apiKeyEnvironmentVariable: serverAPIKeyEnv)

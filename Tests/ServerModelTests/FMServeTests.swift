@@ -177,6 +177,31 @@ struct FMServeTests {
         #expect(session.transcript.isEmpty || session.transcript.count == 2)
     }
 
+    /// `--server URL --fallback-local`: the tier router behind one endpoint.
+    /// The upstream (a stub private server) answers while it is up; when it
+    /// is not there, the in-process small model answers instead.
+    @Test func itFallsBackToTheLocalModelWhenItsServerCannotServe() async throws {
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8)
+        let cloud = try StubServer([OpenAIWire.answer(["from ", "the cloud"])])
+        defer { cloud.stop() }
+        let front = try FMServeProcess(arguments: ["--server", cloud.url.absoluteString, "--server-model", "stub", "--fallback-local"])
+        defer { _ = front.stop() }
+        let client = try OpenAICompatibleLanguageModel(
+            baseURL: #require(URL(string: front.baseURL)), model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey
+        )
+        #expect(try await LanguageModelSession(model: client).respond(to: "Name a color.", options: options).content == "from the cloud")
+        #expect(cloud.requests.count == 1)
+
+        // Port 9 (discard): nothing listens there on a test machine.
+        let alone = try FMServeProcess(arguments: ["--server", "http://127.0.0.1:9/v1", "--server-model", "stub", "--fallback-local"])
+        defer { _ = alone.stop() }
+        let fallback = try OpenAICompatibleLanguageModel(
+            baseURL: #require(URL(string: alone.baseURL)), model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey
+        )
+        let answer = try await LanguageModelSession(model: fallback).respond(to: "Name a color.", options: options).content
+        #expect(!answer.isEmpty && answer != "from the cloud")
+    }
+
     /// `--server`: one fm serve in front of another's model (here, another
     /// fm serve), behind its own key: answers, typed answers and the
     /// model's name come through, and a wrong upstream key is the front's

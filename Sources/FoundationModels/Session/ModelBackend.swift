@@ -53,6 +53,42 @@ package struct ModelBackend: Sendable {
         }
     }
 
+    /// Refuses, before the executor is called, a request the model cannot
+    /// serve: the model is unavailable, or the request needs a capability
+    /// the model does not declare.
+    package func checkCapabilities(for request: LanguageModelExecutorGenerationRequest) throws {
+        try preflight()
+        if let schema = request.schema, !capabilities.contains(.guidedGeneration) {
+            throw LanguageModelError.unsupportedCapability(.init(
+                capability: .guidedGeneration,
+                debugDescription: "The model cannot enforce a response schema (\(schema.name)); it does not declare guided generation."
+            ))
+        }
+        if !request.enabledToolDefinitions.isEmpty, !capabilities.contains(.toolCalling) {
+            throw LanguageModelError.unsupportedCapability(.init(
+                capability: .toolCalling,
+                debugDescription: "The session has tools but the model does not declare tool calling."
+            ))
+        }
+        let unreadable = request.transcript.entries.filter { entry in
+            entry.segments.contains { segment in
+                guard case .attachment(let attachment) = segment else { return false }
+                switch attachment.content {
+                case .image: return !capabilities.contains(.vision)
+                #if DataAttachments
+                case .data(let data): return !supportsDataAttachmentType(data.contentType)
+                #endif
+                }
+            }
+        }
+        if !unreadable.isEmpty {
+            throw LanguageModelError.unsupportedTranscriptContent(.init(
+                unsupportedContent: unreadable,
+                debugDescription: "\(unreadable.count) transcript \(unreadable.count == 1 ? "entry holds" : "entries hold") attachments the model cannot read (images need the vision capability; data needs a content type the model supports)."
+            ))
+        }
+    }
+
     /// Runs one generation. An executor that cannot be created fails the
     /// request with the error its initializer threw.
     package func respond(

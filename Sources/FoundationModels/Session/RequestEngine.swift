@@ -218,7 +218,7 @@ extension LanguageModelSession {
         structured: Bool,
         onProgress: @escaping (TurnAccumulator, GeneratedContent) -> Void
     ) async throws -> TurnAccumulator {
-        try checkCapabilities(for: request, backend: setup.backend)
+        try setup.backend.checkCapabilities(for: request)
         let channel = LanguageModelExecutorGenerationChannel()
         let backend = setup.backend
         return try await withThrowingTaskGroup(of: Void.self) { group in
@@ -235,42 +235,6 @@ extension LanguageModelSession {
             try await group.waitForAll()
             try Task.checkCancellation()
             return accumulator
-        }
-    }
-
-    /// Refuses, before calling the executor, a request the model cannot
-    /// serve: the model is unavailable, or the request needs a capability
-    /// the model does not declare.
-    private func checkCapabilities(for request: LanguageModelExecutorGenerationRequest, backend: ModelBackend) throws {
-        try backend.preflight()
-        if let schema = request.schema, !backend.capabilities.contains(.guidedGeneration) {
-            throw LanguageModelError.unsupportedCapability(.init(
-                capability: .guidedGeneration,
-                debugDescription: "The model cannot enforce a response schema (\(schema.name)); it does not declare guided generation."
-            ))
-        }
-        if !request.enabledToolDefinitions.isEmpty, !backend.capabilities.contains(.toolCalling) {
-            throw LanguageModelError.unsupportedCapability(.init(
-                capability: .toolCalling,
-                debugDescription: "The session has tools but the model does not declare tool calling."
-            ))
-        }
-        let unreadable = request.transcript.entries.filter { entry in
-            entry.segments.contains { segment in
-                guard case .attachment(let attachment) = segment else { return false }
-                switch attachment.content {
-                case .image: return !backend.capabilities.contains(.vision)
-                #if DataAttachments
-                case .data(let data): return !backend.supportsDataAttachmentType(data.contentType)
-                #endif
-                }
-            }
-        }
-        if !unreadable.isEmpty {
-            throw LanguageModelError.unsupportedTranscriptContent(.init(
-                unsupportedContent: unreadable,
-                debugDescription: "\(unreadable.count) transcript \(unreadable.count == 1 ? "entry holds" : "entries hold") attachments the model cannot read (images need the vision capability; data needs a content type the model supports)."
-            ))
         }
     }
 
