@@ -24,8 +24,9 @@
 # The script is idempotent: a second run checks the stamps and does nothing else.
 #
 # Usage: scripts/setup.sh [--tools] [--bench] [--tiers] [--gpu=BACKEND] [--llama-only] [--print-env] [--quiet]
-#   --tools      also build llama-server and llama-bench, and install numpy for
-#                the tests' LoRA adapters (make test, eval, bench)
+#   --tools      also build llama-server and llama-bench (make test, eval,
+#                bench; the tests' LoRA adapters get gguf-py's numpy and PyYAML
+#                from scripts/gguf_env.sh's virtual environment)
 #   --bench      also install the benchmark model
 #   --tiers      accepted for older scripts: the tier's model is the default model
 #   --gpu=B      llama.cpp's compute backend: auto (the default: cuda where
@@ -197,10 +198,10 @@ ensure_tools() {
     { command -v cc >/dev/null 2>&1 && command -v c++ >/dev/null 2>&1 \
         && { command -v make >/dev/null 2>&1 || command -v ninja >/dev/null 2>&1; }; } \
         || missing+=(build-essential)
-    # The tests make LoRA adapters with llama.cpp's gguf-py, which needs numpy.
-    if [ "$WANT_TOOLS" = 1 ] && ! python3 -c 'import numpy' >/dev/null 2>&1; then missing+=(python3-numpy); fi
+    # The tests' virtual environments (scripts/gguf_env.sh, openai_env.sh).
+    if [ "$WANT_TOOLS" = 1 ] && ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=(python3-venv); fi
     if [ "${#missing[@]}" = 0 ]; then
-        say "build tools present (cmake, pkg-config, C/C++ compiler$([ "$WANT_TOOLS" = 1 ] && echo ', numpy')$([ "$GPU_BACKEND" = vulkan ] && echo ', Vulkan headers, glslc')$([ -n "$NVCC" ] && echo ", $NVCC"))"
+        say "build tools present (cmake, pkg-config, C/C++ compiler$([ "$WANT_TOOLS" = 1 ] && echo ', Python venv')$([ "$GPU_BACKEND" = vulkan ] && echo ', Vulkan headers, glslc')$([ -n "$NVCC" ] && echo ", $NVCC"))"
         return
     fi
     say "installing missing build tools through apt: ${missing[*]}"

@@ -1,9 +1,12 @@
 import Foundation
 import FoundationModels
+import FoundationModelsEval
+import VinylCollection
 
-/// One schema of the guided-generation suite, with the conversation the
-/// acceptance tests (Tests/AppCompatibilityTests/GuidedAcceptanceTests.swift)
-/// generate it in.
+/// One schema of the guided-generation suite, with the conversation it is
+/// generated in: the examples' own types, instructions and prompts (through
+/// the eval's tasks, so the bench measures what the examples ship), then
+/// the shapes no example's type has.
 struct GuidedCase: Sendable {
     var name: String
     var schema: GenerationSchema
@@ -58,40 +61,45 @@ struct GuidedCase: Sendable {
         return GuidedCase(name: "\(type)", schema: type.generationSchema, conversation: conversation)
     }
 
-    static func schemaOnly<Value: Generable>(_ type: Value.Type) -> GuidedCase {
-        GuidedCase(name: "\(type)", schema: type.generationSchema, conversation: nil)
+    /// An eval task's answer type, asked for as the example asks: its
+    /// instructions, and its prompt for the corpus's first item.
+    static func task<Task: EvalTask>(_ task: Task.Type, guides: @escaping @Sendable (Task.Answer) -> [String] = { _ in [] }) -> GuidedCase {
+        let item = Task.generate(seed: Task.seed)[0]
+        return typed(Task.Answer.self, instructions: Task.instructions, prompt: Task.prompt(for: item), guides: guides)
     }
 
-    /// The acceptance types with their conversations, then the tool
-    /// arguments (schemas only).
-    static let all: [GuidedCase] = [
-        typed(TicketSummary.self, instructions: "You triage support tickets.", prompt: "My printer shows error 42 and will not print invoices before the deadline.") {
-            within($0.urgency, 1...5, "urgency") + count($0.tags, 2...4, "tags")
-        },
-        typed(ParsedFuelReceiptSchema.self, instructions: "You read fuel receipts.", prompt: "SHELL Main St. 42.1 L unleaded, total 71.45 EUR, pump 4."),
-        typed(AISummary.self, instructions: "You coach people on their week.", prompt: "I slept badly, skipped the gym twice, and finished the report on time.") { summary in
-            count(summary.recommendations, 0...3, "recommendations") + summary.recommendations.flatMap { within($0.priority, 1...3, "priority") }
-        },
-        typed(AlbumAIInsight.self, instructions: "You write about vinyl records.", prompt: "Kind of Blue by Miles Davis, 1959 Columbia pressing."),
-        typed(CrateAIInsight.self, instructions: "You write about vinyl records.", prompt: "A crate with Blue Train, A Love Supreme and Head Hunters.") {
-            count($0.moodTags, 3...5, "moodTags")
-        },
-        typed(AlbumRecommendation.self, instructions: "You recommend albums from the user's collection.", prompt: "I am listening to Blue Train. Collection: 1001 Giant Steps, 1002 Head Hunters, 1003 Moanin'.") {
-            let connections = ["artist", "genre", "era", "label", "style"]
-            return (connections.contains($0.connectionType) ? [] : ["connectionType \($0.connectionType)"]) + count($0.basedOn, 1...3, "basedOn")
-        },
-        typed(DraftCardSet.self, instructions: "You write flash cards.", prompt: "Make cards about the planets of the solar system."),
-        typed(StudyPlan.self, instructions: "You plan study sessions.", prompt: "Plan how to study a deck of 40 Spanish verbs.") {
-            within($0.minutesPerSession, 5...60, "minutesPerSession")
-        },
-        typed(ListeningSession.self, instructions: "You plan listening sessions.", prompt: "Plan a relaxed jazz evening.") { session in
-            (session.catalogNumber.wholeMatch(of: /[A-Z]{2}[0-9]{4}/) == nil ? ["catalogNumber \(session.catalogNumber)"] : [])
-                + within(session.speed, 0.5...2.0, "speed") + count(session.tracks, 3...3, "tracks")
-        },
-        typed(TrackReaction.self, instructions: "You react to songs.", prompt: "The song was great, I want to hear it again."),
-        schemaOnly(FindAlbumArguments.self),
-        schemaOnly(PriceLookupArguments.self),
-    ]
+    /// A schema measured without the model (a tool's arguments).
+    static func schemaOnly(_ name: String, _ schema: GenerationSchema) -> GuidedCase {
+        GuidedCase(name: name, schema: schema, conversation: nil)
+    }
+
+    /// The examples' types with their conversations, the shapes, then a
+    /// tool's arguments (schema only).
+    static let all: [GuidedCase] = {
+        let collection = RecordCollection.sample
+        let stats = CollectionStats(collection)
+        var cases = [
+            task(ReceiptTask.self),
+            task(TicketTask.self),
+            task(FlashcardTask.self) { deck in
+                count(deck.cards, 3...3, "cards") + deck.cards.flatMap { card in
+                    card.question.wholeMatch(of: /(What|Where|When|Who|Which|How|Why)[^?\n]{3,100}\?/) == nil ? ["question \(card.question)"] : []
+                }
+            },
+            task(CrateTask.self) { count($0.tags, 3...5, "tags") },
+            typed(AlbumInsight.self, instructions: VinylPrompts.albumInsightInstructions,
+                  prompt: VinylPrompts.albumInsight(collection.albums[0], in: stats)) { count($0.moods, 2...3, "moods") },
+            typed(ListeningSession.self, instructions: "You plan listening sessions.", prompt: "Plan a relaxed jazz evening.") { session in
+                (session.catalogNumber.wholeMatch(of: /[A-Z]{2}[0-9]{4}/) == nil ? ["catalogNumber \(session.catalogNumber)"] : [])
+                    + within(session.speed, 0.5...2.0, "speed") + count(session.tracks, 3...3, "tracks")
+            },
+            typed(TrackReaction.self, instructions: "You react to songs.", prompt: "The song was great, I want to hear it again."),
+        ]
+        if let tool = try? SearchCollectionTool(collection: collection) {
+            cases.append(schemaOnly("SearchCollectionTool.Arguments", tool.parameters))
+        }
+        return cases
+    }()
 
     private static func within<T: Comparable>(_ value: T, _ range: ClosedRange<T>, _ name: String) -> [String] {
         range.contains(value) ? [] : ["\(name) \(value) outside \(range)"]

@@ -16,7 +16,7 @@ struct MaskBenchmark {
 
     struct Compile {
         var schema: String
-        var isAcceptanceType: Bool
+        var isAnswerType: Bool
         /// The first compile of the schema on this vocabulary object, in seconds
         /// (grammar, then the schema's own leaf masks).
         var firstGrammar: Double
@@ -78,7 +78,7 @@ struct MaskBenchmark {
             }
             compiles.append(Compile(
                 schema: item.name,
-                isAcceptanceType: item.conversation != nil,
+                isAnswerType: item.conversation != nil,
                 firstGrammar: grammar[0],
                 firstLeafMasks: leaves[0],
                 grammar: Distribution.median(Array(grammar.dropFirst())),

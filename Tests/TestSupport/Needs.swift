@@ -192,10 +192,14 @@ public enum TestMachine {
             .appendingPathComponent("SmolLM2-135M-Instruct.Q4_1.gguf").path
     }
 
-    /// llama-server: `LLAMA_SERVER`, else `bin/llama-server` under the prefix
-    /// of the llama.cpp that pkg-config finds (the one the package builds against).
+    /// The install prefix of the llama.cpp the package builds against:
+    /// `LLAMA_PREFIX`, else what pkg-config says (setup's build keeps the
+    /// pinned source, with its gguf-py, beside it in `../src`).
+    public static let llamaPrefix: String? = variable("LLAMA_PREFIX") ?? pkgConfigPrefix()
+
+    /// llama-server: `LLAMA_SERVER`, else `bin/llama-server` under ``llamaPrefix``.
     public static let llamaServer: String? = {
-        let candidate = variable("LLAMA_SERVER") ?? pkgConfigPrefix().map { $0 + "/bin/llama-server" }
+        let candidate = variable("LLAMA_SERVER") ?? llamaPrefix.map { $0 + "/bin/llama-server" }
         return candidate.flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
     }()
 

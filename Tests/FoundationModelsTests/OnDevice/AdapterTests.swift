@@ -1,6 +1,7 @@
 import Foundation
 import LlamaKit
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 /// LoRA adapters the tests make for the model under test, with
@@ -40,25 +41,38 @@ enum TestAdapters {
 
     struct ScriptFailed: Error, CustomStringConvertible { var description: String }
 
-    /// The pinned llama.cpp source's gguf-py, next to setup's install prefix.
+    /// The pinned llama.cpp source's gguf-py, next to the install prefix of
+    /// the llama.cpp the package links (not any build in the cache: a
+    /// GPU build made with `--llama-only` keeps no source).
     static var ggufPy: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let prefix = environment["LLAMA_PREFIX"], !prefix.isEmpty {
-            return URL(fileURLWithPath: prefix).deletingLastPathComponent().appendingPathComponent("src/gguf-py").path
+        URL(fileURLWithPath: TestMachine.llamaPrefix ?? "/nonexistent/prefix")
+            .deletingLastPathComponent().appendingPathComponent("src/gguf-py").path
+    }
+
+    static let scripts = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts")
+
+    /// The interpreter of scripts/gguf_env.sh's environment (gguf-py's
+    /// numpy and PyYAML, pinned, made once under the cache).
+    static let python: Result<String, any Error> = Result {
+        let output = try execute(["bash", scripts.appendingPathComponent("gguf_env.sh").path], what: "gguf_env.sh")
+        guard let path = output.split(separator: "\n").last.map(String.init) else {
+            throw ScriptFailed(description: "gguf_env.sh printed no interpreter")
         }
-        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() + "/.cache"
-        let builds = URL(fileURLWithPath: cache + "/swift-foundation-models/llama.cpp")
-        let first = (try? FileManager.default.contentsOfDirectory(atPath: builds.path))?.sorted().last ?? "missing"
-        return builds.appendingPathComponent(first).appendingPathComponent("src/gguf-py").path
+        return path
     }
 
     static func run(_ arguments: [String]) throws {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/make-test-lora.py").path
+        let script = scripts.appendingPathComponent("make-test-lora.py").path
+        _ = try execute([try python.get(), script, "--gguf-py", ggufPy] + arguments, what: "make-test-lora.py \(arguments.joined(separator: " "))")
+    }
+
+    /// Runs `arguments` (found on PATH) and returns its output, or throws it.
+    private static func execute(_ arguments: [String], what: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, "--gguf-py", ggufPy] + arguments
+        process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -66,8 +80,9 @@ enum TestAdapters {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ScriptFailed(description: "make-test-lora.py \(arguments.joined(separator: " ")) failed: \(output)")
+            throw ScriptFailed(description: "\(what) failed: \(output)")
         }
+        return output
     }
 }
 
