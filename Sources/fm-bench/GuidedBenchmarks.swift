@@ -26,6 +26,12 @@ struct GuidedBenchmarks {
     let environment = ProcessInfo.processInfo.environment
     let threads: Int
 
+    /// A model's name in the report: its file's name without `.gguf`.
+    static func modelName(_ path: String?) -> String {
+        guard let path, !path.isEmpty else { return "the model" }
+        return URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    }
+
     func run(log: @Sendable (String) -> Void) async -> Report {
         let start = Measure.clock.now
         var report = Report()
@@ -38,7 +44,7 @@ struct GuidedBenchmarks {
         report.walkBudget = masks.budget
         report.compileSamples = masks.compileSamples
         let vocabularies = [
-            ("SmolLM2-135M", environment["FOUNDATION_MODELS_MODEL"], "FOUNDATION_MODELS_MODEL"),
+            (Self.modelName(environment["FOUNDATION_MODELS_MODEL"]), environment["FOUNDATION_MODELS_MODEL"], "FOUNDATION_MODELS_MODEL"),
             ("Gemma 3 270M", environment["FOUNDATION_MODELS_BENCH_MODEL"], "FOUNDATION_MODELS_BENCH_MODEL"),
         ]
         for (name, path, variable) in vocabularies {

@@ -112,7 +112,7 @@ extension GuidedBenchmarks.Report {
         lines.append("### Typed answers end to end: ours against llama.cpp's grammar and free text")
         lines.append("")
         if let endToEnd {
-            lines.append("SmolLM2-135M, \(threads) threads, greedy, at most \(maximumTokens) tokens, the same rendered prompt for")
+            lines.append("`\(GuidedBenchmarks.modelName(model))`, \(threads) threads, greedy, at most \(maximumTokens) tokens, the same rendered prompt for")
             lines.append("both contestants (chat template; the prompt followed by the schema's description, as")
             lines.append("`includeSchemaInPrompt` sends it). Per schema: one first answer (prompt evaluated, schema")
             lines.append("compiled), then \(runs) answers with the prompt cached, whose means are shown; the contestants take")
