@@ -22,13 +22,11 @@ import TestSupport
 @Suite("fm serve under load", .serialized, .tags(.model, .timing), .needs(.smallModel, .runAlone))
 struct FMServeLoadTests {
     @Test func thirtyTwoStreamingClientsAreAnsweredOrTurnedAwayAndNothingLeaks() throws {
-        let root = FMServeProcess.packageRoot
-        let (envStatus, envOutput) = try FMServeTests.run(["bash", root.appendingPathComponent("scripts/openai_env.sh").path])
-        try #require(envStatus == 0, "scripts/openai_env.sh failed: \(envOutput)")
-        let python = try #require(envOutput.split(separator: "\n").last.map(String.init))
+        let root = TestMachine.packageRoot
+        let python = try TestMachine.python(environment: "openai_env.sh")
         // Later flags win: these replace FMServeProcess's --parallel 2 --max-queue 4.
         let server = try FMServeProcess(arguments: ["--parallel", "4", "--max-queue", "8"])
-        let (status, output) = try FMServeTests.run([
+        let (status, output) = try TestMachine.run([
             python, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_load.py").path,
             server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, String(server.process.processIdentifier),
         ])

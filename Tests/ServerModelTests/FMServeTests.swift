@@ -18,10 +18,6 @@ final class FMServeProcess: Sendable {
     static let apiKey = "test-key-\(UInt32.random(in: 0...UInt32.max))"
     static let modelName = "small"
 
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
     /// - Parameters:
     ///   - arguments: flags after the defaults (a later flag wins).
     ///   - local: serve the small model in process; false when `arguments`
@@ -74,27 +70,11 @@ struct FMServeError: Error, CustomStringConvertible { var description: String }
 
 @Suite("fm serve", .serialized, .tags(.model), .needs(.smallModel))
 struct FMServeTests {
-    /// Runs `command` to its end; its status and output.
-    static func run(_ command: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     @Test func theOpenAIPythonClientGetsAnswersAndErrorsInItsOwnShapes() throws {
-        let root = FMServeProcess.packageRoot
-        let (envStatus, envOutput) = try Self.run(["bash", root.appendingPathComponent("scripts/openai_env.sh").path])
-        try #require(envStatus == 0, "scripts/openai_env.sh failed: \(envOutput)")
-        let python = try #require(envOutput.split(separator: "\n").last.map(String.init))
+        let root = TestMachine.packageRoot
+        let python = try TestMachine.python(environment: "openai_env.sh")
         let server = try FMServeProcess()
-        let (status, output) = try Self.run([
+        let (status, output) = try TestMachine.run([
             python, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_client.py").path,
             server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName,
         ])

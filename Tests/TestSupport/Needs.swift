@@ -208,17 +208,39 @@ public enum TestMachine {
     }
 
     private static func pkgConfigPrefix() -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["pkg-config", "--variable=prefix", "llama"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        let prefix = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let (status, output) = try? run(["pkg-config", "--variable=prefix", "llama"]), status == 0 else { return nil }
+        let prefix = output.trimmingCharacters(in: .whitespacesAndNewlines)
         return prefix.isEmpty ? nil : prefix
     }
+
+    /// The package's folder.
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs `command` (its program found on PATH) to the end: its exit
+    /// status and its output, standard error included.
+    public static func run(_ command: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The interpreter of one of the tests' pinned Python environments
+    /// (`scripts/openai_env.sh`, `scripts/gguf_env.sh`), made on first use.
+    public static func python(environment script: String) throws -> String {
+        let (status, output) = try run(["bash", packageRoot.appendingPathComponent("scripts/\(script)").path])
+        guard status == 0, let path = output.split(separator: "\n").last.map(String.init) else {
+            throw PythonEnvironmentError(description: "scripts/\(script) failed: \(output)")
+        }
+        return path
+    }
+
+    struct PythonEnvironmentError: Error, CustomStringConvertible { var description: String }
 }

@@ -49,40 +49,16 @@ enum TestAdapters {
             .deletingLastPathComponent().appendingPathComponent("src/gguf-py").path
     }
 
-    static let scripts = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("scripts")
-
     /// The interpreter of scripts/gguf_env.sh's environment (gguf-py's
     /// numpy and PyYAML, pinned, made once under the cache).
-    static let python: Result<String, any Error> = Result {
-        let output = try execute(["bash", scripts.appendingPathComponent("gguf_env.sh").path], what: "gguf_env.sh")
-        guard let path = output.split(separator: "\n").last.map(String.init) else {
-            throw ScriptFailed(description: "gguf_env.sh printed no interpreter")
-        }
-        return path
-    }
+    static let python: Result<String, any Error> = Result { try TestMachine.python(environment: "gguf_env.sh") }
 
     static func run(_ arguments: [String]) throws {
-        let script = scripts.appendingPathComponent("make-test-lora.py").path
-        _ = try execute([try python.get(), script, "--gguf-py", ggufPy] + arguments, what: "make-test-lora.py \(arguments.joined(separator: " "))")
-    }
-
-    /// Runs `arguments` (found on PATH) and returns its output, or throws it.
-    private static func execute(_ arguments: [String], what: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ScriptFailed(description: "\(what) failed: \(output)")
+        let script = TestMachine.packageRoot.appendingPathComponent("scripts/make-test-lora.py").path
+        let (status, output) = try TestMachine.run([try python.get(), script, "--gguf-py", ggufPy] + arguments)
+        guard status == 0 else {
+            throw ScriptFailed(description: "make-test-lora.py \(arguments.joined(separator: " ")) failed: \(output)")
         }
-        return output
     }
 }
 
