@@ -30,6 +30,14 @@ extension OnDeviceTests {
             text.split(whereSeparator: { $0 == " " || $0 == "\n" }).count
         }
 
+        @Test func theNextTurnRecallsWhatTheUserSaid() async throws {
+            try OnDevice.requireModel()
+            let session = LanguageModelSession(instructions: "You are a helpful assistant.")
+            _ = try await session.respond(to: "My favourite fruit is mango. Reply with OK.", options: GenerationOptions(samplingMode: .greedy))
+            let second = try await session.respond(to: "What is my favourite fruit?", options: GenerationOptions(samplingMode: .greedy))
+            #expect(second.content.lowercased().contains("mango"), "answer: \(second.content)")
+        }
+
         @Test func aSmallBudgetLeavesNoStringEmpty() async throws {
             try OnDevice.requireModel()
             let session = LanguageModelSession(instructions: "You give practical travel advice.")
