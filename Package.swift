@@ -296,7 +296,7 @@ let package = Package(
         // Anthropic's wire format, the router over them.
         .testTarget(
             name: "ServerModelTests",
-            dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval", "TestSupport"],
+            dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval", "FoundationModelsServer", "TestSupport"],
             exclude: ["fm_serve_checks.py", "fm_serve_client.py", "fm_serve_load.py"]
         ),
         // llama.cpp through LlamaKit, on the small model.

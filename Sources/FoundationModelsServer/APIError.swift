@@ -30,25 +30,49 @@ struct APIError: Error, Equatable {
         ]))]).jsonString
     }
 
-    /// The error a session's failure is reported as.
-    static func from(_ error: any Error) -> APIError {
+    /// The error a session's failure is reported as. With `gateway`, the
+    /// model answers through another server, and its failures to serve are
+    /// that server's: 502 (504 for a time-out), code `upstream_error`.
+    static func from(_ error: any Error, gateway: Bool = false) -> APIError {
         switch error {
         case let error as APIError:
             return error
         case LanguageModelError.rateLimited(let info):
-            let wait = info.resetDate.map { max(1, Int($0.timeIntervalSinceNow.rounded(.up))) } ?? 1
-            return APIError(status: 429, message: "The server is busy: \(info.debugDescription)", type: "rate_limit_error", param: nil, code: "rate_limit_exceeded", retryAfter: wait)
+            return .busy("The server is busy: \(info.debugDescription)", resetDate: info.resetDate)
+        case PrivateCloudComputeLanguageModel.Error.quotaLimitReached(let info):
+            return .busy("The upstream server's quota is used up: \(info.debugDescription)", resetDate: info.resetDate)
         case LanguageModelError.contextSizeExceeded(let info):
             return .invalid(
                 "The conversation and answer need \(info.tokenCount) tokens; the model's context holds \(info.contextSize).",
                 param: "messages", code: "context_length_exceeded"
             )
+        case PrivateCloudComputeLanguageModel.Error.networkFailure(let info):
+            return .upstream(status: 502, "The upstream server could not be reached: \(info.debugDescription)")
+        case PrivateCloudComputeLanguageModel.Error.serviceUnavailable(let info):
+            return .upstream(status: 502, "The upstream server could not answer: \(info.debugDescription)")
+        case LanguageModelError.timeout(let info) where gateway:
+            return .upstream(status: 504, "The upstream server took too long: \(info.debugDescription)")
+        case SystemLanguageModel.Error.assetsUnavailable(let info) where gateway:
+            return .upstream(status: 502, "The upstream server could not answer: \(info.debugDescription)")
         case SystemLanguageModel.Error.assetsUnavailable(let info):
             return APIError(status: 503, message: "The model is unavailable: \(info.debugDescription)", type: "server_error", param: nil, code: "model_unavailable", retryAfter: 30)
+        case let error as GeneratedContent.ParsingError where gateway:
+            return .upstream(status: 502, "The upstream server's answer could not be read: \(error.debugDescription)")
         case let error as GeneratedContent.ParsingError:
             return APIError(status: 500, message: "The model's answer could not be completed: \(error.debugDescription)", type: "server_error", param: nil, code: nil)
         default:
             return APIError(status: 500, message: "The model could not answer: \(error)", type: "server_error", param: nil, code: nil)
         }
+    }
+
+    /// 429 with `Retry-After` until `resetDate` (at least a second).
+    static func busy(_ message: String, resetDate: Date?) -> APIError {
+        let wait = resetDate.map { max(1, Int($0.timeIntervalSinceNow.rounded(.up))) } ?? 1
+        return APIError(status: 429, message: message, type: "rate_limit_error", param: nil, code: "rate_limit_exceeded", retryAfter: wait)
+    }
+
+    /// A failure of the server the model answers through.
+    static func upstream(status: Int, _ message: String) -> APIError {
+        APIError(status: status, message: message, type: "server_error", param: nil, code: "upstream_error")
     }
 }

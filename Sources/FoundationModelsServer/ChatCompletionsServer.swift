@@ -53,6 +53,11 @@ public struct ChatCompletionsServer: Sendable {
         /// After SIGTERM or SIGINT, how long answers in progress may take to
         /// finish; those still running then are cancelled.
         public var shutdownTimeout: Duration = .seconds(10)
+        /// Whether the model answers through another server (`fm serve
+        /// --server`): a failure to serve is then that server's, reported
+        /// as 502 Bad Gateway (504 for its time-outs) rather than as this
+        /// server's own 503 or 500, so a client knows which end to look at.
+        public var isGateway = false
 
         public init(modelName: String) {
             self.modelName = modelName
@@ -147,7 +152,7 @@ public struct ChatCompletionsServer: Sendable {
             }
             return Self.error(APIError(status: 500, message: "The answer ended without finishing.", type: "server_error", param: nil, code: nil))
         } catch {
-            return Self.error(APIError.from(error))
+            return Self.error(APIError.from(error, gateway: configuration.isGateway))
         }
     }
 
@@ -164,7 +169,7 @@ public struct ChatCompletionsServer: Sendable {
         do {
             first = try await iterator.next()
         } catch {
-            return Self.error(APIError.from(error))
+            return Self.error(APIError.from(error, gateway: configuration.isGateway))
         }
         // The rest goes to the body through a stream of its own: the
         // iterator moves into the task that drains it, which the body's end
@@ -208,7 +213,7 @@ public struct ChatCompletionsServer: Sendable {
                 if let first { try await send(first) }
                 for try await event in rest { try await send(event) }
             } catch let error where !(error is CancellationError) {
-                try await send(APIError.from(error).body)
+                try await send(APIError.from(error, gateway: configuration.isGateway).body)
             }
             try await writer.write(ByteBuffer(string: "data: [DONE]\n\n"))
             try await writer.finish(nil)

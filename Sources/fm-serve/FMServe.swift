@@ -127,8 +127,10 @@ struct FMServe: AsyncParsableCommand {
             name = modelName ?? local.configuration.modelFile.deletingPathExtension().lastPathComponent
             contextSize = local.contextSize
         }
+        let isGateway = server != nil && !fallbackLocal
         var server = ChatCompletionsServer.Configuration(modelName: name)
         server.contextSize = contextSize
+        server.isGateway = isGateway
         server.host = host
         server.port = port
         server.apiKey = apiKey ?? ProcessInfo.processInfo.environment["FM_SERVE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }

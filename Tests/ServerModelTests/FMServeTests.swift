@@ -213,8 +213,34 @@ struct FMServeTests {
         let refused = try OpenAICompatibleLanguageModel(
             baseURL: #require(URL(string: wrongKey.baseURL)), model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey
         )
-        await #expect(throws: (any Error).self) {
-            _ = try await LanguageModelSession(model: refused).respond(to: "Hi", options: GenerationOptions(maximumResponseTokens: 4))
+        await Self.expectBadGateway(from: refused)
+    }
+
+    /// `--server` with nothing behind it: the front answers 502 with an
+    /// OpenAI-style body naming the upstream, at once, and keeps serving.
+    @Test func anUnreachableServerIsABadGateway() async throws {
+        // Port 9 (discard): nothing listens there on a test machine.
+        let front = try FMServeProcess(arguments: ["--server", "http://127.0.0.1:9/v1", "--server-model", "stub"], local: false)
+        defer { _ = front.stop() }
+        let client = try OpenAICompatibleLanguageModel(
+            baseURL: #require(URL(string: front.baseURL)), model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey,
+            options: ServerOptions(maximumRetries: 0)
+        )
+        await Self.expectBadGateway(from: client)
+        await Self.expectBadGateway(from: client)
+    }
+
+    /// An upstream failure as a client sees it: the front's 502, whose
+    /// message says it was the server behind it.
+    static func expectBadGateway(from model: OpenAICompatibleLanguageModel) async {
+        do {
+            _ = try await LanguageModelSession(model: model).respond(to: "Hi", options: GenerationOptions(maximumResponseTokens: 4))
+            Issue.record("the request succeeded")
+        } catch SystemLanguageModel.Error.assetsUnavailable(let info) {
+            #expect(info.debugDescription.contains("HTTP 502"), "\(info.debugDescription)")
+            #expect(info.debugDescription.contains("upstream server"), "\(info.debugDescription)")
+        } catch {
+            Issue.record("expected the front's 502, got \(error)")
         }
     }
 }
