@@ -18,20 +18,24 @@ import Synchronization
 /// applicable only when an independent validator (Python `jsonschema`)
 /// still gives its rewritten form the label it was published with.
 ///
+/// llguidance tokenizes the bytes its grammar forces with the model's own
+/// tokenizer (the harness reads it from the GGUF file), so its forced
+/// tokens are the instances' tokens; and it also runs under jsonschemabench's
+/// own protocol (`llguidance-own`: the file's instances as written, its
+/// default options), so both protocols' figures stand side by side.
+///
 /// Every engine runs in worker processes driven by one line protocol (a job
 /// per schema in, a result out), so a schema that hangs past the time
 /// limit, or crashes its worker, is counted and the run goes on.
 /// `fm-bench maskbench DATA [--output FILE] [--limit N] [--timeout S] [--xgrammar-every N] [--engines a,b]`.
 enum MaskBench {
-    static let pinned = ["llguidance==1.9.1", "xgrammar==0.2.8", "jsonschema==4.23.0"]
-
     struct Options {
         var data = ""
         var output = "BENCHMARKS.md"
         var limit: Int?
         var timeout: Double = 20
         var xgrammarEvery = 20
-        var engines = ["ours", "llguidance", "xgrammar"]
+        var engines = ["ours", "llguidance", "llguidance-own", "xgrammar"]
         var python = ProcessInfo.processInfo.environment["MASKBENCH_PYTHON"] ?? ""
         var harness = ProcessInfo.processInfo.environment["MASKBENCH_HARNESS"] ?? "scripts/maskbench_harness.py"
         var modelPath = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_MODEL"] ?? ""
@@ -78,8 +82,15 @@ enum MaskBench {
     struct Job {
         var id: Int
         var name: String
+        /// The MaskBench file (for an engine run under its own protocol).
+        var file: String
         var schema: String
-        var tests: [(valid: Bool, text: String, tokens: [Int32])]
+        /// The instances this protocol judges: rewritten, tokenized, and
+        /// where each sits among the file's tests.
+        var tests: [(valid: Bool, text: String, tokens: [Int32], position: Int)]
+        /// Every test of the file as it is written there (compact, its own
+        /// property order): what an engine's own protocol starts from.
+        var originals: [String]
     }
 
     /// One engine's verdict on one schema.
@@ -87,8 +98,14 @@ enum MaskBench {
         var compiled = false
         var error: String?
         var compileNanoseconds: Double = 0
+        /// The first mask of a fresh decoder right after compiling: with
+        /// the compile, what a request waits before its first token.
+        var firstMaskNanoseconds: Double?
         /// Per test: accepted to the end.
         var accepted: [Bool] = []
+        /// For an engine under its own protocol: each of the file's tests'
+        /// published validity (its instances are its own, all applicable).
+        var labels: [Bool]?
         var maskNanoseconds: [Double] = []
         var hang = false
         var crash = false
@@ -108,7 +125,7 @@ enum MaskBench {
         let vocabularyFile = scratch.appendingPathComponent("vocabulary.txt")
         try exportVocabulary(vocabulary, to: vocabularyFile)
 
-        var jobs = try loadJobs(options, vocabulary: vocabulary, log: log)
+        let jobs = try loadJobs(options, vocabulary: vocabulary, log: log)
         log("maskbench: \(jobs.count) schemas, \(jobs.reduce(0) { $0 + $1.tests.count }) instances")
         if let path = ProcessInfo.processInfo.environment["MASKBENCH_JOBS"] {
             // The workers' input, one job a line: to run or profile a worker
@@ -139,9 +156,6 @@ enum MaskBench {
             }
             validatorNote = "Python jsonschema 4.23.0 (no format assertions, as the published labels): \(dropped) instances whose rewritten form does not have its published label, and \(unjudged) it could not judge (remote references, errors, time limit), are not applicable"
         }
-        for index in jobs.indices {
-            jobs[index].tests = jobs[index].tests.enumerated().map { $0.element }
-        }
 
         var results: [(engine: String, schemas: [Int], outcomes: [Outcome], note: String)] = []
         for engine in options.engines {
@@ -156,12 +170,14 @@ enum MaskBench {
                     results.append((engine, [], [], "not run: no Python environment (MASKBENCH_PYTHON)"))
                     continue
                 }
-                if let problem = probe(python: python, module: engine) {
+                let module = engine.hasPrefix("llguidance") ? "llguidance" : engine
+                if let problem = probe(python: python, module: module) {
                     log("maskbench: \(engine) cannot be imported: \(problem)")
                     results.append((engine, [], [], "not run: `import \(engine)` fails here: \(problem)"))
                     continue
                 }
-                command = [python, options.harness, engine, vocabularyFile.path]
+                // llguidance tokenizes the bytes it forces: it gets the model's tokenizer.
+                command = [python, options.harness, engine, vocabularyFile.path] + (module == "llguidance" ? [options.modelPath] : [])
             }
             log("maskbench: \(engine) on \(subset.count) schemas")
             let started = Date()
@@ -231,16 +247,22 @@ enum MaskBench {
                 continue
             }
             let rewriter = InstanceRewriter(document: schema)
-            var tests: [(Bool, String, [Int32])] = []
+            var tests: [(Bool, String, [Int32], Int)] = []
+            var originals: [String] = []
             if case .array(let entries)? = fields["tests"]?.kind {
-                for entry in entries {
-                    guard case .structure(let test, _) = entry.kind, case .bool(let valid)? = test["valid"]?.kind, let data = test["data"] else { continue }
+                for (position, entry) in entries.enumerated() {
+                    let data = entry[wire: "data"]
+                    originals.append(data?.jsonString ?? "")
+                    guard case .bool(let valid)? = entry[wire: "valid"]?.kind, let data else { continue }
                     let rewritten = rewriter.text(data)
                     guard let tokens = vocabulary.tokenize(Array(rewritten.utf8)) else { continue }
-                    tests.append((valid, rewritten, tokens))
+                    tests.append((valid, rewritten, tokens, position))
                 }
             }
-            jobs.append(Job(id: jobs.count, name: name, schema: schema.canonicalJSON, tests: tests))
+            jobs.append(Job(
+                id: jobs.count, name: name, file: directory.appendingPathComponent(name).path, schema: schema.canonicalJSON,
+                tests: tests, originals: originals
+            ))
         }
         return jobs
     }
@@ -249,7 +271,7 @@ enum MaskBench {
 
     /// One job as the workers read it: a line of JSON.
     static func payload(_ job: Job) throws -> Data {
-        var line: [String: Any] = ["id": job.id, "schema": job.schema, "name": job.name]
+        var line: [String: Any] = ["id": job.id, "schema": job.schema, "name": job.name, "file": job.file]
         line["tests"] = job.tests.map { $0.tokens.map(Int.init) }
         line["texts"] = job.tests.map(\.text)
         return try JSONSerialization.data(withJSONObject: line)
@@ -273,6 +295,8 @@ enum MaskBench {
                 outcome.compiled = object["compiled"] as? Bool ?? false
                 outcome.error = object["error"] as? String
                 outcome.compileNanoseconds = (object["compile_ns"] as? NSNumber)?.doubleValue ?? 0
+                outcome.firstMaskNanoseconds = (object["first_mask_ns"] as? NSNumber)?.doubleValue
+                outcome.labels = object["labels"] as? [Bool]
                 outcome.accepted = object["accepted"] as? [Bool] ?? []
                 outcome.maskNanoseconds = (object["mask_ns"] as? [NSNumber])?.map(\.doubleValue) ?? []
             case .timeout:
@@ -415,14 +439,18 @@ enum MaskBench {
             do {
                 let document = try GeneratedContent(json: object["schema"] as? String ?? "")
                 let schema = try GenerationSchema(jsonSchema: document)
-                let compiled = try TokenConstraint(root: schema.root, definitions: schema.definitions, vocabulary: vocabulary)
-                compiled.precomputeLeafMasks()
-                constraint = compiled
+                constraint = try TokenConstraint(root: schema.root, definitions: schema.definitions, vocabulary: vocabulary)
             } catch {
                 reply["error"] = "\(error)"
             }
             reply["compile_ns"] = Int(Nanoseconds.now() - start)
             reply["compiled"] = constraint != nil
+            if let constraint {
+                var decoder = constraint.makeDecoder()
+                let before = Nanoseconds.now()
+                decoder.allowedTokens(into: &mask)
+                reply["first_mask_ns"] = Int(Nanoseconds.now() - before)
+            }
             var accepted: [Bool] = []
             var times: [Int] = []
             if let constraint {

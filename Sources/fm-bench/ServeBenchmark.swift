@@ -22,11 +22,12 @@ import Synchronization
 /// time (the cores are few): per round, one server is started, warmed up,
 /// measured at both counts and stopped, then the other; the order
 /// alternates from round to round, starting with llama-server; both are
-/// killed if fm-bench is interrupted (``OrphanGuard``). Three rounds
-/// with fresh prompts; medians, and medians of each round's ratio.
+/// killed if fm-bench is interrupted (``OrphanGuard``). Five rounds
+/// with fresh prompts; medians, medians of each round's ratio, and every
+/// round's ratio, so whether the ratio holds from run to run is in the table.
 struct ServeBenchmark {
     static let counts = [1, 8]
-    static let rounds = 3
+    static let rounds = 5
     let maximumTokens = 128
     /// Positions per sequence: fm-serve's `--context-size`, llama-server's
     /// per slot (its `-c` is eight times this, shared by the slots).
@@ -44,6 +45,8 @@ struct ServeBenchmark {
 
         /// fm serve over llama-server, the median of the rounds' ratios.
         var oursOverServer: Double? { ConcurrencyBenchmark.Row.medianRatio(ours.map(\.rate), server.map(\.rate)) }
+        /// Each round's ratio, in round order.
+        var roundRatios: [Double] { zip(ours, server).map { $0.rate / max($1.rate, 1e-9) } }
     }
 
     struct Result {
@@ -150,17 +153,18 @@ struct ServeBenchmark {
             "first request to the last answer. Only one server runs at a time: per round, one is started, warmed up with",
             "one short request, measured and stopped, then the other (the order alternates from round to round).",
             "\(Self.rounds) rounds with fresh prompts; rates are medians over the rounds, the ratio the median of each",
-            "round's ratio. The sessions-at-once table above is the same model in process: the difference is what",
+            "round's ratio (each round's in the last column). The sessions-at-once table above is the same model in process: the difference is what",
             "HTTP, JSON and each server's scheduling add. The goal: fm serve at least 0.9× llama-server.",
             "",
-            "| clients | fm serve tokens/s | llama-server tokens/s | fm serve / llama-server | tokens, all rounds: fm serve, llama-server |",
-            "| ---: | ---: | ---: | ---: | ---: |",
+            "| clients | fm serve tokens/s | llama-server tokens/s | fm serve / llama-server | tokens, all rounds: fm serve, llama-server | ratio by round |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         func median(_ samples: [Sample]) -> String { samples.isEmpty ? "–" : f(Measure.median(samples.map(\.rate))) }
         for row in result.rows {
             let tokens = "\(row.ours.reduce(0) { $0 + $1.tokens }), \(row.server.reduce(0) { $0 + $1.tokens })"
-            lines.append("| \(row.clients) | \(median(row.ours)) | \(median(row.server)) | \(row.oursOverServer.map { f($0, 2) } ?? "–") | \(tokens) |")
+            let rounds = row.roundRatios.map { f($0, 2) }.joined(separator: ", ")
+            lines.append("| \(row.clients) | \(median(row.ours)) | \(median(row.server)) | \(row.oursOverServer.map { f($0, 2) } ?? "–") | \(tokens) | \(rounds) |")
         }
         lines += [
             "",

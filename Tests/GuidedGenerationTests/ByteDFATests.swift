@@ -10,19 +10,45 @@ struct ByteDFATests {
     @Test func combiningManyAutomataStopsAtTheWorkBound() throws {
         // 300 automata (10 patterns, repeated) whose product remembers the
         // last 10 bytes: about 2,000 states, well within the state limit,
-        // but 256 × 300 transitions each, 157 million in all. The work
-        // bound stops it after about 440 states.
+        // but 300 component transitions per state and joint byte class
+        // (a handful: `a`, `b`, the quote, the rest), 3 million in all.
+        // A bound of a million stops it after about 650 states.
         let patterns = try (0..<10).map { try ByteDFA.jsonString(matching: "^[ab]*a[ab]{\($0)}$") }
         let automata = (0..<300).map { patterns[$0 % 10] }
         #expect {
-            try ByteDFA.intersection(automata, subject: "keys")
+            try ByteDFA.intersection(automata, subject: "keys", workLimit: 1_000_000)
         } throws: { error in
             "\(error)".contains("transitions of work")
         }
         // A few automata stay well within it.
-        let few = try ByteDFA.intersection(Array(automata.prefix(3)), subject: "keys")
+        let few = try ByteDFA.intersection(Array(automata.prefix(3)), subject: "keys", workLimit: 1_000_000)
         #expect(few.accepts(Array(#""baaa""#.utf8)))
         #expect(!few.accepts(Array(#""abbb""#.utf8)))
+    }
+
+    // MARK: Residuals
+
+    /// What may follow a state is the same automaton, whatever automaton
+    /// the state belongs to: the masks kept for one are right for the other.
+    @Test func statesThatAcceptTheSameRestHaveEqualResiduals() throws {
+        let first = try ByteDFA.jsonString(matching: "^ab[0-9]{2}$")
+        let second = try ByteDFA.jsonString(matching: "^(xy|zw)[0-9]{2}$")
+        let afterAB = first.walk(Array(#""ab"#.utf8), from: first.start)
+        let afterXY = second.walk(Array(#""xy"#.utf8), from: second.start)
+        let afterZW = second.walk(Array(#""zw"#.utf8), from: second.start)
+        #expect(afterAB >= 0 && afterXY >= 0)
+        #expect(first.residual(from: afterAB) == second.residual(from: afterXY))
+        #expect(second.residual(from: afterXY) == second.residual(from: afterZW))
+        // One digit further, one fewer is left: another residual.
+        let afterABOne = first.walk(Array("1".utf8), from: afterAB)
+        #expect(first.residual(from: afterABOne) != first.residual(from: afterAB))
+        // The residual accepts exactly the rest.
+        let rest = first.residual(from: afterAB)
+        #expect(rest.accepts(Array(#"42""#.utf8)))
+        #expect(!rest.accepts(Array(#"4""#.utf8)))
+        #expect(!rest.accepts(Array(#"ab42""#.utf8)))
+        // From the start, the residual is the automaton itself.
+        #expect(first.residual(from: first.start) == first)
     }
 
     // MARK: Any JSON string

@@ -2,7 +2,7 @@ import GuidedGeneration
 import Testing
 
 /// The mask is exactly the set of tokens the matcher accepts, whatever
-/// shortcut computed it (precomputed leaf masks and their exits, counted
+/// shortcut computed it (leaf masks kept per state and their exits, counted
 /// strings' character bounds, several readings at once, the trie walk):
 /// at every step of random walks, each token is tried by itself on a copy
 /// of the decoder and the two sets are compared.
@@ -51,7 +51,30 @@ struct MaskExactnessTests {
     func theMaskIsWhatTheMatcherAccepts(_ index: Int) throws {
         let (name, root) = Self.schemas[index]
         let constraint = try TokenConstraint(root: root, definitions: [], vocabulary: Self.vocabulary)
-        let count = Self.vocabulary.count
+        Self.expectExactMasks(constraint, name: name)
+    }
+
+    /// The masks of a pattern's states are kept by the vocabulary, by
+    /// automaton: a second schema with the same pattern, elsewhere in its
+    /// structure, takes the first one's and they are still exact there
+    /// (on a vocabulary of its own, so no other test has filled it).
+    @Test func masksSharedBetweenSchemasStayExact() throws {
+        let vocabulary = TokenVocabulary(tokens: Self.vocabulary.tokens, endOfGeneration: Self.vocabulary.endOfGeneration)
+        let pattern = SchemaNode.string(StringNode(pattern: "[a-c]{2,4}"))
+        let first = try TokenConstraint(
+            root: .object(ObjectNode(properties: [PropertyNode(name: "v", node: pattern)])), definitions: [], vocabulary: vocabulary
+        )
+        let second = try TokenConstraint(
+            root: .array(ArrayNode(items: pattern, minimumCount: 1, maximumCount: 3)), definitions: [], vocabulary: vocabulary
+        )
+        Self.expectExactMasks(first, name: "first schema", vocabulary: vocabulary)
+        Self.expectExactMasks(second, name: "second schema", vocabulary: vocabulary)
+    }
+
+    /// Random walks from the start of `constraint`, comparing the mask with
+    /// the tokens accepted one by one at every step.
+    static func expectExactMasks(_ constraint: TokenConstraint, name: String, vocabulary: TokenVocabulary = vocabulary) {
+        let count = vocabulary.count
         for seed in 0..<40 {
             var random = SplitMix(state: UInt64(seed))
             var decoder = constraint.makeDecoder()
@@ -63,7 +86,7 @@ struct MaskExactnessTests {
                     if copy.accept(token) { accepted.append(token) }
                 }
                 let output = String(decoding: decoder.output, as: UTF8.self)
-                let wrong = Set(mask.tokens).symmetricDifference(accepted).map { String(decoding: Self.vocabulary.tokens[Int($0)], as: UTF8.self) }
+                let wrong = Set(mask.tokens).symmetricDifference(accepted).map { String(decoding: vocabulary.tokens[Int($0)], as: UTF8.self) }
                 #expect(wrong.isEmpty, "\(name), seed \(seed), after \(output): the mask is wrong about \(wrong)")
                 guard !accepted.isEmpty else { break }
                 let token = accepted[Int(random.next() % UInt64(accepted.count))]
@@ -71,5 +94,4 @@ struct MaskExactnessTests {
             }
         }
     }
-
 }

@@ -66,7 +66,8 @@ package struct GuidedDecoder {
             // Several readings (branches of an anyOf that agree so far, a
             // key that may be declared or extra): the tokens any one of
             // them allows. A reading inside a string takes the string's
-            // precomputed masks; only the others walk the vocabulary.
+            // masks (computed on its state's first visit, then kept); only
+            // the others walk the vocabulary.
             mask.removeAll()
             scratch.removeAll(keepingCapacity: true)
             var one = TokenMask(count: 0)
@@ -175,7 +176,7 @@ package struct GuidedDecoder {
             trie.forEachToken(endingAt: child) { mask.insert($0) }
             if trie.hasChildren(child) {
                 // A reading that has just entered a string (`"`, `,"`) takes
-                // the string's precomputed masks for the rest of the tokens
+                // the string's masks (computed once) for the rest of the tokens
                 // below this node; only the others walk on.
                 if depth < Self.subtreeDepth {
                     var position = start

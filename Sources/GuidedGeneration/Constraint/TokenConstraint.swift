@@ -5,7 +5,10 @@ import Synchronization
 ///
 /// Exists to hold the work that does not depend on one output: the grammar
 /// and the masks of the schema's own leaf states (patterns, choices),
-/// computed on first use and kept. Thread-safe; each generation gets its
+/// computed on a state's first visit and kept — here, and in the
+/// vocabulary by automaton, so another schema with the same pattern or
+/// format finds them. Compiling computes no masks: a schema that arrives
+/// with a request waits only for its grammar. Thread-safe; each generation gets its
 /// own ``GuidedDecoder`` from ``makeDecoder()``.
 package final class TokenConstraint: Sendable {
     package let grammar: Grammar
@@ -51,8 +54,25 @@ package final class TokenConstraint: Sendable {
         }
         let key = LeafKey(leaf: leaf, state: state)
         if let found = ownLeafMasks.withLock({ $0[key] }) { return found }
-        let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary)
+        let computed = automatonMasks(leaf: leaf, state: state, node: TokenTrie.root, depth: 0)
         ownLeafMasks.withLock { $0[key] = computed }
+        return computed
+    }
+
+    /// The masks of a schema's own leaf in `state`, from the vocabulary's
+    /// masks by residual automaton (computed there when no state of any
+    /// schema with the same residual had them yet).
+    private func automatonMasks(leaf: Int32, state: LeafState, node: Int32, depth: Int32) -> LeafMasks {
+        guard case .string(let automaton) = grammar.leaves[Int(leaf)], state.high == 0, state.low < UInt64(automaton.stateCount) else {
+            return LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary, start: node, depth: depth)
+        }
+        let key = AutomatonMaskKey(residual: automaton.residual(from: Int32(truncatingIfNeeded: state.low)), node: node)
+        if let found = vocabulary.automatonMasks.withLock({ $0[key] }) { return found }
+        let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary, start: node, depth: depth)
+        vocabulary.automatonMasks.withLock { cache in
+            if cache.count >= TokenVocabulary.automatonMaskCapacity { cache.removeAll() }
+            cache[key] = computed
+        }
         return computed
     }
 
@@ -69,7 +89,7 @@ package final class TokenConstraint: Sendable {
             return computed
         }
         if let found = ownSubtreeMasks.withLock({ $0[key] }) { return found }
-        let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary, start: node, depth: depth)
+        let computed = automatonMasks(leaf: leaf, state: state, node: node, depth: depth)
         ownSubtreeMasks.withLock { $0[key] = computed }
         return computed
     }
@@ -91,21 +111,4 @@ package final class TokenConstraint: Sendable {
         vocabulary.countedMasks.withLock { $0[key] = mask }
         return mask
     }
-
-    /// Automata with more states than this get their masks on first use
-    /// only: computing thousands up front would cost more than it saves.
-    static let eagerStateLimit = 64
-
-    /// Computes the masks of every state of the schema's string leaves now
-    /// (for automata of up to ``eagerStateLimit`` states), so no generation
-    /// pays for them at its first step there.
-    package func precomputeLeafMasks() {
-        for leaf in grammar.precomputedLeaves {
-            guard case .string(let automaton) = grammar.leaves[Int(leaf)], automaton.stateCount <= Self.eagerStateLimit else { continue }
-            for state in 0..<automaton.stateCount where !automaton.isFinal(Int32(state)) {
-                _ = masks(leaf: leaf, state: LeafState(low: UInt64(state)))
-            }
-        }
-    }
-
 }

@@ -161,11 +161,6 @@ package struct Grammar: Sendable {
             ? ([UInt8(ascii: "["), UInt8(ascii: "\n")], elementSeparator(node), [UInt8(ascii: "\n"), UInt8(ascii: "]")])
             : ([UInt8(ascii: "[")], elementSeparator(node), [UInt8(ascii: "]")])
     }
-    /// Leaves worth precomputing at compile time: the schema's patterns and
-    /// choices, whose states prune the vocabulary quickly. (Free text and
-    /// free strings allow nearly every token: their masks are built on
-    /// first use, the free string's once per vocabulary.)
-    var precomputedLeaves: [Int32] = []
 
     init(nodes: [Node], objects: [ObjectShape], leaves: [Leaf], root: Int32) {
         self.nodes = nodes
@@ -363,6 +358,9 @@ struct KeyTrie: Sendable {
 
     @inline(__always)
     func outcome(_ node: Int32) -> Outcome { outcomes[Int(node)] }
+
+    /// The number of nodes (ids `0 ..< nodeCount`).
+    var nodeCount: Int { outcomes.count }
 
     /// The indices of `node`'s edges, for ``edgeByte(at:)`` and ``edgeTarget(at:)``.
     @inline(__always)

@@ -155,7 +155,6 @@ package struct GrammarCompiler {
 
         case .literal(let text):
             let leaf = grammar.addLeaf(.string(ByteDFA.literals([Array(text.utf8)])))
-            grammar.precomputedLeaves.append(leaf)
             return add(.leaf(leaf))
         }
     }
@@ -214,7 +213,6 @@ package struct GrammarCompiler {
                 guard !keys.isEmpty else { continue }
                 let valueNode = try node(for: value, at: matched.isEmpty ? "\(path)/additionalProperties" : "\(path)/patternProperties/\(object.patternProperties[matched[0]].pattern)")
                 let leaf = grammar.addLeaf(.string(keys))
-                grammar.precomputedLeaves.append(leaf)
                 extras.append(.init(key: leaf, value: valueNode))
             }
             return extras
@@ -244,7 +242,6 @@ package struct GrammarCompiler {
         } else {
             guard let automaton = try stringAutomaton(string, at: path) else { return SharedLeaf.anyString.rawValue }
             leaf = grammar.addLeaf(.string(automaton))
-            grammar.precomputedLeaves.append(leaf)
         }
         stringLeaves[string] = leaf
         return leaf

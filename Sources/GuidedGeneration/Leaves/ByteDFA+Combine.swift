@@ -10,11 +10,13 @@ extension ByteDFA {
     /// component reads as not accepting), so a difference keeps running its
     /// first component after the second has refused. Throws past
     /// ``maximumStateCount`` states, and past ``maximumCombineWork``
-    /// component transitions (each state of the product costs 256 of them
-    /// per automaton: many automata at once, say a schema with hundreds of
+    /// component transitions (each state of the product costs one per
+    /// automaton and joint byte class: many automata at once, say a schema with hundreds of
     /// `patternProperties`, would otherwise take minutes before the state
     /// limit); a result that accepts nothing has ``start`` ``dead``.
-    static func combine(_ automata: [ByteDFA], subject: String, accepts: ([Bool]) -> Bool) throws(GuidedGenerationError) -> ByteDFA {
+    static func combine(
+        _ automata: [ByteDFA], subject: String, workLimit: Int = maximumCombineWork, accepts: ([Bool]) -> Bool
+    ) throws(GuidedGenerationError) -> ByteDFA {
         let count = automata.count
         var work = 0
         var index: [[Int32]: Int32] = [:]
@@ -34,24 +36,40 @@ extension ByteDFA {
         }
         let start = try state(automata.map(\.start))
         guard start >= 0 else { return ByteDFA.literals([]) }
+        // Bytes that every component maps to the same class lead every
+        // product state to the same state: one transition per joint class.
+        var jointClass = [UInt8](repeating: 0, count: 256)
+        var representatives: [UInt8] = []
+        var classOfSignature: [[UInt8]: UInt8] = [:]
+        for byte in 0..<256 {
+            let signature = automata.map { $0.byteClasses[byte] }
+            if let known = classOfSignature[signature] {
+                jointClass[byte] = known
+            } else {
+                let id = UInt8(representatives.count)
+                classOfSignature[signature] = id
+                representatives.append(UInt8(byte))
+                jointClass[byte] = id
+            }
+        }
         var cursor = 0
         var next = [Int32](repeating: ByteDFA.dead, count: count)
         while cursor < states.count {
             let components = states[cursor]
             cursor += 1
-            work += 256 * count
-            guard work <= maximumCombineWork else {
-                throw .unsupportedGuide("\(subject) combines \(count) automata, more than \(maximumCombineWork) transitions of work")
+            work += representatives.count * count
+            guard work <= workLimit else {
+                throw .unsupportedGuide("\(subject) combines \(count) automata, more than \(workLimit) transitions of work")
             }
-            for byte in 0..<256 {
+            for byte in representatives {
                 for position in 0..<count {
-                    next[position] = automata[position].next(components[position], UInt8(byte))
+                    next[position] = automata[position].next(components[position], byte)
                 }
                 targets.append(try state(next))
             }
         }
         let table = TransitionTable(
-            classOfByte: (0..<256).map { UInt8($0) }, classCount: 256, targets: targets, accepting: accepting, start: start
+            classOfByte: jointClass, classCount: representatives.count, targets: targets, accepting: accepting, start: start
         )
         let minimal = table.pruned().minimized()
         guard minimal.stateCount <= maximumStateCount else {
@@ -66,9 +84,9 @@ extension ByteDFA {
     package static let maximumCombineWork = 1 << 25
 
     /// Strings every one of `automata` accepts.
-    package static func intersection(_ automata: [ByteDFA], subject: String) throws(GuidedGenerationError) -> ByteDFA {
+    package static func intersection(_ automata: [ByteDFA], subject: String, workLimit: Int = maximumCombineWork) throws(GuidedGenerationError) -> ByteDFA {
         guard automata.count > 1 else { return automata[0] }
-        return try combine(automata, subject: subject) { $0.allSatisfy { $0 } }
+        return try combine(automata, subject: subject, workLimit: workLimit) { $0.allSatisfy { $0 } }
     }
 
     /// The most content bytes (quotes not counted) of any string the

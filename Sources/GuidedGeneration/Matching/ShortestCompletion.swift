@@ -142,26 +142,43 @@ struct ShortestCompletion: Sendable {
     /// tries: the bytes to an outcome, plus the value and the rest after it.
     static func trieCost(_ grammar: Grammar, shape: Int, trieIndex: Int, from node: Int32, length: [Int], rest: [[Int]]) -> (cost: Int, path: [UInt8], outcome: KeyTrie.Outcome) {
         let trie = grammar.objects[shape].keyTries[trieIndex]
-        var best: (cost: Int, path: [UInt8], outcome: KeyTrie.Outcome) = (infinity, [], .none)
-        var stack: [(Int32, [UInt8])] = [(node, [])]
-        while let (current, path) = stack.popLast() {
+        var best: (cost: Int, node: Int32, outcome: KeyTrie.Outcome) = (infinity, -1, .none)
+        // The edge each visited node was reached by, to spell the winner's
+        // path once at the end rather than copy a path at every edge.
+        var parent = [Int32](repeating: -1, count: trie.nodeCount)
+        var byte = [UInt8](repeating: 0, count: trie.nodeCount)
+        var stack: [(node: Int32, depth: Int)] = [(node, 0)]
+        var edges: [Int] = []
+        while let (current, depth) = stack.popLast() {
             let outcome = trie.outcome(current)
             switch outcome {
             case .close:
-                if path.count < best.cost { best = (path.count, path, outcome) }
+                if depth < best.cost { best = (depth, current, outcome) }
             case .property(let index):
                 let value = grammar.objects[shape].properties[Int(index)].value
                 let after = Int(index + 1) * 2 + 1
-                let cost = sum(sum(path.count, length[Int(value)]), rest[shape][after])
-                if cost < best.cost { best = (cost, path, outcome) }
+                let cost = sum(sum(depth, length[Int(value)]), rest[shape][after])
+                if cost < best.cost { best = (cost, current, outcome) }
             case .none:
                 // (By byte: of equal costs, the path popped first, the highest byte, wins.)
-                for edge in trie.edges(of: current).sorted(by: { trie.edgeByte(at: $0) < trie.edgeByte(at: $1) }) {
-                    stack.append((trie.edgeTarget(at: edge), path + [trie.edgeByte(at: edge)]))
+                edges.removeAll(keepingCapacity: true)
+                edges.append(contentsOf: trie.edges(of: current))
+                edges.sort { trie.edgeByte(at: $0) < trie.edgeByte(at: $1) }
+                for edge in edges {
+                    let target = trie.edgeTarget(at: edge)
+                    parent[Int(target)] = current
+                    byte[Int(target)] = trie.edgeByte(at: edge)
+                    stack.append((target, depth + 1))
                 }
             }
         }
-        return best
+        var path: [UInt8] = []
+        var cursor = best.node
+        while cursor >= 0, cursor != node {
+            path.append(byte[Int(cursor)])
+            cursor = parent[Int(cursor)]
+        }
+        return (best.cost, path.reversed(), best.outcome)
     }
 
     /// The shortest bytes taking `leaf` from `state` to an accepting state
@@ -235,6 +252,16 @@ struct ShortestCompletion: Sendable {
         let length: [Int]
         let rest: [[Int]]
         var memo: [Int32: [UInt8]?] = [:]
+        /// ``objectRest(shape:trieIndex:from:)`` from each trie's root, once
+        /// worked out (an object's rests chain: each ends in the next's).
+        var restMemo: [[[UInt8]??]]
+
+        init(grammar: Grammar, length: [Int], rest: [[Int]]) {
+            self.grammar = grammar
+            self.length = length
+            self.rest = rest
+            restMemo = grammar.objects.map { [[UInt8]??](repeating: nil, count: $0.keyTries.count) }
+        }
 
         mutating func text(of node: Int32) -> [UInt8]? {
             guard length[Int(node)] <= ShortestCompletion.textLimit else { return nil }
@@ -287,16 +314,26 @@ struct ShortestCompletion: Sendable {
         }
 
         mutating func objectRest(shape: Int, trieIndex: Int, from node: Int32) -> [UInt8]? {
+            if node == 0, let known = restMemo[shape][trieIndex] { return known }
             let best = ShortestCompletion.trieCost(grammar, shape: shape, trieIndex: trieIndex, from: node, length: length, rest: rest)
-            guard best.cost <= ShortestCompletion.textLimit else { return nil }
-            switch best.outcome {
-            case .close, .none:
-                return best.path
-            case .property(let index):
-                let value = grammar.objects[shape].properties[Int(index)].value
-                guard let text = text(of: value), let after = objectRest(shape: shape, trieIndex: Int(index + 1) * 2 + 1, from: 0) else { return nil }
-                return best.path + text + after
+            let result: [UInt8]?
+            if best.cost > ShortestCompletion.textLimit {
+                result = nil
+            } else {
+                switch best.outcome {
+                case .close, .none:
+                    result = best.path
+                case .property(let index):
+                    let value = grammar.objects[shape].properties[Int(index)].value
+                    if let text = text(of: value), let after = objectRest(shape: shape, trieIndex: Int(index + 1) * 2 + 1, from: 0) {
+                        result = best.path + text + after
+                    } else {
+                        result = nil
+                    }
+                }
             }
+            if node == 0 { restMemo[shape][trieIndex] = .some(result) }
+            return result
         }
     }
 }

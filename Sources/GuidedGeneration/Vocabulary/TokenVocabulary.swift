@@ -28,6 +28,16 @@ package final class TokenVocabulary: Sendable {
     /// Masks of free-string states for strings that may take only a few
     /// more characters (see ``TokenConstraint/countedAlways(_:low:remaining:)``).
     let countedMasks = Mutex<[CountedKey: TokenMask]>([:])
+    /// Masks of the states of schemas' own string automata (patterns,
+    /// choice lists, formats, key sets), by what may follow the state
+    /// (``ByteDFA/residual(from:)``): they depend on that, not on the
+    /// schema, so a pattern or format that comes back in another schema,
+    /// the same schema compiled again, or a key set's state past its
+    /// declared names finds its masks here. Emptied when it holds
+    /// ``automatonMaskCapacity`` entries.
+    let automatonMasks = Mutex<[AutomatonMaskKey: LeafMasks]>([:])
+    /// About 20 MiB of masks at 150,000 tokens (each holds a token mask).
+    static let automatonMaskCapacity = 1024
     /// Token ids, longest spelling first, and the byte length of each: a
     /// string that may take only `n` more characters allows no token
     /// spelling more than `n` bytes of it.
@@ -78,6 +88,14 @@ package final class TokenVocabulary: Sendable {
         }
         return result
     }
+}
+
+/// What may follow a state of a string automaton (its residual automaton,
+/// started at 0) and the token-trie node a walk starts from (the root, or
+/// a node whose prefix was read before the string).
+struct AutomatonMaskKey: Hashable, Sendable {
+    var residual: ByteDFA
+    var node: Int32
 }
 
 /// A free-string automaton state and how many more characters a

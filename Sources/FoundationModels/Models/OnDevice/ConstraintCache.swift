@@ -101,7 +101,6 @@ package final class ConstraintCache: Sendable {
     private func cached(_ key: Key, compile: () throws(GuidedGenerationError) -> Grammar) throws(GuidedGenerationError) -> TokenConstraint {
         if let found = constraints.withLock({ $0[key] }) { return found }
         let compiled = TokenConstraint(grammar: try compile(), vocabulary: vocabulary)
-        compiled.precomputeLeafMasks()
         constraints.withLock { cache in
             if cache.count >= Self.capacity { cache.removeAll() }
             cache[key] = compiled
