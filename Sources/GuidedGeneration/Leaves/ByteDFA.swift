@@ -214,53 +214,12 @@ extension ByteDFA {
     /// different automata (``TokenVocabulary/automatonMasks``). An
     /// automaton that is not minimal only shares less.
     package func residual(from state: Int32) -> ByteDFA {
-        // The classes in the order of their first byte.
-        var classOrder: [Int] = []
-        var seen = [Bool](repeating: false, count: classCount)
-        for byte in 0..<256 where !seen[Int(byteClasses[byte])] {
-            seen[Int(byteClasses[byte])] = true
-            classOrder.append(Int(byteClasses[byte]))
-        }
-        var number = [Int32](repeating: -1, count: stateCount)
-        var order: [Int32] = [state]
-        number[Int(state)] = 0
-        var cursor = 0
-        while cursor < order.count {
-            let current = Int(order[cursor])
-            cursor += 1
-            for byteClass in classOrder {
-                let target = transitions[current * classCount + byteClass]
-                if target >= 0, number[Int(target)] < 0 {
-                    number[Int(target)] = Int32(order.count)
-                    order.append(target)
-                }
-            }
-        }
-        // Classes that move every reached state alike become one.
-        var columnClass: [[Int32]: UInt8] = [:]
-        var newClassOfOld = [UInt8](repeating: 0, count: classCount)
-        var columns: [[Int32]] = []
-        for byteClass in classOrder {
-            let column = order.map { source -> Int32 in
-                let target = transitions[Int(source) * classCount + byteClass]
-                return target < 0 ? ByteDFA.dead : number[Int(target)]
-            }
-            if let known = columnClass[column] {
-                newClassOfOld[byteClass] = known
-            } else {
-                let id = UInt8(columns.count)
-                columnClass[column] = id
-                newClassOfOld[byteClass] = id
-                columns.append(column)
-            }
-        }
-        var targets = [Int32](repeating: ByteDFA.dead, count: order.count * columns.count)
-        for (newClass, column) in columns.enumerated() {
-            for (index, target) in column.enumerated() { targets[index * columns.count + newClass] = target }
-        }
-        return ByteDFA(TransitionTable(
-            classOfByte: byteClasses.map { newClassOfOld[Int($0)] }, classCount: columns.count, targets: targets,
-            accepting: order.map { isAccepting($0) }, start: 0
-        ))
+        // (This automaton's classes are numbered by their lowest byte, as
+        // `canonical()` numbers them: renumbering from `state` keeps that.)
+        let table = TransitionTable(
+            classOfByte: byteClasses, classCount: classCount, targets: transitions,
+            accepting: (0..<Int32(stateCount)).map(isAccepting), start: state
+        )
+        return ByteDFA(table.canonical())
     }
 }
