@@ -274,7 +274,7 @@ let package = Package(
         // so it depends on the target only to have its dependencies built.
         .testTarget(
             name: "APICheckTests",
-            dependencies: ["FoundationModels"],
+            dependencies: ["FoundationModels", "TestSupport"],
             exclude: ["apple27-declarations.tsv", "apple27b5-declarations.tsv", "deviations.tsv"]
         ),
         // The constraint engine alone: no model, no llama.cpp.

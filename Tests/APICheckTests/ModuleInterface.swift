@@ -3,15 +3,14 @@
 // against the dependency modules `swift build` already produced.
 
 import Foundation
+import TestSupport
 
 enum ModuleInterface {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    /// The package root (this file is Tests/APICheckTests/ModuleInterface.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var packageRoot: URL { TestMachine.packageRoot }
 
     /// The name SwiftPM gives the root package (its directory name, as an
     /// identifier): `package` declarations of the dependency modules are
@@ -54,20 +53,6 @@ enum ModuleInterface {
         return enumerator.compactMap { ($0 as? URL)?.path }.filter { $0.hasSuffix(".swift") }.sorted()
     }
 
-    /// Runs a process to completion, returning its standard output.
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     static func which(_ tool: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
@@ -82,7 +67,7 @@ enum ModuleInterface {
     static func llamaFlags() throws -> [String] {
         var flags = ["-Xcc", "-fmodule-map-file=\(packageRoot.path)/Sources/CLlama/module.modulemap"]
         if let pkgConfig = which("pkg-config") {
-            let result = try run(pkgConfig, ["--cflags", "llama"])
+            let result = try TestMachine.run([pkgConfig, "--cflags", "llama"])
             if result.status == 0 {
                 for flag in result.output.split(whereSeparator: \.isWhitespace) {
                     flags += ["-Xcc", String(flag)]
@@ -142,7 +127,7 @@ enum ModuleInterface {
         arguments += try llamaFlags()
         arguments += dependencyModuleMapFlags(products)
         arguments += try sources()
-        let result = try run(swiftc, arguments)
+        let result = try TestMachine.run([swiftc] + arguments)
         guard result.status == 0, let text = try? String(contentsOf: interface, encoding: .utf8) else {
             throw Failure(description: "swiftc could not emit the interface (status \(result.status)):\n\(result.output.suffix(4000))")
         }

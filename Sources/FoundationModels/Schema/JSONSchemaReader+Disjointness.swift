@@ -44,15 +44,18 @@ extension JSONSchemaReader {
 
     mutating func disjoint(_ a: Facts, _ b: Facts, depth: Int) throws -> Bool {
         guard depth < 8 else { return false }
-        var a = a
-        var b = b
+        // A reference is read in place: disjoint when each of its alternatives is.
         if let reference = a.reference {
-            guard let expanded = try expandReference(reference, a, with: Facts(), at: reference.path) else { return true }
-            a = expanded
+            for expanded in try expandReference(reference, a, with: Facts(), at: reference.path) {
+                if !(try disjoint(expanded, b, depth: depth + 1)) { return false }
+            }
+            return true
         }
         if let reference = b.reference {
-            guard let expanded = try expandReference(reference, b, with: Facts(), at: reference.path) else { return true }
-            b = expanded
+            for expanded in try expandReference(reference, b, with: Facts(), at: reference.path) {
+                if !(try disjoint(a, expanded, depth: depth + 1)) { return false }
+            }
+            return true
         }
         let kinds = Kind.allCases.filter { a.allows($0) && b.allows($0) && valueKinds(a).contains($0) && valueKinds(b).contains($0) }
         if kinds.isEmpty { return true }

@@ -52,7 +52,7 @@ extension JSONSchemaReader {
         var result: [Facts] = []
         for a in left {
             for b in right {
-                if let merged = try merge(a, b, at: path) { result.append(merged) }
+                result += try merge(a, b, at: path)
             }
         }
         guard result.count <= 256 else {
@@ -70,16 +70,6 @@ extension JSONSchemaReader {
 
     /// One subschema's object keywords (kept apart because
     /// `additionalProperties` refers to its own schema's `properties`).
-    /// A property that requires others when present (`dependentRequired`,
-    /// draft 4's `dependencies`); a `dependentSchemas` entry lists the
-    /// marker `"\u{0}schema"` as its one dependent.
-    struct Dependency {
-        var trigger: String
-        var dependents: [String]
-        /// Where the entry is, for errors.
-        var path: String
-    }
-
     struct ObjectClause {
         var properties: [(name: String, sub: Subschema)] = []
         var patternProperties: [(pattern: String, sub: Subschema)] = []
@@ -122,10 +112,16 @@ extension JSONSchemaReader {
         var required: [String] = []
         var minProperties: Int?
         var maxProperties: Int?
-        var dependentRequired: [Dependency] = []
         /// `not: {required: […]}`: the object must not have every property
         /// of a group (a group of one: that property is absent).
         var forbiddenGroups: [[String]] = []
+        /// `not: {enum: […]}`: values it must not be. Numbers are excluded
+        /// by splitting the range instead (``negation(of:within:)``).
+        var excluded: [GeneratedContent] = []
+        /// `not: {pattern: …}`: patterns that must not match a string.
+        var excludedPatterns: [String] = []
+        /// `not: {type: "integer"}` beside numbers: a number must not be whole.
+        var excludesIntegers = false
         var arrayClauses: [ArrayClause] = []
         var minItems: Int?
         var maxItems: Int?
@@ -138,7 +134,8 @@ extension JSONSchemaReader {
         var isTrivial: Bool {
             types == nil && values == nil && minLength == nil && maxLength == nil && patterns.isEmpty && format == nil
                 && minimum == nil && maximum == nil && multipleOf == nil && objectClauses.isEmpty && required.isEmpty
-                && minProperties == nil && maxProperties == nil && dependentRequired.isEmpty && forbiddenGroups.isEmpty
+                && minProperties == nil && maxProperties == nil && forbiddenGroups.isEmpty
+                && excluded.isEmpty && excludedPatterns.isEmpty && !excludesIntegers
                 && arrayClauses.isEmpty && minItems == nil && maxItems == nil && uniqueItems == nil && contains.isEmpty
                 && unsupportedGuides.isEmpty
         }
@@ -190,13 +187,10 @@ extension JSONSchemaReader {
         try readNumberKeywords(p, at: path, into: &facts)
         try readObjectKeywords(p, at: path, into: &facts)
         try readArrayKeywords(p, at: path, into: &facts)
-        // `not`: the forms that can be enforced.
-        if let value = p["not"] {
-            try applyNot(Subschema(value, path + "/not"), to: &facts)
-        }
-
-        // The combinators, each intersected with the facts so far.
-        return try combine(facts, with: p, at: path)
+        // The combinators, each intersected with the facts so far, then `not`.
+        let alternatives = try combine(facts, with: p, at: path)
+        guard let negated = p["not"] else { return alternatives }
+        return try negation(of: Subschema(negated, path + "/not"), within: alternatives)
     }
 
     private typealias Keywords = [String: GeneratedContent]
@@ -307,8 +301,8 @@ extension JSONSchemaReader {
     }
 
     /// The object clause (properties in `x-order` where given, pattern and
-    /// additional properties, property names), `required`, the property
-    /// counts and the dependencies.
+    /// additional properties, property names), `required` and the property
+    /// counts.
     private func readObjectKeywords(_ p: Keywords, at path: String, into facts: inout Facts) throws {
         var clause = ObjectClause()
         var hasClause = false
@@ -353,21 +347,6 @@ extension JSONSchemaReader {
         }
         if let value = p["minProperties"] { facts.minProperties = try Self.count(value, at: path + "/minProperties") }
         if let value = p["maxProperties"] { facts.maxProperties = try Self.count(value, at: path + "/maxProperties") }
-        for keyword in ["dependentRequired", "dependencies", "dependentSchemas"] {
-            guard let value = p[keyword] else { continue }
-            let entries = try Self.structure(value, at: "\(path)/\(keyword)")
-            for trigger in entries.keys {
-                let entry = entries.properties[trigger]!
-                let entryPath = "\(path)/\(keyword)/\(Self.escape(trigger))"
-                if case .array = entry.kind {
-                    facts.dependentRequired.append(Dependency(trigger: trigger, dependents: try Self.strings(entry, at: entryPath), path: entryPath))
-                } else if !Subschema(entry, entryPath).isTrue {
-                    // A schema that applies when the trigger is present: only
-                    // enforceable where the trigger can never be present.
-                    facts.dependentRequired.append(Dependency(trigger: trigger, dependents: ["\u{0}schema"], path: entryPath))
-                }
-            }
-        }
 
     }
 
@@ -401,8 +380,8 @@ extension JSONSchemaReader {
 
     }
 
-    /// `$ref`, `allOf`, `anyOf`, `oneOf` and `if`, each intersected with
-    /// `facts`: the alternatives the schema object allows.
+    /// `$ref`, `allOf`, `anyOf`, `oneOf`, `if` and the dependencies, each
+    /// intersected with `facts`: the alternatives the schema object allows.
     private mutating func combine(_ facts: Facts, with p: Keywords, at path: String) throws -> [Facts] {
         var alternatives = [facts]
         if let value = p["$ref"] {
@@ -426,30 +405,25 @@ extension JSONSchemaReader {
         if let value = p["oneOf"] {
             alternatives = try exclusiveBranches(of: try Self.array(value, at: path + "/oneOf"), within: alternatives, at: path)
         }
-        if let condition = p["if"] {
-            let then = p["then"].map { Subschema($0, path + "/then") }
-            let otherwise = p["else"].map { Subschema($0, path + "/else") }
-            if (then.map(\.isTrue) ?? true) && (otherwise.map(\.isTrue) ?? true) {
-                // `if` alone constrains nothing.
-            } else if Subschema(condition, path + "/if").isTrue {
-                if let then { alternatives = try conjoin(alternatives, try self.facts(of: then), at: path) }
-            } else {
-                throw Self.corrupted("unsupported JSON Schema keyword \"if\" at \(path): a conditional with then/else cannot be enforced token by token")
-            }
-        }
-        return alternatives
+        return try conditionals(p, within: alternatives, at: path)
     }
 
-    /// `oneOf`'s branches, each conjoined with `alternatives`. Each branch
-    /// as written must exclude every other branch's schema. Where it does
-    /// not, a branch may drop the keys another branch requires (it then
-    /// never matches that one); else the oneOf is refused.
+    /// `oneOf`'s branches, each conjoined with `alternatives`. Where a
+    /// branch as written provably excludes every other, it is kept as it
+    /// is; where it does not, a branch may drop the keys another branch
+    /// requires (it then never matches that one); else it is narrowed to
+    /// the values the others refuse (a branch and not the others), which
+    /// is exact wherever those others' negation can be enforced, and the
+    /// oneOf is refused where it cannot.
     private mutating func exclusiveBranches(of elements: [GeneratedContent], within alternatives: [Facts], at path: String) throws -> [Facts] {
+        var written: [[Facts]] = []
         var branches: [[Facts]] = []
         for (index, element) in elements.enumerated() {
-            branches.append(try conjoin(alternatives, try self.facts(of: Subschema(element, "\(path)/oneOf/\(index)")), at: path))
+            written.append(try self.facts(of: Subschema(element, "\(path)/oneOf/\(index)")))
+            branches.append(try conjoin(alternatives, written[index], at: path))
         }
         var generated = branches
+        var overlapping: [Set<Int>] = Array(repeating: [], count: branches.count)
         for i in branches.indices {
             for j in branches.indices where j != i {
                 for x in generated[i].indices {
@@ -462,50 +436,24 @@ extension JSONSchemaReader {
                             generated[i][x] = narrowed
                             continue
                         }
-                        throw Self.corrupted(
-                            "oneOf at \(path): branches \(min(i, j)) and \(max(i, j)) may both match the same value, so oneOf cannot be enforced (write anyOf if either may match)"
-                        )
+                        overlapping[i].insert(j)
                     }
                 }
             }
         }
-        return generated.flatMap { $0 }
-    }
-
-    /// Applies the `not` forms that can be enforced: a type, a `required`
-    /// property (absent), or one string or value (excluded from an `enum`).
-    mutating func applyNot(_ sub: Subschema, to facts: inout Facts) throws {
-        if sub.isFalse { return }
-        if sub.isTrue {
-            facts.types = []
-            return
-        }
-        let object = try Self.structure(sub.content, at: sub.path)
-        let keywords = object.keys.filter { !Self.isAnnotation($0) }
-        if keywords == ["type"] {
-            let negated = try self.facts(of: sub)
-            if let kinds = negated.first?.types {
-                var remaining = facts.types ?? Set(Kind.allCases)
-                remaining.subtract(kinds)
-                if kinds.contains(.number) { remaining.remove(.integer) }
-                if remaining.contains(.number) && kinds.contains(.integer) {
-                    throw Self.corrupted("unsupported not at \(sub.path): a number that is not an integer cannot be enforced")
+        for i in branches.indices {
+            for j in overlapping[i].sorted() {
+                do {
+                    for other in written[j] where !generated[i].isEmpty {
+                        generated[i] = try conjoin(generated[i], try negation(of: other, at: "\(path)/oneOf/\(j)"), at: path)
+                    }
+                } catch {
+                    throw Self.corrupted(
+                        "oneOf at \(path): branches \(min(i, j)) and \(max(i, j)) may both match the same value, so oneOf cannot be enforced (write anyOf if either may match): \(Self.reason(error))"
+                    )
                 }
-                facts.types = remaining
-                return
             }
         }
-        if keywords == ["required"] {
-            let names = try Self.strings(object.properties["required"]!, at: sub.path + "/required")
-            // (`required: []` holds for every object: its negation for none.)
-            if names.isEmpty { facts.types = (facts.types ?? Set(Kind.allCases)).subtracting([.object]) } else { facts.forbiddenGroups.append(names) }
-            return
-        }
-        if (keywords == ["enum"] || keywords == ["const"]), let values = facts.values {
-            let excluded = keywords == ["enum"] ? try Self.array(object.properties["enum"]!, at: sub.path + "/enum") : [object.properties["const"]!]
-            facts.values = values.filter { value in !excluded.contains { Self.equal($0, value) } }
-            return
-        }
-        throw Self.corrupted("unsupported not at \(sub.path): only the negation of a type, of required properties, or of values inside an enum can be enforced")
+        return generated.flatMap { $0 }
     }
 }

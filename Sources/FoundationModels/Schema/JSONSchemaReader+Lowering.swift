@@ -9,12 +9,14 @@ extension JSONSchemaReader {
     mutating func valueSatisfies(_ value: GeneratedContent, _ facts: Facts) throws -> Bool? {
         if facts.reference != nil { return nil }
         if let values = facts.values, !values.contains(where: { Self.equal($0, value) }) { return false }
+        if facts.excluded.contains(where: { Self.equal($0, value) }) { return false }
         switch value.kind {
         case .null: return facts.allows(.null)
         case .bool: return facts.allows(.boolean)
         case .number(let number):
             let isInteger = number == number.rounded()
             guard facts.allows(.number) || (isInteger && facts.allows(.integer)) else { return false }
+            if isInteger, facts.excludesIntegers { return false }
             if let minimum = facts.minimum, number < minimum || (number == minimum && facts.excludesMinimum) { return false }
             if let maximum = facts.maximum, number > maximum || (number == maximum && facts.excludesMaximum) { return false }
             if let factor = facts.multipleOf {
@@ -30,6 +32,9 @@ extension JSONSchemaReader {
             for pattern in facts.patterns {
                 if !(try Self.matches(pattern, text)) { return false }
             }
+            for pattern in facts.excludedPatterns {
+                if try Self.matches(pattern, text) { return false }
+            }
             if let format = facts.format, let pattern = StringFormat.pattern(for: format) {
                 guard (try? ByteDFA.jsonString(matching: pattern).accepts(JSONStringEncoding.quoted(text))) == true else { return false }
             }
@@ -38,15 +43,85 @@ extension JSONSchemaReader {
             guard facts.allows(.array) else { return false }
             if let minimum = facts.minItems, elements.count < minimum { return false }
             if let maximum = facts.maxItems, elements.count > maximum { return false }
-            if !facts.arrayClauses.isEmpty || !facts.contains.isEmpty || facts.uniqueItems != nil { return nil }
-            return true
+            if facts.uniqueItems != nil {
+                for (index, element) in elements.enumerated() where elements[..<index].contains(where: { Self.equal($0, element) }) { return false }
+            }
+            var unknown = false
+            for clause in facts.arrayClauses {
+                for (index, element) in elements.enumerated() {
+                    guard let sub = index < clause.prefix.count ? clause.prefix[index] : clause.rest else { continue }
+                    switch try valueSatisfies(element, sub) {
+                    case false?: return false
+                    case nil: unknown = true
+                    case true?: break
+                    }
+                }
+            }
+            for clause in facts.contains {
+                var matching = 0
+                for element in elements {
+                    switch try valueSatisfies(element, clause.sub) {
+                    case true?: matching += 1
+                    case nil: unknown = true
+                    case false?: break
+                    }
+                }
+                if !unknown, matching < clause.minimum || matching > (clause.maximum ?? Int.max) { return false }
+            }
+            return unknown ? nil : true
         case .structure(let properties, _):
             guard facts.allows(.object) else { return false }
             for name in facts.required where properties[name] == nil { return false }
-            if !facts.objectClauses.isEmpty || facts.minProperties != nil || facts.maxProperties != nil
-                || !facts.dependentRequired.isEmpty || !facts.forbiddenGroups.isEmpty { return nil }
-            return true
+            if let minimum = facts.minProperties, properties.count < minimum { return false }
+            if let maximum = facts.maxProperties, properties.count > maximum { return false }
+            for group in facts.forbiddenGroups where group.allSatisfy({ properties[$0] != nil }) { return false }
+            var unknown = false
+            for (name, element) in properties {
+                for sub in try propertySubs(name, in: facts) {
+                    switch try valueSatisfies(element, sub) {
+                    case false?: return false
+                    case nil: unknown = true
+                    case true?: break
+                    }
+                }
+                for clause in facts.objectClauses {
+                    guard let names = clause.propertyNames else { continue }
+                    switch try valueSatisfies(GeneratedContent(kind: .string(name)), names) {
+                    case false?: return false
+                    case nil: unknown = true
+                    case true?: break
+                    }
+                }
+            }
+            return unknown ? nil : true
         }
+    }
+
+    /// Whether `value` satisfies the subschema `sub`: some alternative of it
+    /// does; nil when that cannot be decided here (a recursive reference).
+    mutating func valueSatisfies(_ value: GeneratedContent, _ sub: Subschema) throws -> Bool? {
+        if sub.isTrue { return true }
+        if sub.isFalse { return false }
+        guard let alternatives = try? facts(of: sub) else { return nil }
+        var unknown = false
+        for alternative in alternatives {
+            var candidates = [alternative]
+            if let reference = alternative.reference {
+                guard let expanded = try? expandReference(reference, alternative, with: Facts(), at: reference.path) else {
+                    unknown = true
+                    continue
+                }
+                candidates = expanded
+            }
+            for candidate in candidates {
+                switch try valueSatisfies(value, candidate) {
+                case true?: return true
+                case nil: unknown = true
+                case false?: break
+                }
+            }
+        }
+        return unknown ? nil : false
     }
 
     /// The compact JSON text of `value` as the engine writes it (numbers
@@ -152,9 +227,15 @@ extension JSONSchemaReader {
         let kinds = (facts.types ?? Set(Kind.allCases)).sorted()
         for kind in kinds {
             switch kind {
-            case .object: nodes.append(try objectNode(facts, at: path))
-            case .array: nodes.append(try arrayNode(facts, at: path))
+            case .object:
+                try refuseExcluded(facts, of: .object, at: path)
+                nodes += try objectNodes(facts, at: path)
+            case .array:
+                try refuseExcluded(facts, of: .array, at: path)
+                nodes.append(try arrayNode(facts, at: path))
             case .string:
+                // (Bounds that cross, as `not` and `oneOf` can make them: no string.)
+                if let minimum = facts.minLength, let maximum = facts.maxLength, minimum > maximum { continue }
                 if !facts.unsupportedGuides.isEmpty {
                     nodes.append(.string(StringNode(unsupportedGuides: facts.unsupportedGuides)))
                     continue
@@ -166,20 +247,61 @@ extension JSONSchemaReader {
                 for pattern in facts.patterns {
                     if whole == nil, let inner = Self.wholeStringPattern(pattern) { whole = inner } else { search.append(pattern) }
                 }
+                let excludedStrings = facts.excluded.compactMap { value -> String? in
+                    if case .string(let text) = value.kind { text } else { nil }
+                }
                 nodes.append(.string(StringNode(
-                    pattern: whole, searchPatterns: search, minimumLength: facts.minLength, maximumLength: facts.maxLength, format: facts.format
+                    pattern: whole, searchPatterns: search, minimumLength: facts.minLength, maximumLength: facts.maxLength, format: facts.format,
+                    excludedValues: excludedStrings, excludedPatterns: facts.excludedPatterns
                 )))
             case .integer:
                 if kinds.contains(.number) { continue }
+                if Self.noNumberBetween(facts, integer: true) { continue }
+                try refuseExcluded(facts, of: .integer, at: path)
                 nodes.append(try numberNode(facts, integer: true, at: path))
             case .number:
+                if Self.noNumberBetween(facts, integer: false) { continue }
+                if facts.excludesIntegers {
+                    throw Self.corrupted("unsupported not at \(path): a number that is not an integer cannot be enforced")
+                }
+                try refuseExcluded(facts, of: .number, at: path)
                 nodes.append(try numberNode(facts, integer: false, at: path))
-            case .boolean: nodes.append(.boolean)
-            case .null: nodes.append(.null)
+            case .boolean:
+                let remaining = [false, true].filter { flag in !facts.excluded.contains { Self.equal($0, GeneratedContent(kind: .bool(flag))) } }
+                if remaining.count == 2 { nodes.append(.boolean) } else if let flag = remaining.first { nodes.append(.literal(flag ? "true" : "false")) }
+            case .null:
+                if !facts.excluded.contains(where: { Self.equal($0, GeneratedContent(kind: .null)) }) { nodes.append(.null) }
             }
         }
         if facts.types == nil, nodes.count == Kind.allCases.count - 1, facts.isTrivial { return .any }
         return nodes.count == 1 ? nodes[0] : .anyOf(nodes)
+    }
+
+    /// Whether no number (or no integer) lies within the bounds: bounds
+    /// that cross, as `not` and `oneOf` can make them.
+    static func noNumberBetween(_ facts: Facts, integer: Bool) -> Bool {
+        guard let minimum = facts.minimum, let maximum = facts.maximum else { return false }
+        if integer {
+            let low = facts.excludesMinimum ? minimum.rounded(.down) + 1 : minimum.rounded(.up)
+            let high = facts.excludesMaximum ? maximum.rounded(.up) - 1 : maximum.rounded(.down)
+            return low > high
+        }
+        return minimum > maximum || (minimum == maximum && (facts.excludesMinimum || facts.excludesMaximum))
+    }
+
+    /// Refuses values of `kind` excluded one by one (`not` of an object or
+    /// array value): only strings, booleans and null are excluded so, and
+    /// numbers by their ranges.
+    private func refuseExcluded(_ facts: Facts, of kind: Kind, at path: String) throws {
+        let matches = facts.excluded.contains { value in
+            switch (value.kind, kind) {
+            case (.number, .integer), (.number, .number), (.structure, .object), (.array, .array): true
+            default: false
+            }
+        }
+        if matches {
+            throw Self.corrupted("unsupported not at \(path): excluding a single \(kind) value cannot be enforced")
+        }
     }
 
     /// The strings `facts` allows, as an automaton (nil: any string, or too
@@ -197,8 +319,17 @@ extension JSONSchemaReader {
            let automaton = try? ByteDFA.jsonString(length: min(facts.minLength ?? 0, 1000), facts.maxLength.flatMap { $0 > 1000 ? nil : $0 }) {
             parts.append(automaton)
         }
-        guard !parts.isEmpty else { return nil }
-        return try? ByteDFA.intersection(parts, subject: "a string")
+        var excluded: [ByteDFA] = []
+        let excludedStrings = facts.excluded.compactMap { value -> String? in if case .string(let text) = value.kind { text } else { nil } }
+        if !excludedStrings.isEmpty, let automaton = try? ByteDFA.jsonString(oneOf: excludedStrings) { excluded.append(automaton) }
+        for pattern in facts.excludedPatterns {
+            guard let automaton = try? ByteDFA.jsonString(matching: pattern, search: true) else { return nil }
+            excluded.append(automaton)
+        }
+        guard !parts.isEmpty || !excluded.isEmpty else { return nil }
+        guard let allowed = parts.isEmpty ? ByteDFA.canonicalString : try? ByteDFA.intersection(parts, subject: "a string") else { return nil }
+        if excluded.isEmpty { return allowed }
+        return try? ByteDFA.combine([allowed] + excluded, subject: "a string") { $0[0] && !$0.dropFirst().contains(true) }
     }
 
     /// `X` when `pattern` is `^(?:X)$` with `X` a whole pattern of its own.
@@ -270,6 +401,88 @@ extension JSONSchemaReader {
         return .array(ArrayNode(items: items, minimumCount: facts.minItems, maximumCount: maximum, prefixItems: prefix))
     }
 
+    /// The objects `facts` allows, where one object cannot say it: each
+    /// way of meeting these is an object of its own, so every object that
+    /// meets them can be written (up to ``maximumObjectWays`` ways; past
+    /// that, the keyword is refused or, for a group, its first property
+    /// that is not required is left out):
+    /// - a group of properties that must not all be present
+    ///   (`not: {required: [a, b]}`): leave out one of them;
+    /// - `minProperties` above the required count: require that many of
+    ///   the optional properties;
+    /// - `maxProperties` below the declared count of a closed object:
+    ///   leave out all but that many of the optional properties.
+    mutating func objectNodes(_ facts: Facts, at path: String) throws -> [SchemaNode] {
+        // Each way: more properties to require, and properties to leave out.
+        var ways: [(required: [String], forbidden: [String])] = [([], [])]
+        func expand(_ choices: [[String]], required: Bool) {
+            ways = ways.flatMap { way in
+                choices.map { choice in required ? (way.required + choice, way.forbidden) : (way.required, way.forbidden + choice) }
+            }
+        }
+        for group in facts.forbiddenGroups where group.count > 1 {
+            let candidates = group.filter { !facts.required.contains($0) }
+            guard !candidates.isEmpty else { break }
+            guard ways.count * candidates.count <= Self.maximumObjectWays else { return [try objectNode(facts, at: path)] }
+            expand(candidates.map { [$0] }, required: false)
+        }
+        var declared: [String] = []
+        for clause in facts.objectClauses {
+            for entry in clause.properties where !declared.contains(entry.name) && !entry.sub.isFalse { declared.append(entry.name) }
+        }
+        let excluded = Set(facts.forbiddenGroups.filter { $0.count == 1 }.map { $0[0] })
+        let optional = declared.filter { !facts.required.contains($0) && !excluded.contains($0) }
+        let requiredCount = Set(facts.required).count
+        if let minimum = facts.minProperties, minimum > requiredCount, minimum - requiredCount <= optional.count {
+            let subsets = Self.subsets(of: optional, size: minimum - requiredCount, limit: Self.maximumObjectWays / ways.count + 1)
+            if subsets.count * ways.count <= Self.maximumObjectWays { expand(subsets, required: true) }
+        }
+        let closed = facts.objectClauses.contains { $0.additional?.isFalse == true && $0.patternProperties.isEmpty }
+            || !facts.objectClauses.contains { !$0.patternProperties.isEmpty || $0.additional != nil }
+        if closed, let maximum = facts.maxProperties, maximum >= requiredCount, requiredCount + optional.count > maximum {
+            let subsets = Self.subsets(of: optional, size: requiredCount + optional.count - maximum, limit: Self.maximumObjectWays / ways.count + 1)
+            if subsets.count * ways.count <= Self.maximumObjectWays { expand(subsets, required: false) }
+        }
+        guard ways.count > 1 || !(ways[0].required.isEmpty && ways[0].forbidden.isEmpty) else { return [try objectNode(facts, at: path)] }
+        var nodes: [SchemaNode] = []
+        var failure: Unsatisfiable?
+        for way in ways {
+            var narrowed = facts
+            narrowed.forbiddenGroups = facts.forbiddenGroups.filter { $0.count == 1 } + way.forbidden.map { [$0] }
+            for name in way.required where !narrowed.required.contains(name) { narrowed.required.append(name) }
+            do {
+                let node = try objectNode(narrowed, at: path)
+                if !nodes.contains(node) { nodes.append(node) }
+            } catch let error as Unsatisfiable {
+                failure = failure ?? error
+            }
+        }
+        if nodes.isEmpty, let failure { throw failure }
+        return nodes
+    }
+
+    /// The most objects ``objectNodes(_:at:)`` writes for one.
+    static let maximumObjectWays = 64
+
+    /// The subsets of `elements` with `size` members, in order (at most `limit`).
+    static func subsets(of elements: [String], size: Int, limit: Int) -> [[String]] {
+        var result: [[String]] = []
+        var chosen: [String] = []
+        func visit(_ start: Int) {
+            guard result.count < limit else { return }
+            if chosen.count == size { result.append(chosen); return }
+            guard elements.count - start >= size - chosen.count else { return }
+            for index in start..<elements.count {
+                chosen.append(elements[index])
+                visit(index + 1)
+                chosen.removeLast()
+                if result.count >= limit { return }
+            }
+        }
+        visit(0)
+        return result
+    }
+
     mutating func objectNode(_ facts: Facts, at path: String) throws -> SchemaNode {
         var order: [String] = []
         for clause in facts.objectClauses {
@@ -285,8 +498,11 @@ extension JSONSchemaReader {
         }
         // `not: {required: [a, b]}`: of a group whose properties may all be
         // written, leave out the first that is not required.
+        // (Where other keys may be written, a name that is not declared is
+        // kept out of them too.)
+        let mayBeOpen = !closed && !extrasClauses.isEmpty
         var forbidden: Set<String> = []
-        for group in facts.forbiddenGroups where group.allSatisfy({ order.contains($0) }) {
+        for group in facts.forbiddenGroups where mayBeOpen || group.allSatisfy({ order.contains($0) }) {
             guard let dropped = group.first(where: { !facts.required.contains($0) }) else {
                 throw Unsatisfiable(message: "unsatisfiable schema at \(path): the required properties \(group) are forbidden together (not/required)")
             }
@@ -369,26 +585,18 @@ extension JSONSchemaReader {
             }
         }
         let isOpen = additional != nil || !patternProperties.isEmpty
-        if !facts.forbiddenGroups.isEmpty, isOpen {
-            throw Self.corrupted("unsupported not at \(path): a forbidden property in an object that allows other properties")
+        if isOpen, !forbidden.isEmpty {
+            var names = propertyNames ?? StringNode()
+            names.excludedValues += forbidden.sorted()
+            propertyNames = names
         }
-        // Counts and dependencies: enforced where the declared properties imply them.
+        // Counts: enforced where the declared properties imply them.
         let requiredCount = properties.filter { !$0.isOptional }.count
         if let minimum = facts.minProperties, minimum > requiredCount {
             throw Self.corrupted("unsupported JSON Schema keyword \"minProperties\" at \(path): \(minimum) properties with only \(requiredCount) required cannot be enforced token by token")
         }
         if let maximum = facts.maxProperties, isOpen || maximum < properties.count {
             throw Self.corrupted("unsupported JSON Schema keyword \"maxProperties\" at \(path): cannot be enforced token by token")
-        }
-        for dependency in facts.dependentRequired {
-            guard let index = properties.firstIndex(where: { $0.name == dependency.trigger }) else {
-                if isOpen { throw Self.corrupted("unsupported dependency at \(dependency.path): cannot be enforced token by token") }
-                continue
-            }
-            if properties[index].isOptional || dependency.dependents.contains("\u{0}schema")
-                || !dependency.dependents.allSatisfy({ name in properties.contains { $0.name == name && !$0.isOptional } }) {
-                throw Self.corrupted("unsupported dependency at \(dependency.path): cannot be enforced token by token")
-            }
         }
         return .object(ObjectNode(properties: properties, additionalProperties: additional, patternProperties: patternProperties, propertyNames: propertyNames))
     }

@@ -5,7 +5,9 @@ import GuidedGeneration
 extension JSONSchemaReader {
     // MARK: - Merging (allOf)
 
-    mutating func merge(_ a: Facts, _ b: Facts, at path: String) throws -> Facts? {
+    /// The alternatives both `a` and `b` allow: one, or none where no value
+    /// satisfies both, or several where a reference read in place is a union.
+    mutating func merge(_ a: Facts, _ b: Facts, at path: String) throws -> [Facts] {
         // A reference with other constraints is read in place.
         if let reference = a.reference, !b.isTrivial || b.reference != nil {
             return try expandReference(reference, a, with: b, otherFirst: false, at: path)
@@ -13,8 +15,13 @@ extension JSONSchemaReader {
         if let reference = b.reference, !a.isTrivial {
             return try expandReference(reference, b, with: a, otherFirst: true, at: path)
         }
-        if a.reference != nil { return a }
-        if b.reference != nil { return b }
+        if a.reference != nil { return [a] }
+        if b.reference != nil { return [b] }
+        return try mergeFacts(a, b, at: path).map { [$0] } ?? []
+    }
+
+    /// The intersection of two alternatives without references.
+    private func mergeFacts(_ a: Facts, _ b: Facts, at path: String) throws -> Facts? {
         var result = a
         if let types = b.types {
             if let existing = a.types {
@@ -64,8 +71,15 @@ extension JSONSchemaReader {
         for name in b.required where !result.required.contains(name) { result.required.append(name) }
         result.minProperties = Self.maxOptional(a.minProperties, b.minProperties)
         result.maxProperties = Self.minOptional(a.maxProperties, b.maxProperties)
-        result.dependentRequired += b.dependentRequired
         result.forbiddenGroups += b.forbiddenGroups
+        result.excluded += b.excluded
+        result.excludedPatterns += b.excludedPatterns
+        if a.excludesIntegers || b.excludesIntegers {
+            var types = result.types ?? Set(Kind.allCases)
+            types.remove(.integer)
+            result.excludesIntegers = types.contains(.number)
+            result.types = types
+        }
         result.arrayClauses += b.arrayClauses
         result.minItems = Self.maxOptional(a.minItems, b.minItems)
         result.maxItems = Self.minOptional(a.maxItems, b.maxItems)
@@ -78,10 +92,11 @@ extension JSONSchemaReader {
 
     /// Reads the schema `reference` names in place of it and intersects it
     /// with the rest of `holder` and with `other` — `other`'s properties
-    /// first when it came first, so the written order follows the document.
+    /// first when it came first, so the written order follows the document;
+    /// a union stays a union, each of its alternatives intersected.
     mutating func expandReference(
         _ reference: (pointer: String, path: String), _ holder: Facts, with other: Facts, otherFirst: Bool = false, at path: String
-    ) throws -> Facts? {
+    ) throws -> [Facts] {
         guard !expanding.contains(reference.pointer), expanding.count < 32 else {
             throw Self.corrupted("unsupported $ref at \(reference.path): a recursive reference combined with other keywords cannot be enforced")
         }
@@ -91,10 +106,6 @@ extension JSONSchemaReader {
         var rest = holder
         rest.reference = nil
         let expanded = try conjoin(try facts(of: Subschema(target, reference.pointer)), [rest], at: path)
-        let merged = otherFirst ? try conjoin([other], expanded, at: path) : try conjoin(expanded, [other], at: path)
-        guard merged.count <= 1 else {
-            throw Self.corrupted("unsupported $ref at \(reference.path): the referenced schema is a union combined with other keywords")
-        }
-        return merged.first
+        return otherFirst ? try conjoin([other], expanded, at: path) : try conjoin(expanded, [other], at: path)
     }
 }

@@ -152,6 +152,14 @@ extension JSONSchemaReader {
     static func corrupted(_ message: String) -> DecodingError {
         .dataCorrupted(.init(codingPath: [], debugDescription: "Invalid generation schema: \(message)"))
     }
+
+    /// What a reader error says, without the prefix ``corrupted(_:)`` adds.
+    static func reason(_ error: any Error) -> String {
+        if let unsatisfiable = error as? Unsatisfiable { return unsatisfiable.message }
+        guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
+        let prefix = "Invalid generation schema: "
+        return context.debugDescription.hasPrefix(prefix) ? String(context.debugDescription.dropFirst(prefix.count)) : context.debugDescription
+    }
 }
 
 extension GeneratedContent {

@@ -124,6 +124,25 @@ struct JSONSchemaWriter {
             if let maximum = node.maximumLength {
                 object["maxLength"] = number(Double(maximum))
             }
+            // Exclusions: one `not` of the values and patterns it must avoid.
+            var excluded: [GeneratedContent] = []
+            if !node.excludedValues.isEmpty {
+                var entry = OrderedJSONObject()
+                entry["enum"] = strings(node.excludedValues)
+                excluded.append(entry.content)
+            }
+            for pattern in node.excludedPatterns {
+                var entry = OrderedJSONObject()
+                entry["pattern"] = string(pattern)
+                excluded.append(entry.content)
+            }
+            if excluded.count == 1 {
+                object["not"] = excluded[0]
+            } else if excluded.count > 1 {
+                var entry = OrderedJSONObject()
+                entry["anyOf"] = GeneratedContent(kind: .array(excluded))
+                object["not"] = entry.content
+            }
             if !node.unsupportedGuides.isEmpty {
                 object["x-unsupported-guides"] = strings(node.unsupportedGuides)
             }

@@ -16,29 +16,50 @@ extension GenerationSchema {
 
     package func promptDescription(style: SchemaPromptStyle) -> String {
         switch style {
-        case .fieldLines: fieldLinesDescription
+        case .fieldLines: fieldLinesDescription(detail: .full)
         case .typeScript: SchemaTypeScriptWriter.describe(self)
         case .jsonSchema: "Respond with JSON only, no other text, following this JSON Schema:\n" + jsonSchema.jsonString
         }
+    }
+
+    /// A shorter description, one field a line, for a schema whose
+    /// description in full would crowd the context (see ``SchemaPromptDetail``).
+    package func promptDescription(detail: SchemaPromptDetail) -> String {
+        fieldLinesDescription(detail: detail)
     }
 
     /// The root is described without its type's name: a model that reads
     /// "ParsedFuelReceipt" just before it answers starts its first string
     /// with "P" (measured: the station brand right on 3 of 24 receipts with
     /// the name, 16 without).
-    private var fieldLinesDescription: String {
+    private func fieldLinesDescription(detail: SchemaPromptDetail) -> String {
         var lines = ["Respond with JSON only, no other text, in this shape:"]
-        lines += SchemaPromptWriter.describe(root, description: typeDescription, named: nil)
+        lines += SchemaPromptWriter.describe(root, description: typeDescription, named: nil, detail: detail)
         for definition in definitions where definition.name != name || !isNamedType {
-            lines += SchemaPromptWriter.describe(definition.node, description: definition.description, named: definition.name)
+            lines += SchemaPromptWriter.describe(definition.node, description: definition.description, named: definition.name, detail: detail)
         }
         return lines.joined(separator: "\n")
     }
 }
 
+/// How much of a schema the prompt describes. The decoder enforces the
+/// whole schema whatever the prompt says; the description is what tells
+/// the model what each field is for, and a large schema's (a Kubernetes
+/// object, a SchemaStore file) can outgrow the context it shares with the
+/// conversation and the answer.
+package enum SchemaPromptDetail: CaseIterable, Sendable {
+    /// Every field with its description and guides.
+    case full
+    /// Descriptions cut to their first sentence, at most 80 characters.
+    case brief
+    /// Field names and types alone; long choice lists shortened.
+    case outline
+}
+
 /// Writes the lines of ``GenerationSchema/promptDescription``.
 enum SchemaPromptWriter {
-    static func describe(_ node: SchemaNode, description: String?, named name: String?) -> [String] {
+    static func describe(_ node: SchemaNode, description: String?, named name: String?, detail: SchemaPromptDetail = .full) -> [String] {
+        let description = Self.shortened(description, detail)
         guard case .object(let object) = node, !object.properties.isEmpty else {
             let header = (name.map { "\($0): " } ?? "") + summary(of: node) + (description.map { ". \($0)" } ?? "")
             return [header]
@@ -46,11 +67,26 @@ enum SchemaPromptWriter {
         let opening = (name == nil ? "An object" : "an object") + (description.map { " (\(Self.lowercasingFirst($0)))" } ?? "")
         var lines = [(name.map { "\($0): " } ?? "") + opening + " with these fields, in this order:"]
         for property in object.properties {
-            var line = "  \"\(property.name)\"" + (property.isOptional ? " (optional)" : "") + ": " + summary(of: property.node)
-            if let text = property.description { line += ". \(text)" }
+            var line = "  \"\(property.name)\"" + (property.isOptional ? " (optional)" : "") + ": " + summary(of: property.node, detail: detail)
+            if let text = Self.shortened(property.description, detail) { line += ". \(text)" }
             lines.append(line)
         }
         return lines
+    }
+
+    /// A description at `detail`: whole, its first sentence (at most 80
+    /// characters), or none.
+    static func shortened(_ description: String?, _ detail: SchemaPromptDetail) -> String? {
+        guard let description else { return nil }
+        switch detail {
+        case .full: return description
+        case .outline: return nil
+        case .brief:
+            var sentence = description.prefix { $0 != "\n" }
+            if let end = sentence.range(of: ". ") { sentence = sentence[..<end.lowerBound] }
+            if sentence.count > 80 { return String(sentence.prefix(79)) + "…" }
+            return String(sentence)
+        }
     }
 
     /// "Values read from a receipt" as it reads inside a sentence; an
@@ -62,15 +98,20 @@ enum SchemaPromptWriter {
         return first.lowercased() + text.dropFirst()
     }
 
-    static func summary(of node: SchemaNode) -> String {
+    static func summary(of node: SchemaNode, detail: SchemaPromptDetail = .full) -> String {
         switch node {
         case .object(let object):
             if object.properties.isEmpty { return "an empty object" }
-            let fields = object.properties.map { "\"\($0.name)\"" + ($0.isOptional ? "?" : "") + ": " + summary(of: $0.node) }
+            let fields = object.properties.map { "\"\($0.name)\"" + ($0.isOptional ? "?" : "") + ": " + summary(of: $0.node, detail: detail) }
             return "{" + fields.joined(separator: ", ") + "}"
         case .string(let string):
             if let constant = string.constant { return "the string \(quoted(constant))" }
-            if let choices = string.choices { return "one of " + choices.map(quoted).joined(separator: ", ") }
+            if let choices = string.choices {
+                if detail == .outline, choices.count > 8 {
+                    return "one of " + choices.prefix(6).map(quoted).joined(separator: ", ") + ", … (\(choices.count) in all)"
+                }
+                return "one of " + choices.map(quoted).joined(separator: ", ")
+            }
             if let pattern = string.pattern { return "a string matching /\(pattern)/" }
             if let format = string.format { return "a string (\(format))" }
             return "a string"
@@ -83,9 +124,9 @@ enum SchemaPromptWriter {
         case .null:
             return "null"
         case .array(let array):
-            return "a list of \(count(array))items, each \(summary(of: array.items))"
+            return "a list of \(count(array))items, each \(summary(of: array.items, detail: detail))"
         case .anyOf(let choices):
-            return "one of: " + choices.map(summary(of:)).joined(separator: " | ")
+            return "one of: " + choices.map { summary(of: $0, detail: detail) }.joined(separator: " | ")
         case .reference(let name):
             return name
         case .any:

@@ -228,7 +228,7 @@ package struct GrammarCompiler {
         }
         let leaf: Int32
         let minimum = string.minimumLength ?? 0
-        if string.constant == nil, string.choices == nil, string.pattern == nil, string.searchPatterns.isEmpty, string.format == nil {
+        if !string.constrainsText {
             if minimum == 0, string.maximumLength == nil { return SharedLeaf.anyString.rawValue }
             // A free string with length bounds: counted, on the free string's automaton.
             if let maximum = string.maximumLength, maximum < minimum {
@@ -284,8 +284,17 @@ package struct GrammarCompiler {
                 }
                 parts.append(bounded)
             }
-            guard !parts.isEmpty else { return nil }
-            let automaton = try ByteDFA.intersection(parts, subject: "the string at \(path)")
+            var excluded: [ByteDFA] = []
+            if !string.excludedValues.isEmpty { excluded.append(try ByteDFA.jsonString(oneOf: string.excludedValues)) }
+            for pattern in string.excludedPatterns { excluded.append(try ByteDFA.jsonString(matching: pattern, search: true)) }
+            guard !parts.isEmpty || !excluded.isEmpty else { return nil }
+            var automaton = parts.isEmpty ? ByteDFA.canonicalString : try ByteDFA.intersection(parts, subject: "the string at \(path)")
+            if !excluded.isEmpty {
+                // What the other constraints allow and no exclusion matches.
+                automaton = try ByteDFA.combine([automaton] + excluded, subject: "the string at \(path)") { accepting in
+                    accepting[0] && !accepting.dropFirst().contains(true)
+                }
+            }
             guard !automaton.isEmpty else {
                 throw GuidedGenerationError.unsatisfiable("no string satisfies all of its constraints")
             }

@@ -14,7 +14,7 @@ extension ByteDFA {
     /// automaton and joint byte class: many automata at once, say a schema with hundreds of
     /// `patternProperties`, would otherwise take minutes before the state
     /// limit); a result that accepts nothing has ``start`` ``dead``.
-    static func combine(
+    package static func combine(
         _ automata: [ByteDFA], subject: String, workLimit: Int = maximumCombineWork, accepts: ([Bool]) -> Bool
     ) throws(GuidedGenerationError) -> ByteDFA {
         let count = automata.count

@@ -117,10 +117,16 @@ package struct StringNode: Sendable, Hashable {
     package var maximumLength: Int?
     /// A JSON Schema `format` the string must have (see ``StringFormat``).
     package var format: String?
+    /// Strings it must not be (JSON Schema's `not` of an `enum` or `const`).
+    package var excludedValues: [String]
+    /// Patterns that must not match anywhere in it (`not` of a `pattern`,
+    /// search semantics as ``searchPatterns``).
+    package var excludedPatterns: [String]
 
     package init(
         constant: String? = nil, choices: [String]? = nil, pattern: String? = nil, unsupportedGuides: [String] = [],
-        searchPatterns: [String] = [], minimumLength: Int? = nil, maximumLength: Int? = nil, format: String? = nil
+        searchPatterns: [String] = [], minimumLength: Int? = nil, maximumLength: Int? = nil, format: String? = nil,
+        excludedValues: [String] = [], excludedPatterns: [String] = []
     ) {
         self.constant = constant
         self.choices = choices
@@ -130,6 +136,14 @@ package struct StringNode: Sendable, Hashable {
         self.minimumLength = minimumLength
         self.maximumLength = maximumLength
         self.format = format
+        self.excludedValues = excludedValues
+        self.excludedPatterns = excludedPatterns
+    }
+
+    /// Whether any constraint beyond the length applies.
+    package var constrainsText: Bool {
+        constant != nil || choices != nil || pattern != nil || !searchPatterns.isEmpty || format != nil
+            || !excludedValues.isEmpty || !excludedPatterns.isEmpty
     }
 }
 

@@ -135,6 +135,79 @@ extension OnDeviceTests {
                                           {"properties":{"keyValues":{"type":"array"}},"required":["keys"],"additionalProperties":false}]}
                 """#, valid: [#"{"key":"a"}"#], invalid: [#"{"keys":"a"}"#, #"{"keyValues":[]}"#, "{}"]),
             Case(name: "not a value of an enum", schema: #"{"enum":["a","b","c"],"not":{"const":"b"}}"#, valid: [#""a""#], invalid: [#""b""#]),
+            Case(name: "not an enum of strings", schema: #"{"type":"string","not":{"enum":["draft","deleted"]}}"#,
+                 valid: [#""drafts""#, #""done""#, #""""#], invalid: [#""draft""#, #""deleted""#]),
+            Case(name: "not a value, any type", schema: #"{"not":{"enum":[1,"a",null,true]}}"#,
+                 valid: ["2", "0.5", "false", #""b""#, "[]"], invalid: ["1", #""a""#, "null", "true"]),
+            Case(name: "not a number: the ranges either side", schema: #"{"type":"integer","minimum":0,"maximum":9,"not":{"enum":[3,5]}}"#,
+                 valid: ["0", "4", "9"], invalid: ["3", "5", "10"]),
+            Case(name: "not a pattern", schema: #"{"type":"string","maxLength":6,"not":{"pattern":"[^a-z]"}}"#,
+                 valid: [#""abc""#, #""""#], invalid: [#""aBc""#, #""a b""#]),
+            Case(name: "not a bound", schema: #"{"type":"number","not":{"minimum":3}}"#, valid: ["2.5", "-1"], invalid: ["3", "4"]),
+            Case(name: "not a bound: every other type meets the bound", schema: #"{"type":["integer","string"],"not":{"maximum":3}}"#,
+                 valid: ["4", "10"], invalid: ["3", "-2", #""x""#]),
+            Case(name: "not a length", schema: #"{"type":"string","not":{"maxLength":2}}"#, valid: [#""abc""#], invalid: [#""ab""#, #""""#]),
+            Case(name: "not not", schema: #"{"type":"string","not":{"not":{"minLength":2}}}"#, valid: [#""ab""#], invalid: [#""a""#]),
+            Case(name: "not anyOf of required groups", schema: #"""
+                {"type":"object","properties":{"d":{"type":"integer"},"x":{"type":"integer"},"y":{"type":"integer"}},"additionalProperties":false,
+                 "not":{"anyOf":[{"required":["d","x"]},{"required":["d","y"]}]}}
+                """#, valid: [#"{"x":1,"y":2}"#, #"{"d":1}"#], invalid: [#"{"d":1,"x":2}"#, #"{"d":1,"y":2}"#]),
+            Case(name: "not a property's schema", schema: #"""
+                {"type":"object","properties":{"kind":{"type":"string","enum":["a","b"]}},"required":["kind"],"additionalProperties":false,
+                 "not":{"properties":{"kind":{"const":"a"}}}}
+                """#, valid: [#"{"kind":"b"}"#], invalid: [#"{"kind":"a"}"#]),
+            Case(name: "not a $ref", schema: #"""
+                {"definitions":{"Short":{"type":"string","maxLength":3}},"type":"string","not":{"$ref":"#/definitions/Short"}}
+                """#, valid: [#""long""#], invalid: [#""abc""#]),
+            Case(name: "propertyNames not a const", schema: #"""
+                {"type":"object","additionalProperties":{"type":"integer"},"propertyNames":{"not":{"const":"0"}}}
+                """#, valid: [#"{"1":2}"#, "{}"], invalid: [#"{"0":2}"#], repeatsKeys: true),
+            Case(name: "oneOf whose branches overlap: each branch without the others", schema: #"{"oneOf":[{"type":"string"},{"type":"string","minLength":2}]}"#,
+                 valid: [#""a""#, #""""#], invalid: [#""ab""#, "1"]),
+            Case(name: "oneOf of overlapping lengths: the bounds that cross drop out", schema: #"{"oneOf":[{"type":"string","maxLength":4},{"type":"string","minLength":2,"maxLength":6}]}"#,
+                 valid: [#""a""#, #""abcde""#], invalid: [#""abc""#, #""abcdefg""#]),
+            Case(name: "not integers between: a range with none drops out", schema: #"{"type":"integer","minimum":0,"maximum":6,"not":{"enum":[3,4]}}"#,
+                 valid: ["2", "5"], invalid: ["3", "4"]),
+            Case(name: "oneOf of open objects: the branch that matches alone", schema: #"""
+                {"definitions":{"Text":{"type":"object","properties":{"text":{"type":"string"},"size":{"type":"integer"}},"required":["text"]},
+                                "Size":{"type":"object","properties":{"size":{"type":"integer","minimum":10}},"required":["size"]}},
+                 "oneOf":[{"$ref":"#/definitions/Text"},{"$ref":"#/definitions/Size"}]}
+                """#, valid: [#"{"text":"a"}"#, #"{"text":"a","size":3}"#, #"{"size":12}"#], invalid: [#"{"text":"a","size":12}"#, "{}"]),
+            Case(name: "enum of objects beside object keywords", schema: #"""
+                {"type":"object","properties":{"a":{"type":"integer","minimum":2}},"enum":[{"a":1},{"a":3},{"b":1}]}
+                """#, valid: [#"{"a":3}"#, #"{"b":1}"#], invalid: [#"{"a":1}"#]),
+            Case(name: "a $ref to a union, with siblings", schema: #"""
+                {"definitions":{"U":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"$ref":"#/definitions/U","maxLength":2,"minimum":5}
+                """#, valid: [#""ab""#, "7"], invalid: [#""abc""#, "3", "null"]),
+            Case(name: "if, then, else", schema: #"""
+                {"type":"object","properties":{"country":{"enum":["US","CA"]},"code":{"type":"string"}},"required":["country","code"],"additionalProperties":false,
+                 "if":{"properties":{"country":{"const":"US"}}},"then":{"properties":{"code":{"pattern":"^[0-9]{5}$"}}},
+                 "else":{"properties":{"code":{"pattern":"^[A-Z][0-9][A-Z] [0-9][A-Z][0-9]$"}}}}
+                """#, oracle: #"""
+                {"type":"object","properties":{"country":{"enum":["US","CA"]},"code":{"type":"string"}},"required":["country","code"],"additionalProperties":false,
+                 "anyOf":[{"properties":{"country":{"const":"US"},"code":{"pattern":"^[0-9]{5}$"}}},
+                          {"properties":{"country":{"not":{"const":"US"}},"code":{"pattern":"^[A-Z][0-9][A-Z] [0-9][A-Z][0-9]$"}}}]}
+                """#, valid: [#"{"country":"US","code":"12345"}"#, #"{"country":"CA","code":"K1A 0B1"}"#],
+                 invalid: [#"{"country":"US","code":"K1A 0B1"}"#, #"{"country":"CA","code":"12345"}"#]),
+            Case(name: "if and then, no else", schema: #"{"type":"integer","if":{"minimum":10},"then":{"multipleOf":1,"maximum":12}}"#,
+                 oracle: #"{"type":"integer","anyOf":[{"not":{"minimum":10}},{"maximum":12}]}"#, valid: ["3", "11"], invalid: ["13"]),
+            Case(name: "dependentRequired", schema: #"""
+                {"type":"object","properties":{"card":{"type":"string"},"billing":{"type":"string"},"name":{"type":"string"}},"additionalProperties":false,
+                 "dependentRequired":{"card":["billing"]}}
+                """#, valid: [#"{"card":"1","billing":"x"}"#, #"{"billing":"x"}"#, #"{"name":"n"}"#], invalid: [#"{"card":"1"}"#, #"{"card":"1","name":"n"}"#]),
+            Case(name: "dependencies, both forms", schema: #"""
+                {"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"},"c":{"type":"integer"}},"additionalProperties":false,
+                 "dependencies":{"a":["b"],"c":{"properties":{"b":{"maximum":0}}}}}
+                """#, oracle: #"""
+                {"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"},"c":{"type":"integer"}},"additionalProperties":false,
+                 "dependentRequired":{"a":["b"]},"anyOf":[{"not":{"required":["c"]}},{"properties":{"b":{"maximum":0}}}]}
+                """#, valid: [#"{"a":1,"b":2}"#, #"{"b":0,"c":1}"#, #"{"c":1}"#], invalid: [#"{"a":1}"#, #"{"b":1,"c":1}"#]),
+            Case(name: "minProperties beyond the required", schema: #"""
+                {"type":"object","properties":{"a":{"type":"boolean"},"b":{"type":"boolean"},"c":{"type":"boolean"}},"required":["a"],"minProperties":2,"additionalProperties":false}
+                """#, valid: [#"{"a":true,"b":false}"#, #"{"a":true,"c":true}"#, #"{"a":true,"b":true,"c":true}"#], invalid: [#"{"a":true}"#]),
+            Case(name: "maxProperties below the declared", schema: #"""
+                {"type":"object","properties":{"a":{"type":"boolean"},"b":{"type":"boolean"},"c":{"type":"boolean"}},"maxProperties":1}
+                """#, valid: [#"{"b":true}"#, "{}"], invalid: [#"{"a":true,"b":false}"#]),
             Case(name: "if alone constrains nothing", schema: #"{"type":"integer","if":{"minimum":3}}"#,
                  oracle: #"{"type":"integer"}"#, valid: ["1"], invalid: [#""1""#]),
             Case(name: "false subschemas", schema: #"{"type":"object","properties":{"a":false,"b":{"type":"null"}},"additionalProperties":false}"#,
@@ -146,16 +219,17 @@ extension OnDeviceTests {
         static let refusals: [(schema: String, mentions: String)] = [
             (#"{"type":"array","items":{"type":"string"},"uniqueItems":true}"#, #""uniqueItems" at #/uniqueItems"#),
             (#"{"type":"array","contains":{"type":"string"}}"#, #""contains" at #/contains"#),
-            (#"{"if":{"type":"string"},"then":{"minLength":2},"else":{"type":"number"}}"#, #""if" at #"#),
-            (#"{"not":{"minimum":3}}"#, "not at #/not"),
-            (#"{"oneOf":[{"type":"string"},{"type":"string","minLength":2}]}"#, "oneOf at #"),
+            (#"{"not":{"multipleOf":3}}"#, #"not at #/not: the negation of "multipleOf""#),
+            (#"{"type":"number","not":{"type":"integer"}}"#, "not at #: a number that is not an integer"),
+            (#"{"not":{"const":{"a":1}}}"#, "not at #: excluding a single object value"),
+            (#"{"type":"array","not":{"items":{"type":"string"}}}"#, #"not at #/not: the negation of "items""#),
+            (#"{"if":{"multipleOf":2},"then":{"minimum":3}}"#, #"not at #/if: the negation of "multipleOf""#),
+            (#"{"oneOf":[{"type":"integer"},{"multipleOf":2}]}"#, "oneOf at #: branches 0 and 1 may both match"),
             (#"{"properties":{"a":{"$ref":"https://example.com/s.json"}}}"#, "#/properties/a/$ref"),
             (#"{"type":"object","unevaluatedProperties":false}"#, #""unevaluatedProperties" at #"#),
             (#"{"type":"integer","multipleOf":7}"#, #""multipleOf" at #/multipleOf"#),
             (#"{"type":"object","additionalProperties":{"type":"string"},"minProperties":1}"#, #""minProperties" at #"#),
             (#"{"type":"object","additionalProperties":true,"maxProperties":2}"#, #""maxProperties" at #"#),
-            (#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"dependentRequired":{"a":["b"]}}"#, "#/dependentRequired/a"),
-            (#"{"type":"object","properties":{"a":{"type":"string"}},"dependentSchemas":{"a":{"required":["b"]}}}"#, "#/dependentSchemas/a"),
             (#"{"type":"string","pattern":"(?=a)"}"#, "#/pattern"),
             (#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"not":{"required":["a"]}}"#, "unsatisfiable schema at #: the required properties"),
             (#"{"type":"object","properties":{"a":false},"required":["a"]}"#, #"unsatisfiable schema at #: the required property "a""#),

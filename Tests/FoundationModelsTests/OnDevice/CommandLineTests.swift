@@ -81,6 +81,64 @@ extension OnDeviceTests {
             #expect(validator.validate(json: json).isEmpty, "\(json) violates \(validator.validate(json: json))")
         }
 
+        /// Schemas whose keywords the engine enforces as a union of cases
+        /// (`not`, `if`, the dependencies, property counts, an overlapping
+        /// `oneOf`), each with a prompt; strings are bounded so a small
+        /// model's greedy answer ends within the token budget.
+        static let keywordSchemas: [(keyword: String, schema: String, prompt: String)] = [
+            ("not a type", #"{"type":"object","properties":{"id":{"type":["string","integer"],"not":{"type":"string"}}},"required":["id"],"additionalProperties":false}"#,
+             "Give the order an id."),
+            ("not a value", #"""
+                {"type":"object","properties":{"status":{"enum":["draft","open","closed"],"not":{"const":"draft"}},
+                 "user":{"type":"string","maxLength":12,"not":{"enum":["admin","root"]}}},"required":["status","user"],"additionalProperties":false}
+                """#, "The ticket is a draft filed by admin."),
+            ("not a pattern", #"{"type":"string","maxLength":12,"not":{"pattern":"[0-9]"}}"#, "Name a planet with 4 moons."),
+            ("if, then, else", #"""
+                {"type":"object","properties":{"country":{"enum":["US","CA"]},"code":{"type":"string","maxLength":7}},"required":["country","code"],
+                 "additionalProperties":false,"if":{"properties":{"country":{"const":"US"}}},"then":{"properties":{"code":{"pattern":"^[0-9]{5}$"}}},
+                 "else":{"properties":{"code":{"pattern":"^[A-Z][0-9][A-Z] [0-9][A-Z][0-9]$"}}}}
+                """#, "Give an address's country and postal code."),
+            ("dependentRequired", #"""
+                {"type":"object","properties":{"card":{"type":"string","maxLength":8},"billing":{"type":"string","maxLength":8}},"required":["card"],
+                 "dependentRequired":{"card":["billing"]},"additionalProperties":false}
+                """#, "Pay with the card 4242."),
+            ("dependentSchemas", #"""
+                {"type":"object","properties":{"kind":{"enum":["cup","mug"]},"size":{"type":"integer"}},"required":["kind"],
+                 "dependentSchemas":{"size":{"properties":{"size":{"minimum":1,"maximum":9}}}},"additionalProperties":false}
+                """#, "A large mug, size 40."),
+            ("dependencies (draft 7)", #"""
+                {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"boolean"},"b":{"type":"boolean"}},
+                 "dependencies":{"a":["b"]},"required":["a"],"additionalProperties":false}
+                """#, "Set a."),
+            ("minProperties", #"""
+                {"type":"object","properties":{"tea":{"type":"boolean"},"milk":{"type":"boolean"},"sugar":{"type":"boolean"}},"minProperties":2,"additionalProperties":false}
+                """#, "How do you take your tea?"),
+            ("maxProperties", #"""
+                {"type":"object","properties":{"tea":{"type":"boolean"},"milk":{"type":"boolean"},"sugar":{"type":"boolean"}},"required":["tea"],"maxProperties":2,"additionalProperties":false}
+                """#, "Tea with milk and sugar, please."),
+            ("oneOf whose branches overlap", #"{"oneOf":[{"type":"string","maxLength":8},{"type":"string","minLength":3,"maxLength":12}]}"#, "Name a color."),
+        ]
+
+        /// Each keyword above, answered by `fm respond --schema` on the
+        /// real model, judged by Python's `jsonschema` (an implementation
+        /// independent of the engine's).
+        @Test(arguments: keywordSchemas.map(\.keyword))
+        func eachKeywordAnswersJSONThatJSONSchemaAccepts(keyword: String) throws {
+            try OnDevice.requireModel()
+            let item = try #require(Self.keywordSchemas.first { $0.keyword == keyword })
+            let python = try TestMachine.python(environment: "openai_env.sh")
+            let file = try Self.schemaFile(item.schema)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let result = try Self.run(["respond", "--greedy", "--max-tokens", "120", "--schema", file.path, item.prompt])
+            #expect(result.status == 0, "\(keyword): \(result.error)")
+            let json = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let check = try TestMachine.run([
+                python, "-c", "import json, sys, jsonschema; jsonschema.validate(json.loads(sys.argv[2]), json.loads(sys.argv[1])); print('valid')",
+                item.schema, json,
+            ])
+            #expect(check.status == 0 && check.output.contains("valid"), "\(keyword): \(json) is refused by jsonschema: \(check.output)")
+        }
+
         @Test func anUnsupportedKeywordIsAClearError() throws {
             try OnDevice.requireModel()
             let file = try Self.schemaFile(#"{"type":"array","items":{"type":"string"},"uniqueItems":true}"#)
@@ -147,6 +205,26 @@ extension OnDeviceTests {
             let oracle = schema.replacingOccurrences(of: #""$schema":"http://json-schema.org/draft-07/schema#","$id":"https://example.com/event.json","#, with: "")
             let validator = try JSONSchemaValidator(schemaJSON: oracle)
             #expect(validator.validate(json: json).isEmpty, "\(json) violates \(validator.validate(json: json))")
+        }
+
+        /// A schema whose description alone is over 3,000 tokens (each field
+        /// documented at length, as Kubernetes and SchemaStore schemas are)
+        /// is answered with JSON that follows it: the prompt describes it
+        /// more briefly where the whole would crowd the context.
+        @Test func aSchemaDescribedInOver3000TokensIsAnswered() async throws {
+            try OnDevice.requireModel()
+            let schema = SchemaTests.PromptDetail.documentedSchema(paragraphs: 5)
+            let read = try GenerationSchema(jsonSchema: GeneratedContent(json: schema))
+            let tokens = try await SystemLanguageModel.default.tokenCount(for: read.promptDescription(style: .fieldLines))
+            #expect(tokens > 3000, "the description takes \(tokens) tokens")
+            let file = try CommandLineTool.schemaFile(schema)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let result = try CommandLineTool.run(["respond", "--greedy", "--max-tokens", "120", "--schema", file.path, "Deploy the checkout service: 3 replicas in the backend tier, rolling updates, not paused."])
+            #expect(result.status == 0, "\(result.error)")
+            let json = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let validator = try JSONSchemaValidator(schemaJSON: schema)
+            #expect(validator.validate(json: json).isEmpty, "\(json) violates \(validator.validate(json: json))")
+            #expect(json.contains("\"replicas\":3"), "\(json)")
         }
     }
 }

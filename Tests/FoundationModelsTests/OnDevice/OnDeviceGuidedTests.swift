@@ -39,6 +39,23 @@ extension OnDeviceTests {
     struct Guided {
         static let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 200)
 
+        /// A schema whose description in full is longer than the whole
+        /// context is still answered: the prompt carries a shorter one
+        /// (the decoder enforces the schema either way).
+        @Test func aSchemaWhoseDescriptionOutgrowsTheContextIsAnswered() async throws {
+            try OnDevice.requireModel()
+            let json = SchemaTests.PromptDetail.documentedSchema(paragraphs: 7)
+            let schema = try GenerationSchema(jsonSchema: GeneratedContent(json: json))
+            let full = try await SystemLanguageModel.default.tokenCount(for: schema.promptDescription(style: .fieldLines))
+            let context = SystemLanguageModel.default.configuration.contextSize
+            #expect(full > context, "the full description takes \(full) tokens of \(context)")
+            let session = LanguageModelSession()
+            let response = try await session.respond(to: "Describe a deployment of the checkout service.", schema: schema, options: Self.options)
+            let validator = try JSONSchemaValidator(schemaJSON: json)
+            let answer = response.content.jsonString
+            #expect(validator.validate(json: answer).isEmpty, "\(answer) violates \(validator.validate(json: answer))")
+        }
+
         static func statistics() -> OnDeviceEngine.Statistics {
             OnDeviceEngine.shared(for: .default).statistics.withLock { $0 }
         }

@@ -25,6 +25,9 @@ struct ChatRendering: Sendable {
     /// How a response schema is described in a prompt turn that includes it.
     var schemaStyle = SchemaPromptStyle.standard
     var schemaPlacement = SchemaPromptPlacement.standard
+    /// The most tokens a schema's description may take; past it, a shorter
+    /// one (``schemaDescription(_:)``). Nil: no limit.
+    var schemaTokenBudget: Int?
 
     /// The tool format for `model`: `forced` when given (measurements),
     /// else its template's own where it has the Hermes-style
@@ -110,12 +113,35 @@ struct ChatRendering: Sendable {
     func userText(_ prompt: Transcript.Prompt) -> String {
         let text = prompt.segments.renderedText
         guard let format = prompt.responseFormat, prompt.contextOptions.includeSchemaInPrompt != false else { return text }
-        let description = format.schema.promptDescription(style: schemaStyle)
+        let description = schemaDescription(format.schema)
         if text.isEmpty { return description }
         switch schemaPlacement {
         case .after: return text + "\n\n" + description
         case .before: return description + "\n\n" + text
         }
+    }
+
+    /// The schema's description in the configured style or, when that
+    /// takes more than ``schemaTokenBudget`` tokens, the first shorter one
+    /// that fits (``SchemaPromptDetail``: descriptions cut to a sentence,
+    /// then names and types alone; the shortest when none does, and a
+    /// prompt that still cannot fit is the context-window error). The
+    /// decoder enforces the schema either way: a large schema's description
+    /// must not take the room its answer needs.
+    func schemaDescription(_ schema: GenerationSchema) -> String {
+        let full = schema.promptDescription(style: schemaStyle)
+        guard let budget = schemaTokenBudget else { return full }
+        func fits(_ text: String) -> Bool {
+            // (A token is at least one byte: a short text fits untokenized.)
+            text.utf8.count <= budget || ((try? Self.tokens(of: text, vocabulary: model.vocabulary).count) ?? Int.max) <= budget
+        }
+        if fits(full) { return full }
+        var shorter = full
+        for detail in [SchemaPromptDetail.brief, .outline] {
+            shorter = schema.promptDescription(detail: detail)
+            if fits(shorter) { return shorter }
+        }
+        return shorter
     }
 
     /// The model input for generating the next assistant turn.

@@ -30,14 +30,17 @@ package final class OnDeviceEngine: Sendable {
             self.model = model
             self.vocabulary = model.vocabulary
             self.constraints = ConstraintCache(vocabulary: model.vocabulary, layout: configuration.jsonLayout)
+            let trained = model.trainingContextLength
+            let contextSize = trained > 0 ? min(configuration.contextSize, trained) : configuration.contextSize
+            // A schema's description may take up to half the context; the
+            // rest is the conversation's and the answer's.
             self.rendering = ChatRendering(
                 model: model,
                 toolFormat: ChatRendering.toolFormat(for: model, forced: configuration.forcedToolFormat),
                 schemaStyle: configuration.schemaPromptStyle,
-                schemaPlacement: configuration.schemaPromptPlacement
+                schemaPlacement: configuration.schemaPromptPlacement,
+                schemaTokenBudget: contextSize / 2
             )
-            let trained = model.trainingContextLength
-            let contextSize = trained > 0 ? min(configuration.contextSize, trained) : configuration.contextSize
             // One context with a sequence per session served at once: their
             // steps are decoded together (``DecodeScheduler``).
             // An adapter is applied to every pass of the context; its
