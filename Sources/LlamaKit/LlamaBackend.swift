@@ -211,12 +211,17 @@ extension LlamaBackend {
     /// - a token llama.cpp re-types while loading a vocabulary
     ///   ("control-looking token … its type will be overridden"), printed
     ///   on every load of common models (Qwen2.5 among them) and already
-    ///   handled by llama.cpp.
+    ///   handled by llama.cpp;
+    /// - a batch context's cache larger than the model's training length
+    ///   (`n_ctx_seq (…) > n_ctx_train (…)`): its sequences share one
+    ///   cache, and ``LlamaBatchContext`` keeps each within its own length,
+    ///   which callers keep within the training length.
     static func isRoutine(_ message: String) -> Bool {
         message.hasSuffix("failed to compute graph, compute status: 1")
             || message.contains("removing memory module entries for seq_id")
             || message.hasSuffix("ggml_backend_sched_graph_compute_async failed with error 1")
             || message.hasSuffix("failed to decode, ret = 2")
             || message.contains("control-looking token")
+            || message.contains("possible training context overflow")
     }
 }

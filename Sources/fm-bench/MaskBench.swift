@@ -200,10 +200,33 @@ enum MaskBench {
         }
         let report = Report(
             jobs: jobs, applicable: applicable, results: results, options: options, vocabularyCount: vocabulary.count,
-            validatorNote: validatorNote
+            validatorNote: validatorNote, promptSizes: promptSizes(jobs, vocabulary: model.vocabulary)
         )
         try report.write()
         log("maskbench: wrote \(options.output)")
+    }
+
+    /// What each schema the reader accepts costs in the prompt, tokenized
+    /// by the model's tokenizer: its description in full, and the one the
+    /// in-process model sends with half a 4,096-token context as its budget
+    /// (shorter where the full one does not fit).
+    static func promptSizes(_ jobs: [Job], vocabulary: LlamaVocabulary) -> String {
+        let budget = 2048
+        func count(_ text: String) -> Int { (try? vocabulary.tokenize(text, addSpecial: false, parseSpecial: false).count) ?? 0 }
+        var full: [Double] = []
+        var sent: [Double] = []
+        for job in jobs {
+            guard let schema = try? GenerationSchema(jsonSchema: GeneratedContent(json: job.schema)) else { continue }
+            full.append(Double(count(schema.promptDescription(style: .standard))))
+            sent.append(Double(count(schema.promptDescription(style: .standard, budget: budget, tokenCount: count))))
+        }
+        let before = Distribution(full), after = Distribution(sent)
+        func over(_ values: [Double]) -> Int { values.filter { $0 > Double(budget) }.count }
+        return "Schemas in the prompt: of the \(full.count) schemas the reader accepts, the full description (one field a line) takes "
+            + String(format: "%.0f tokens at the median, %.0f at p99 and %.0f at most", before.p50, before.p99, before.max)
+            + "; \(over(full)) take more than \(budget), half of a 4,096-token context. What the in-process model sends instead (descriptions cut to their first sentence, then names and types alone, where the whole does not fit in half its context): "
+            + String(format: "%.0f at the median, %.0f at p99, %.0f at most", after.p50, after.p99, after.max)
+            + ", \(over(sent)) still over \(budget). The decoder enforces the whole schema either way."
     }
 
     /// Nil when `module` imports in `python`, else the last line of its error.

@@ -13,6 +13,8 @@ extension MaskBench {
         var options: Options
         var vocabularyCount: Int
         var validatorNote: String
+        /// What the schemas cost in the prompt (``MaskBench/promptSizes(_:vocabulary:)``).
+        var promptSizes: String
 
         struct Figures {
             var schemas = 0
@@ -187,6 +189,8 @@ extension MaskBench {
                     lines.append("Our compile errors by reason (a schema we cannot enforce exactly is refused before decoding): " + reasons.map { "\($0.key) \($0.value)" }.joined(separator: "; ") + ".")
                 }
             }
+            lines.append("")
+            lines.append(promptSizes)
             lines.append(Self.end)
             return lines
         }

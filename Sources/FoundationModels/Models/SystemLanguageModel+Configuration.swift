@@ -21,7 +21,7 @@ extension SystemLanguageModel {
     /// | variable | property | built-in default |
     /// | --- | --- | --- |
     /// | `FOUNDATION_MODELS_MODEL` | ``modelFile`` | the installed default model (``installedDefaultModelFile``) |
-    /// | `FOUNDATION_MODELS_CONTEXT_SIZE` | ``contextSize`` | 4096 |
+    /// | `FOUNDATION_MODELS_CONTEXT_SIZE` | ``contextSize`` | nil (what the model was trained for, as memory allows) |
     /// | `FOUNDATION_MODELS_THREADS` | ``threads`` | every active core |
     /// | `FOUNDATION_MODELS_CONTEXTS` | ``parallelSequences`` | 2 |
     /// | `FOUNDATION_MODELS_MAX_QUEUE` | ``maximumQueuedRequests`` | 16 |
@@ -43,8 +43,13 @@ extension SystemLanguageModel {
         /// The GGUF file to run.
         public var modelFile: URL
         /// Tokens each sequence holds, prompt and answer together; never
-        /// more than the model was trained for (at least 16).
-        public var contextSize: Int { didSet { contextSize = max(16, contextSize) } }
+        /// more than the model was trained for (at least 16). Nil: as many
+        /// as the model was trained for, as far as memory allows — every
+        /// sequence's KV cache together within an eighth of the machine's
+        /// memory, and never fewer than 4,096 where the model was trained
+        /// for that many (``SystemLanguageModel/contextSize`` says what it
+        /// comes to).
+        public var contextSize: Int? { didSet { contextSize = contextSize.map { max(16, $0) } } }
         /// CPU threads for decoding (at least 1).
         public var threads: Int { didSet { threads = max(1, threads) } }
         /// Conversations served at once, their steps decoded together; each
@@ -108,13 +113,13 @@ extension SystemLanguageModel {
 
         package init(
             modelFile: URL,
-            contextSize: Int,
+            contextSize: Int?,
             threads: Int,
             parallelSequences: Int,
             maximumQueuedRequests: Int
         ) {
             self.modelFile = modelFile
-            self.contextSize = max(16, contextSize)
+            self.contextSize = contextSize.map { max(16, $0) }
             self.threads = max(1, threads)
             self.parallelSequences = max(1, parallelSequences)
             self.maximumQueuedRequests = max(0, maximumQueuedRequests)
@@ -139,7 +144,7 @@ extension SystemLanguageModel {
             let path = environment["FOUNDATION_MODELS_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
             self.init(
                 modelFile: URL(fileURLWithPath: path ?? Self.installedDefaultModelPath(environment)),
-                contextSize: integer("FOUNDATION_MODELS_CONTEXT_SIZE", default: 4096, minimum: 16),
+                contextSize: environment["FOUNDATION_MODELS_CONTEXT_SIZE"].flatMap(Int.init).flatMap { $0 >= 16 ? $0 : nil },
                 threads: integer("FOUNDATION_MODELS_THREADS", default: max(1, ProcessInfo.processInfo.activeProcessorCount)),
                 parallelSequences: integer("FOUNDATION_MODELS_CONTEXTS", default: 2),
                 maximumQueuedRequests: integer("FOUNDATION_MODELS_MAX_QUEUE", default: 16, minimum: 0)
@@ -261,6 +266,16 @@ extension SystemLanguageModel.Configuration {
     public enum KVCacheType: String, Sendable, CaseIterable {
         case f16, bf16, f32
         case q8_0, q4_0
+
+        /// Bytes an element takes (quantized blocks of 32 with their scale).
+        var bytesPerElement: Double {
+            switch self {
+            case .f16, .bf16: 2
+            case .f32: 4
+            case .q8_0: 34.0 / 32
+            case .q4_0: 18.0 / 32
+            }
+        }
     }
 
     /// How a response schema is described to the model in the prompt.

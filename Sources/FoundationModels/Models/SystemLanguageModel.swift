@@ -49,7 +49,8 @@ public final class SystemLanguageModel: Observable, Sendable {
     ///
     /// - Parameters:
     ///   - modelFile: A GGUF file.
-    ///   - contextSize: Tokens per context (capped at the model's training length).
+    ///   - contextSize: Tokens per context (capped at the model's training
+    ///     length); nil: what the model was trained for, as memory allows.
     ///   - threads: CPU threads for decoding.
     ///   - contexts: Conversations served at once (``Configuration/parallelSequences``).
     public convenience init(

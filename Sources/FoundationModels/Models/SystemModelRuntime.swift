@@ -36,6 +36,9 @@ enum SystemModelRuntime {
     private struct FileFacts: Sendable {
         var languages: Set<Locale.Language>
         var trainedContextLength: Int?
+        /// Elements of K and V a token adds to the cache: layers × KV heads
+        /// × (key and value lengths), where the header says.
+        var cacheElementsPerToken: Int?
         /// `general.name`, when the file has one.
         var name: String?
     }
@@ -57,7 +60,18 @@ enum SystemModelRuntime {
         }
         let architecture = metadata["general.architecture"]?.stringValue
         let trained = architecture.flatMap { metadata["\($0).context_length"]?.intValue }
-        let facts = FileFacts(languages: languages, trainedContextLength: trained, name: metadata["general.name"]?.stringValue)
+        var cacheElements: Int?
+        if let architecture, let layers = metadata["\(architecture).block_count"]?.intValue,
+           let heads = metadata["\(architecture).attention.head_count"]?.intValue, heads > 0,
+           let width = metadata["\(architecture).embedding_length"]?.intValue {
+            let keyLength = metadata["\(architecture).attention.key_length"]?.intValue ?? width / heads
+            let valueLength = metadata["\(architecture).attention.value_length"]?.intValue ?? width / heads
+            let kvHeads = metadata["\(architecture).attention.head_count_kv"]?.intValue ?? heads
+            cacheElements = layers * kvHeads * (keyLength + valueLength)
+        }
+        let facts = FileFacts(
+            languages: languages, trainedContextLength: trained, cacheElementsPerToken: cacheElements, name: metadata["general.name"]?.stringValue
+        )
         metadataCache.withLock { $0[path] = facts }
         return facts
         #else
@@ -77,12 +91,20 @@ enum SystemModelRuntime {
         facts(for: configuration.modelPath)?.languages ?? []
     }
 
-    /// The configured context size, never above what the model was trained for.
+    /// The tokens each sequence holds: the configured size, never above
+    /// what the model was trained for; unconfigured, what it was trained for
+    /// as far as an eighth of the machine's memory holds every sequence's
+    /// KV cache (4,096 at least, where it was trained for as many).
     static func contextSize(_ configuration: SystemLanguageModel.Configuration) -> Int {
-        guard let trained = facts(for: configuration.modelPath)?.trainedContextLength, trained > 0 else {
-            return configuration.contextSize
-        }
-        return min(configuration.contextSize, trained)
+        let facts = facts(for: configuration.modelPath)
+        let trained = facts?.trainedContextLength.flatMap { $0 > 0 ? $0 : nil }
+        if let configured = configuration.contextSize { return trained.map { min(configured, $0) } ?? configured }
+        guard let trained else { return 4096 }
+        let floor = min(trained, 4096)
+        guard let elements = facts?.cacheElementsPerToken, elements > 0 else { return floor }
+        let bytesPerToken = Double(elements) * configuration.kvCacheType.bytesPerElement * Double(configuration.parallelSequences)
+        let fits = Int(Double(ProcessInfo.processInfo.physicalMemory) / 8 / bytesPerToken) / 256 * 256
+        return max(floor, min(trained, fits))
     }
 
     static func tokenCount(of entry: Transcript.Entry, _ configuration: SystemLanguageModel.Configuration) async throws -> Int {

@@ -28,6 +28,24 @@ extension GenerationSchema {
         fieldLinesDescription(detail: detail)
     }
 
+    /// The description in `style` or, when that takes more than `budget`
+    /// tokens as `tokenCount` counts them, the first shorter one that fits
+    /// (descriptions cut to a sentence, then names and types alone); the
+    /// shortest when none does. The decoder enforces the schema either way:
+    /// a large schema's description must not take the room its answer needs.
+    package func promptDescription(style: SchemaPromptStyle, budget: Int, tokenCount: (String) -> Int) -> String {
+        // (A token is at least one byte: a short text fits uncounted.)
+        func fits(_ text: String) -> Bool { text.utf8.count <= budget || tokenCount(text) <= budget }
+        let full = promptDescription(style: style)
+        if fits(full) { return full }
+        var shorter = full
+        for detail in [SchemaPromptDetail.brief, .outline] {
+            shorter = promptDescription(detail: detail)
+            if fits(shorter) { return shorter }
+        }
+        return shorter
+    }
+
     /// The root is described without its type's name: a model that reads
     /// "ParsedFuelReceipt" just before it answers starts its first string
     /// with "P" (measured: the station brand right on 3 of 24 receipts with

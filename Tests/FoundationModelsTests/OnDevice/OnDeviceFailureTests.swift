@@ -10,20 +10,22 @@ extension OnDeviceTests {
         @Test func overflowThrowsBeforeDecodingWithTheCounts() async throws {
             try OnDevice.requireModel()
             let session = LanguageModelSession(instructions: "Summarize.")
-            let longPrompt = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 600)
+            let context = SystemLanguageModel.default.contextSize
+            // About 10 tokens a sentence: half as many again as the context holds.
+            let longPrompt = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: context * 3 / 20)
             let started = ContinuousClock.now
             await #expect {
                 try await session.respond(to: longPrompt)
             } throws: { error in
-                guard case LanguageModelSession.GenerationError.exceededContextWindowSize(let context) = error else { return false }
-                return context.debugDescription.contains("4096") && (error as? LocalizedError)?.errorDescription?.isEmpty == false
+                guard case LanguageModelSession.GenerationError.exceededContextWindowSize(let info) = error else { return false }
+                return info.debugDescription.contains("\(context)") && (error as? LocalizedError)?.errorDescription?.isEmpty == false
             }
-            // Refused before decoding: nothing close to 6,000 tokens of prefill happened.
+            // Refused before decoding: no prefill of the whole context happened.
             #expect(ContinuousClock.now - started < .seconds(5))
             #expect(session.transcript.count == 1)
 
             await #expect {
-                try await session.respond(to: "Hi", options: GenerationOptions(maximumResponseTokens: 5000))
+                try await session.respond(to: "Hi", options: GenerationOptions(maximumResponseTokens: context + 1000))
             } throws: { error in
                 guard case LanguageModelSession.GenerationError.exceededContextWindowSize = error else { return false }
                 return true

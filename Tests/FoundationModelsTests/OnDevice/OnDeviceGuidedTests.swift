@@ -44,10 +44,11 @@ extension OnDeviceTests {
         /// (the decoder enforces the schema either way).
         @Test func aSchemaWhoseDescriptionOutgrowsTheContextIsAnswered() async throws {
             try OnDevice.requireModel()
-            let json = SchemaTests.PromptDetail.documentedSchema(paragraphs: 7)
+            let context = SystemLanguageModel.default.contextSize
+            // (Each paragraph adds about 600 tokens: five fields of about 120.)
+            let json = SchemaTests.PromptDetail.documentedSchema(paragraphs: context / 500 + 1)
             let schema = try GenerationSchema(jsonSchema: GeneratedContent(json: json))
             let full = try await SystemLanguageModel.default.tokenCount(for: schema.promptDescription(style: .fieldLines))
-            let context = SystemLanguageModel.default.configuration.contextSize
             #expect(full > context, "the full description takes \(full) tokens of \(context)")
             let session = LanguageModelSession()
             let response = try await session.respond(to: "Describe a deployment of the checkout service.", schema: schema, options: Self.options)

@@ -70,7 +70,12 @@ extension OnDeviceTests {
         @Test func metadataOfTheDefaultModel() throws {
             try OnDevice.requireModel()
             let model = SystemLanguageModel.default
-            #expect(model.contextSize == 4096)
+            // Unconfigured: what the model was trained for (SmolLM2 and the
+            // Qwen2.5 models: 8,192 and 32,768), memory allowing.
+            let configured = OnDevice.model(contextSize: 1024)
+            #expect(model.configuration.contextSize == nil)
+            #expect([8192, 32768].contains(model.contextSize), "\(model.contextSize)")
+            #expect(configured.contextSize == 1024)
             #expect(model.supportsLocale(Locale(identifier: "en_US")))
             #expect(model.isAvailable)
         }

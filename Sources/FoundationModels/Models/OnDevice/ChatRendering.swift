@@ -121,27 +121,14 @@ struct ChatRendering: Sendable {
         }
     }
 
-    /// The schema's description in the configured style or, when that
-    /// takes more than ``schemaTokenBudget`` tokens, the first shorter one
-    /// that fits (``SchemaPromptDetail``: descriptions cut to a sentence,
-    /// then names and types alone; the shortest when none does, and a
-    /// prompt that still cannot fit is the context-window error). The
-    /// decoder enforces the schema either way: a large schema's description
-    /// must not take the room its answer needs.
+    /// The schema's description in the configured style, or a shorter one
+    /// where that would take more than ``schemaTokenBudget`` tokens
+    /// (``GenerationSchema/promptDescription(style:budget:tokenCount:)``).
     func schemaDescription(_ schema: GenerationSchema) -> String {
-        let full = schema.promptDescription(style: schemaStyle)
-        guard let budget = schemaTokenBudget else { return full }
-        func fits(_ text: String) -> Bool {
-            // (A token is at least one byte: a short text fits untokenized.)
-            text.utf8.count <= budget || ((try? Self.tokens(of: text, vocabulary: model.vocabulary).count) ?? Int.max) <= budget
+        guard let budget = schemaTokenBudget else { return schema.promptDescription(style: schemaStyle) }
+        return schema.promptDescription(style: schemaStyle, budget: budget) { text in
+            (try? Self.tokens(of: text, vocabulary: model.vocabulary).count) ?? Int.max
         }
-        if fits(full) { return full }
-        var shorter = full
-        for detail in [SchemaPromptDetail.brief, .outline] {
-            shorter = schema.promptDescription(detail: detail)
-            if fits(shorter) { return shorter }
-        }
-        return shorter
     }
 
     /// The model input for generating the next assistant turn.

@@ -31,7 +31,8 @@ package final class OnDeviceEngine: Sendable {
             self.vocabulary = model.vocabulary
             self.constraints = ConstraintCache(vocabulary: model.vocabulary, layout: configuration.jsonLayout)
             let trained = model.trainingContextLength
-            let contextSize = trained > 0 ? min(configuration.contextSize, trained) : configuration.contextSize
+            let resolved = SystemModelRuntime.contextSize(configuration)
+            let contextSize = trained > 0 ? min(resolved, trained) : resolved
             // A schema's description may take up to half the context; the
             // rest is the conversation's and the answer's.
             self.rendering = ChatRendering(
