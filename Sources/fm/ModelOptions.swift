@@ -9,7 +9,7 @@ struct ModelOptions: ParsableArguments {
     @Option(name: .customLong("model"), help: "A GGUF model file (default: FOUNDATION_MODELS_MODEL, else the installed default).")
     var path: String?
 
-    @Option(name: .customLong("context-size"), help: "Tokens the model's context holds, prompt and answer (default: FOUNDATION_MODELS_CONTEXT_SIZE, else 4096).")
+    @Option(name: .customLong("context-size"), help: "Tokens the model's context holds, prompt and answer (default: FOUNDATION_MODELS_CONTEXT_SIZE, else what the model was trained for, as memory allows).")
     var contextSize: Int?
 
     @Option(name: .customLong("adapter"), help: ArgumentHelp("A LoRA adapter (GGUF) for the model, applied as it runs.", valueName: "file"))
