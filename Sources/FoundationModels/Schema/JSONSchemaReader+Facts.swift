@@ -118,6 +118,10 @@ extension JSONSchemaReader {
         /// `not: {enum: […]}`: values it must not be. Numbers are excluded
         /// by splitting the range instead (``negation(of:within:)``).
         var excluded: [GeneratedContent] = []
+        /// The strings among ``excluded``.
+        var excludedStrings: [String] {
+            excluded.compactMap { value in if case .string(let text) = value.kind { text } else { nil } }
+        }
         /// `not: {pattern: …}`: patterns that must not match a string.
         var excludedPatterns: [String] = []
         /// `not: {type: "integer"}` beside numbers: a number must not be whole.

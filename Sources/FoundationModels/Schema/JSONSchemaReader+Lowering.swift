@@ -247,12 +247,9 @@ extension JSONSchemaReader {
                 for pattern in facts.patterns {
                     if whole == nil, let inner = Self.wholeStringPattern(pattern) { whole = inner } else { search.append(pattern) }
                 }
-                let excludedStrings = facts.excluded.compactMap { value -> String? in
-                    if case .string(let text) = value.kind { text } else { nil }
-                }
                 nodes.append(.string(StringNode(
                     pattern: whole, searchPatterns: search, minimumLength: facts.minLength, maximumLength: facts.maxLength, format: facts.format,
-                    excludedValues: excludedStrings, excludedPatterns: facts.excludedPatterns
+                    excludedValues: facts.excludedStrings, excludedPatterns: facts.excludedPatterns
                 )))
             case .integer:
                 if kinds.contains(.number) { continue }
@@ -320,8 +317,7 @@ extension JSONSchemaReader {
             parts.append(automaton)
         }
         var excluded: [ByteDFA] = []
-        let excludedStrings = facts.excluded.compactMap { value -> String? in if case .string(let text) = value.kind { text } else { nil } }
-        if !excludedStrings.isEmpty, let automaton = try? ByteDFA.jsonString(oneOf: excludedStrings) { excluded.append(automaton) }
+        if !facts.excludedStrings.isEmpty, let automaton = try? ByteDFA.jsonString(oneOf: facts.excludedStrings) { excluded.append(automaton) }
         for pattern in facts.excludedPatterns {
             guard let automaton = try? ByteDFA.jsonString(matching: pattern, search: true) else { return nil }
             excluded.append(automaton)
