@@ -129,7 +129,9 @@ fuzz: setup
 # an example; the fast 0.5B answers guided and through the pipelines, the
 # small SmolLM2 guided; the receipts again from the held-out sample
 # (eval/heldout: the same generator, other seeds), so a change tuned to the
-# corpus's own items shows. Each run's answers, scored, stay in
+# corpus's own items shows; and the receipts as photos (rendered by
+# scripts/receipt_photos.py at two noise levels into .build/eval/photos,
+# read by Tesseract) on the default model, guided and through the pipeline. Each run's answers, scored, stay in
 # .build/eval/*.json (`fm eval report` compares runs).
 EVAL_RUNS := .build/eval
 FM_BIN = "$$($(SWIFT) build -c release --show-bin-path)/fm"
@@ -140,9 +142,10 @@ eval: setup
 	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode guided pipeline --json $(EVAL_RUNS)/default.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval receipts --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode free grammar --json $(EVAL_RUNS)/default-modes.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval receipts --corpora eval/heldout --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label "Qwen2.5-Coder-1.5B, held-out" --mode guided pipeline --json $(EVAL_RUNS)/heldout.json > /dev/null
+	$(FM_ENV) $(FM_BIN) eval receipts-photo-light receipts-photo-heavy --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode guided pipeline --json $(EVAL_RUNS)/photos.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_FAST_MODEL" --label Qwen2.5-Coder-0.5B --mode guided pipeline --json $(EVAL_RUNS)/fast.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_SMALL_MODEL" --label SmolLM2-135M --mode guided --json $(EVAL_RUNS)/small.json > /dev/null
-	$(FM_ENV) $(FM_BIN) eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/default-modes.json $(EVAL_RUNS)/heldout.json $(EVAL_RUNS)/fast.json $(EVAL_RUNS)/small.json --output EVAL.md
+	$(FM_ENV) $(FM_BIN) eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/default-modes.json $(EVAL_RUNS)/photos.json $(EVAL_RUNS)/heldout.json $(EVAL_RUNS)/fast.json $(EVAL_RUNS)/small.json --output EVAL.md
 
 clean:
 	rm -rf .build

@@ -182,7 +182,7 @@ let package = Package(
         // and prompts: one definition of each, measured where it ships.
         .target(
             name: "FoundationModelsEval",
-            dependencies: ["FoundationModels", "LlamaKit", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection"]
+            dependencies: ["FoundationModels", "FoundationModelsKit", "LlamaKit", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection"]
         ),
         // Layer 6: the command-line tool.
         .executableTarget(

@@ -48,7 +48,11 @@ public struct ChatCompletionsServer: Sendable {
         public var maximumTokens: Int?
         /// Connections served at once; more wait to be accepted.
         public var maximumConnections = 256
-        /// A connection that sends nothing for this long is closed (slow clients).
+        /// A connection that sends nothing for this long is closed: a slow
+        /// client, and a kept-alive connection between requests. Keep it
+        /// above clients' pool expiry (httpx, the `openai` client's: 5 s):
+        /// a request sent just as the server closes its connection fails
+        /// with a connection error the client cannot tell from a dead server.
         public var idleTimeout: Duration = .seconds(30)
         /// After SIGTERM or SIGINT, how long answers in progress may take to
         /// finish; those still running then are cancelled.

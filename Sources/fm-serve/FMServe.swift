@@ -72,7 +72,7 @@ struct FMServe: AsyncParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted.")
     var maxBodyBytes = 1 << 20
 
-    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may send nothing before it is closed (slow clients).")
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may send nothing before it is closed: slow clients, and kept-alive connections between requests (keep it above clients' pool expiry: httpx, the openai client's, reuses idle connections for 5 s).")
     var idleTimeout = 30
 
     @Option(name: .customLong("shutdown-timeout"), help: "Seconds answers in progress may take to finish after SIGTERM; then they are cancelled.")

@@ -10,7 +10,7 @@ extension FM {
     struct Eval: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Score typed answers on golden corpora of the apps' tasks.",
-            discussion: "fm eval CORPUS runs one corpus (receipts, receipts-guide-examples, tickets, flashcards, crates, or all); fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
+            discussion: "fm eval CORPUS... runs corpora (receipts, receipts-guide-examples, tickets, flashcards, crates, receipts-photo-light, receipts-photo-heavy, or all: those answered from text); fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
             subcommands: [Run.self, Report.self, Generate.self],
             defaultSubcommand: Run.self
         )
@@ -21,8 +21,8 @@ extension FM.Eval {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Answer and score a corpus (the default subcommand).")
 
-        @Argument(help: "receipts, receipts-guide-examples, tickets, flashcards, crates, or all.")
-        var corpus: String
+        @Argument(help: "One or more of receipts, receipts-guide-examples, tickets, flashcards, crates, receipts-photo-light, receipts-photo-heavy; or all (every corpus answered from text).")
+        var corpora: [String]
 
         @OptionGroup var model: ModelOptions
 
@@ -44,14 +44,15 @@ extension FM.Eval {
         @Option(name: .customLong("time-limit"), help: "Seconds an answer may take before it counts as timed out.")
         var timeLimit: Double = 20
 
-        @Option(help: "The folder of the corpus files (default: eval/corpora).")
-        var corpora: String?
+        @Option(name: .customLong("corpora"), help: "The folder of the corpus files (default: eval/corpora).")
+        var corporaFolder: String?
 
         @Option(name: .customLong("llama-server"), help: "llama-server for the grammar mode (default: LLAMA_SERVER).")
         var llamaServer: String?
 
         func validate() throws {
-            if corpus != "all", Corpus(rawValue: corpus) == nil {
+            if corpora.isEmpty { throw ValidationError("name a corpus: one of \(Corpus.allCases.map(\.rawValue).joined(separator: ", ")), or all") }
+            for corpus in corpora where corpus != "all" && Corpus(rawValue: corpus) == nil {
                 throw ValidationError("unknown corpus \(corpus): choose one of \(Corpus.allCases.map(\.rawValue).joined(separator: ", ")), all")
             }
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
@@ -67,10 +68,15 @@ extension FM.Eval {
             runner.limit = limit
             runner.timeLimit = timeLimit
             runner.serverBinary = llamaServer ?? ProcessInfo.processInfo.environment["LLAMA_SERVER"]
-            if let corpora { runner.corporaDirectory = URL(fileURLWithPath: corpora) }
+            if let corporaFolder { runner.corporaDirectory = URL(fileURLWithPath: corporaFolder) }
             runner.command = (["fm"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
             runner.log = { message in FileHandle.standardError.write(Data("fm eval: \(message)\n".utf8)) }
-            let selected = corpus == "all" ? Corpus.allCases : [Corpus(rawValue: corpus)!]
+            var selected: [Corpus] = []
+            for name in corpora {
+                for corpus in name == "all" ? Corpus.text : [Corpus(rawValue: name)!] where !selected.contains(corpus) {
+                    selected.append(corpus)
+                }
+            }
             let result: EvalRun
             do {
                 result = try await runner.run(selected)

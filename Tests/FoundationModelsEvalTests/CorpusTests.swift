@@ -111,6 +111,23 @@ struct CorpusTests {
     @Test func variantsOfACorpusShareItsFile() {
         #expect(Corpus.receiptsGuideExamples.fileName == Corpus.receipts.fileName)
         #expect(Corpus.files == [.receipts, .tickets, .flashcards, .crates])
+        #expect(Corpus.receiptsPhotoLight.fileName == Corpus.receipts.fileName && Corpus.receiptsPhotoHeavy.fileName == Corpus.receipts.fileName)
+        #expect(!Corpus.text.contains(.receiptsPhotoLight) && Corpus.text.contains(.receiptsGuideExamples), "fm eval all answers from text")
+    }
+
+    /// What survived OCR is judged on the rows alone: amounts with their
+    /// decimals (not the `20` of `USt 20%`), the brand's words.
+    @Test func theOCRColumnsSayWhatThePhotoKept() throws {
+        var item = try #require(ReceiptCorpus.generate().first { $0.truth.totalAmount == 20 })
+        item.photo = ReceiptPhoto(path: "/nonexistent.png", noise: .light, layout: [],
+                                  texts: [item.truth.stationBrand.uppercased() + " Tankstelle", "USt 20% 3.33",
+                                          "\(item.truth.volume) l x \(item.truth.pricePerUnit) EUR/l"],
+                                  ocrSeconds: 0)
+        let scores = Dictionary(uniqueKeysWithValues: LightReceiptPhotoTask.survival(of: item).map { ($0.field, $0.right) })
+        #expect(scores == ["ocrTotal": false, "ocrVolume": true, "ocrPrice": true, "ocrBrand": true])
+        #expect(LightReceiptPhotoTask.fields.suffix(4) == ["ocrTotal", "ocrVolume", "ocrPrice", "ocrBrand"])
+        #expect(LightReceiptPhotoTask.informational.isSuperset(of: ["consistent", "ocrTotal", "ocrBrand"]))
+        #expect(LightReceiptPhotoTask.prompt(for: item).contains("The station brand is printed in the first rows: \(item.truth.stationBrand.uppercased()) Tankstelle"))
     }
 
     @Test func notesContainTheirKeyTerms() {

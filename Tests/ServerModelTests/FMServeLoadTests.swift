@@ -24,8 +24,13 @@ struct FMServeLoadTests {
     @Test func thirtyTwoStreamingClientsAreAnsweredOrTurnedAwayAndNothingLeaks() throws {
         let root = TestMachine.packageRoot
         let python = try TestMachine.python(environment: "openai_env.sh")
-        // Later flags win: these replace FMServeProcess's --parallel 2 --max-queue 4.
-        let server = try FMServeProcess(arguments: ["--parallel", "4", "--max-queue", "8"])
+        // Later flags win: these replace FMServeProcess's --parallel 2 --max-queue 4,
+        // and its 3 s idle timeout (for the slow-client check): fm serve closes a
+        // kept-alive connection after the idle timeout, and the openai client
+        // (httpx) reuses idle connections for up to 5 s, so a wave starting about
+        // 3 s after a client's 429 could send on a connection being closed and
+        // see a connection error. The default, 30 s, is past httpx's expiry.
+        let server = try FMServeProcess(arguments: ["--parallel", "4", "--max-queue", "8", "--idle-timeout", "30"])
         let (status, output) = try TestMachine.run([
             python, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_load.py").path,
             server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, String(server.process.processIdentifier),

@@ -78,6 +78,11 @@ def describe(error):
     if type(error) is openai.APIError:
         # The client raises a plain APIError for an error event inside a 200 stream.
         return f"{type(error).__name__} inside a 200 stream: {text}"
+    if error.__cause__ is not None:
+        # APIConnectionError says only "Connection error."; httpx's error under
+        # it says which: refused, reset, or closed before the response.
+        cause = str(error.__cause__).replace("\n", " ")[:120]
+        return f"{type(error).__name__}: {text} ({type(error.__cause__).__name__}: {cause})"
     return f"{type(error).__name__}: {text}"
 
 

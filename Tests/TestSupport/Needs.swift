@@ -40,6 +40,8 @@ public enum Need: Sendable, Hashable {
     case noModel
     /// A llama-server executable (``TestMachine/llamaServer``).
     case llamaServer
+    /// Tesseract's `tesseract` command on `PATH` (photos of receipts).
+    case tesseract
     /// Nothing else runs in the process: the run says so with
     /// `FOUNDATION_MODELS_TEST_ALONE=1`.
     case runAlone
@@ -49,7 +51,7 @@ public enum Need: Sendable, Hashable {
     var isModelWork: Bool {
         switch self {
         case .model, .smallModel, .fastModel, .defaultModel, .llamaServer, .runAlone: true
-        case .noModel: false
+        case .noModel, .tesseract: false
         }
     }
 
@@ -84,6 +86,10 @@ public enum Need: Sendable, Hashable {
             return TestMachine.llamaServer == nil
                 ? "needs llama-server: LLAMA_SERVER, or bin/llama-server of the llama.cpp pkg-config finds (`make setup` builds it)"
                 : nil
+        case .tesseract:
+            let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+            let found = path.split(separator: ":").contains { files.isExecutableFile(atPath: "\($0)/tesseract") }
+            return found ? nil : "needs Tesseract's tesseract command on PATH (`make setup` installs Debian's tesseract-ocr)"
         case .runAlone:
             return ProcessInfo.processInfo.environment["FOUNDATION_MODELS_TEST_ALONE"] == "1" ? nil
                 : "measures time and memory, so it runs only alone: FOUNDATION_MODELS_TEST_ALONE=1 with a --filter for it (`make test` runs it so)"

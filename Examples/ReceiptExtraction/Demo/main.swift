@@ -1,10 +1,13 @@
 import Foundation
 import FoundationModels
+import FoundationModelsKit
 import ReceiptExtraction
 import TerminalSupport
 
 // Fuel receipts read by the model and by patterns, checked against their
-// arithmetic, merged; each value says where it came from.
+// arithmetic, merged; each value says where it came from. Photos and text
+// files named on the command line are read instead of the samples:
+// `swift run receipt-extraction photo.png`.
 
 func show(_ extraction: ReceiptExtraction) -> String {
     let receipt = extraction.receipt
@@ -19,11 +22,45 @@ func show(_ extraction: ReceiptExtraction) -> String {
     return text
 }
 
+/// The photos and text files named on the command line: a photo (PNG,
+/// JPEG, TIFF) is read by Tesseract and laid out in rows first, a text
+/// file is taken as OCR rows, one per line.
+func extractFiles(_ paths: [String], with extractor: ReceiptExtractor) async throws {
+    let photoExtensions: Set<String> = ["png", "jpg", "jpeg", "tif", "tiff", "bmp", "gif", "webp", "pnm"]
+    for path in paths {
+        let url = URL(fileURLWithPath: path)
+        if photoExtensions.contains(url.pathExtension.lowercased()) {
+            let rows = try await ExampleProgram.step("\(url.lastPathComponent): OCR", show: { "\($0.rows.count) rows" }) {
+                ReceiptExtractor.rows(of: try await TesseractOCR().words(in: url))
+            }
+            for row in rows.rows { ExampleProgram.note(row.line) }
+            try await ExampleProgram.step(url.lastPathComponent, show: show) { try await extractor.extract(rows: rows) }
+        } else {
+            let text: String
+            do {
+                text = try String(contentsOf: url, encoding: .utf8)
+            } catch {
+                throw ReceiptFileError(description: "cannot read \(path) as UTF-8 text: \(error.localizedDescription)")
+            }
+            try await ExampleProgram.step(url.lastPathComponent, show: show) { try await extractor.extract(text) }
+        }
+    }
+}
+
+struct ReceiptFileError: Error, CustomStringConvertible {
+    var description: String
+}
+
 await ExampleProgram.run {
-    ExampleProgram.heading("Receipt extraction: \(SampleReceipts.all.count) fuel receipts")
+    let paths = Array(CommandLine.arguments.dropFirst())
     let extractor = ReceiptExtractor()
+    ExampleProgram.heading(paths.isEmpty ? "Receipt extraction: \(SampleReceipts.all.count) fuel receipts" : "Receipt extraction: \(paths.count) file(s)")
     if !SystemLanguageModel.default.isAvailable {
         ExampleProgram.note("no model: the patterns read the numbers alone")
+    }
+    if !paths.isEmpty {
+        try await extractFiles(paths, with: extractor)
+        return
     }
     for (name, text) in SampleReceipts.all {
         try await ExampleProgram.step(name, show: show) { try await extractor.extract(text) }

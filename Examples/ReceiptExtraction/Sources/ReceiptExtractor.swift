@@ -1,3 +1,4 @@
+import Foundation
 import FoundationModels
 import FoundationModelsKit
 
@@ -38,18 +39,43 @@ public struct ReceiptExtractor: Sendable {
         self.options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: maximumResponseTokens)
     }
 
-    /// The receipt in `text`.
+    /// The receipt in `text`, OCR rows one per line.
     /// - Throws: the session's error when the model fails (not when it is
     ///   unavailable: then the patterns answer alone).
     public func extract(_ text: String) async throws -> ReceiptExtraction {
         let rows = Self.sanitized(text)
-        let patterns = ReceiptNumbers(parsing: rows)
+        return try await extract(prompt: Self.prompt(rows: rows), patterns: ReceiptNumbers(parsing: rows))
+    }
+
+    /// The receipt in a photo: Tesseract reads its words, which are
+    /// sanitized one by one and put back in their printed rows
+    /// (``rows(of:)``), then read as ``extract(rows:)`` reads them.
+    /// - Throws: ``OCRError`` when the photo cannot be read; the session's
+    ///   error when the model fails.
+    public func extract(photo: URL, ocr: TesseractOCR = TesseractOCR()) async throws -> ReceiptExtraction {
+        try await extract(rows: Self.rows(of: try await ocr.words(in: photo)))
+    }
+
+    /// The receipt in OCR rows (from any engine): the model is shown each
+    /// row in the layout `Row NN [y=0.41]  TEXT`, which keeps a label on
+    /// the line of its amount and says where on the receipt the row is;
+    /// the patterns read the rows' plain text. Rows past
+    /// ``maximumCharacters`` of text are left out.
+    public func extract(rows: OCRRows) async throws -> ReceiptExtraction {
+        let kept = Self.capped(rows)
+        let texts = kept.map(\.text)
+        return try await extract(prompt: Self.prompt(layout: kept.map(\.line), texts: texts),
+                                 patterns: ReceiptNumbers(parsing: texts.joined(separator: "\n")))
+    }
+
+    /// The model's answer to `prompt`, checked and merged with `patterns`.
+    private func extract(prompt: String, patterns: ReceiptNumbers) async throws -> ReceiptExtraction {
         guard model.isAvailable else {
             return ReceiptExtraction(receipt: Self.merged(model: nil, patterns: patterns), patterns: patterns, modelAnswers: [], corrected: [])
         }
         let session = LanguageModelSession(model: model, instructions: Self.instructions)
         let options = options
-        let first = try await session.respond(to: Self.prompt(rows: rows), generating: FuelReceipt.self, options: options).content
+        let first = try await session.respond(to: prompt, generating: FuelReceipt.self, options: options).content
         let check = try await Self.checked(first) { correction in
             try await session.respond(to: correction, generating: FuelReceipt.self, options: options).content
         }
@@ -69,6 +95,35 @@ public struct ReceiptExtractor: Sendable {
     /// brand on the eval (EVAL.md).
     public static func prompt(rows: String) -> String {
         "Receipt rows:\n" + rows + "\n\nThe station brand is printed in the first rows: " + heading(of: rows).joined(separator: " / ")
+    }
+
+    /// The request for a receipt laid out in rows: the rows' `layout`
+    /// lines (``OCRRow/line``), then the heading as ``prompt(rows:)`` gives
+    /// it, from the rows' plain `texts`.
+    public static func prompt(layout: [String], texts: [String]) -> String {
+        "Receipt rows:\n" + layout.joined(separator: "\n") + "\n\nThe station brand is printed in the first rows: "
+            + heading(of: texts.joined(separator: "\n")).joined(separator: " / ")
+    }
+
+    /// OCR words as the model may see them: each word's text (and its
+    /// alternates) reduced to a receipt's characters, as ``sanitized(_:)``
+    /// does for text, before the words are laid out in rows — sanitizing
+    /// the laid-out text would collapse the wide gaps the layout keeps.
+    /// A word left blank is dropped.
+    public static func rows(of words: [OCRWord]) -> OCRRows {
+        OCRRows(words.map { word in
+            word.mapText { PromptInput.sanitized($0, maximumCharacters: maximumCharacters, allowed: isReceiptCharacter).trimmingCharacters(in: .whitespaces) }
+        })
+    }
+
+    /// The first rows of `rows` whose texts, with a line break each, fit
+    /// in ``maximumCharacters``: a long scan does not fill the context.
+    public static func capped(_ rows: OCRRows) -> [OCRRow] {
+        var total = 0
+        return Array(rows.rows.prefix { row in
+            total += row.text.count + 1
+            return total <= maximumCharacters + 1
+        })
     }
 
     /// `text` reduced to what a receipt prints — letters and digits of any
@@ -137,22 +192,53 @@ public struct ReceiptExtractor: Sendable {
     /// The receipt from both readers: text from the model; numbers from the
     /// model where the patterns found none or agree (within 0.5%), from
     /// the patterns where they disagree; the patterns alone without a model.
+    ///
+    /// When the three numbers then do not add up, but the patterns read two
+    /// of them and not the third, the third is computed from the two
+    /// (``ExtractedReceipt/Source/arithmetic``): OCR garbles one number of
+    /// a photo far more often than two (`PRIX/L L653`, `225 UX` for
+    /// `12.25 l x`), and then neither reader has it to read — the model
+    /// guesses, and its guess is what does not add up.
     public static func merged(model: FuelReceipt?, patterns: ReceiptNumbers) -> ExtractedReceipt {
+        func agree(_ modelValue: Double?, _ patternValue: Double?) -> Bool {
+            guard let modelValue, let patternValue else { return false }
+            return abs(modelValue - patternValue) <= 0.005 * max(abs(patternValue), 0.01)
+        }
         func pick(_ modelValue: Double?, _ patternValue: Double?) -> ExtractedReceipt.Value? {
             switch (modelValue, patternValue) {
             case (let model?, let pattern?):
-                abs(model - pattern) <= 0.005 * max(abs(pattern), 0.01) ? ExtractedReceipt.Value(model, .model) : ExtractedReceipt.Value(pattern, .patterns)
+                agree(model, pattern) ? ExtractedReceipt.Value(model, .model) : ExtractedReceipt.Value(pattern, .patterns)
             case (let model?, nil): ExtractedReceipt.Value(model, .model)
             case (nil, let pattern?): ExtractedReceipt.Value(pattern, .patterns)
             case (nil, nil): nil
             }
         }
-        return ExtractedReceipt(
+        var receipt = ExtractedReceipt(
             stationBrand: model.map(\.stationBrand).flatMap { $0.isEmpty ? nil : $0 },
             totalAmount: pick(model?.totalAmount, patterns.totalAmount),
             volume: pick(model?.volume, patterns.volume),
             pricePerUnit: pick(model?.pricePerUnit, patterns.pricePerUnit)
         )
+        guard !receipt.isConsistent else { return receipt }
+        let confirmed = (total: patterns.totalAmount != nil, volume: patterns.volume != nil, price: patterns.pricePerUnit != nil)
+        func rounded(_ value: Double, _ decimals: Double) -> Double { (value * decimals).rounded() / decimals }
+        switch confirmed {
+        case (true, true, false):
+            if let total = receipt.totalAmount?.value, let volume = receipt.volume?.value, volume > 0 {
+                receipt.pricePerUnit = ExtractedReceipt.Value(rounded(total / volume, 1000), .arithmetic)
+            }
+        case (true, false, true):
+            if let total = receipt.totalAmount?.value, let price = receipt.pricePerUnit?.value, price > 0 {
+                receipt.volume = ExtractedReceipt.Value(rounded(total / price, 1000), .arithmetic)
+            }
+        case (false, true, true):
+            if let volume = receipt.volume?.value, let price = receipt.pricePerUnit?.value {
+                receipt.totalAmount = ExtractedReceipt.Value(rounded(volume * price, 100), .arithmetic)
+            }
+        default:
+            break
+        }
+        return receipt
     }
 
     /// A number as a receipt prints it: up to three decimals, none for a whole number.
@@ -164,7 +250,12 @@ public struct ReceiptExtractor: Sendable {
 
 /// The receipt as the app stores it: each value with where it came from.
 public struct ExtractedReceipt: Sendable, Equatable {
-    public enum Source: String, Sendable { case model, patterns }
+    public enum Source: String, Sendable {
+        case model, patterns
+        /// Computed from the other two numbers (volume × price per unit =
+        /// total), which both readers read alike, where the third did not add up.
+        case arithmetic
+    }
 
     public struct Value: Sendable, Equatable {
         public var value: Double

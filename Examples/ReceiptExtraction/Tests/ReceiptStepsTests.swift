@@ -16,6 +16,9 @@ struct ReceiptStepsTests {
         ("VOLU ME 5.552 G\n@ 3.602/GAL\nINCL FED TAX 0.184/GAL\nSALE 20.00", ReceiptNumbers(volume: 5.552, pricePerUnit: 3.602, totalAmount: 20)),
         ("TOTAL TO PAY 50.00\nVolume (L) 28.36\nPRICE PER LITRE 1.763", ReceiptNumbers(volume: 28.36, pricePerUnit: 1.763, totalAmount: 50)),
         ("CASH 100.00\nCHANGE 40.00\n69.28 L @ 1.719 EUR/L", ReceiptNumbers(volume: 69.28, pricePerUnit: 1.719, totalAmount: nil)),
+        // OCR reads a litre's l as a one.
+        ("12.25 l x 1.633 €/1\nSALE 20.00 EUR\nPRIX/1 1.653\nEUR/1 1.939", ReceiptNumbers(volume: 12.25, pricePerUnit: 1.633, totalAmount: 20)),
+        ("PRIX/1 1.653\nQTE 65.68 L\nAMOUNT DUE 108.57", ReceiptNumbers(volume: 65.68, pricePerUnit: 1.653, totalAmount: 108.57)),
     ])
     func thePatternsReadTheNumbers(rows: String, expected: ReceiptNumbers) {
         #expect(ReceiptNumbers(parsing: rows) == expected)
@@ -90,6 +93,36 @@ struct ReceiptStepsTests {
         #expect(merged.pricePerUnit == ExtractedReceipt.Value(1.633, .model), "agreeing values stay the model's")
         #expect(merged.totalAmount == ExtractedReceipt.Value(20, .model), "no pattern value: the model's")
         #expect(merged.isConsistent)
+    }
+
+    /// A photo's OCR garbled one number (`PRIX/L L653`): the model has
+    /// nothing right to read, the patterns find nothing, and the two numbers
+    /// the patterns read give the third, whatever the model made of them.
+    @Test(arguments: [
+        (FuelReceipt(stationBrand: "TotalEnergies", totalAmount: 108.57, volume: 65.68, pricePerUnit: 1653),
+         ReceiptNumbers(volume: 65.68, pricePerUnit: nil, totalAmount: 108.57), "pricePerUnit", 1.653),
+        (FuelReceipt(stationBrand: "OMV", totalAmount: 20, volume: 225, pricePerUnit: 1.633),
+         ReceiptNumbers(volume: nil, pricePerUnit: 1.633, totalAmount: 20), "volume", 12.247),
+        (FuelReceipt(stationBrand: "BP", totalAmount: 3455, volume: 19.82, pricePerUnit: 1.743),
+         ReceiptNumbers(volume: 19.82, pricePerUnit: 1.743, totalAmount: nil), "totalAmount", 34.55),
+        // The small model's answer to the Vienna photo: it disagrees with both numbers the patterns read.
+        (FuelReceipt(stationBrand: "OMV", totalAmount: 16.67, volume: 1010, pricePerUnit: 3.33),
+         ReceiptNumbers(volume: nil, pricePerUnit: 1.633, totalAmount: 20), "volume", 12.247),
+    ])
+    func aNumberOCRLostIsComputedFromTheTwoBothReadersAgreeOn(model: FuelReceipt, patterns: ReceiptNumbers, field: String, expected: Double) {
+        let merged = ReceiptExtractor.merged(model: model, patterns: patterns)
+        let value = [("pricePerUnit", merged.pricePerUnit), ("volume", merged.volume), ("totalAmount", merged.totalAmount)].first { $0.0 == field }?.1
+        #expect(value == ExtractedReceipt.Value(expected, .arithmetic), "\(String(describing: value))")
+        #expect(merged.isConsistent)
+    }
+
+    /// Only one number read by the patterns: nothing is computed, the
+    /// disagreement stays visible.
+    @Test func withOnlyOnePatternNumberNothingIsComputed() {
+        let model = FuelReceipt(stationBrand: "OMV", totalAmount: 20, volume: 225, pricePerUnit: 1633)
+        let merged = ReceiptExtractor.merged(model: model, patterns: ReceiptNumbers(volume: nil, pricePerUnit: nil, totalAmount: 20))
+        #expect(merged.volume == ExtractedReceipt.Value(225, .model) && merged.pricePerUnit == ExtractedReceipt.Value(1633, .model))
+        #expect(!merged.isConsistent)
     }
 
     /// A model that is not there (its file missing): the extraction still

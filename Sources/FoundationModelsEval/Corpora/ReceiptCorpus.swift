@@ -8,6 +8,9 @@ package struct ReceiptItem: Codable, Sendable, Identifiable, Equatable {
     /// What makes this receipt harder than a clean one (see
     /// ``ReceiptCorpus``): the report breaks accuracy down by these.
     package var features: [String]
+    /// The receipt as a photo read it back, for the photo corpora (made by
+    /// their ``EvalTask/prepare(_:log:)``, never in a corpus file).
+    package var photo: ReceiptPhoto?
 
     package struct Truth: Codable, Sendable, Equatable {
         package var stationBrand: String

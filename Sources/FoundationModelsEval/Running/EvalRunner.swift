@@ -84,7 +84,7 @@ package struct EvalRunner {
     }
 
     private func evaluate<T: EvalTask>(_ task: T.Type, server: ServerSupervisor?, serverNote: String?, contextSize: Int) async throws -> [CorpusRun] {
-        let items = try loadItems(task)
+        let items = try await T.prepare(loadItems(task), log: log)
         var answers: [EvalMode: [AnswerRecord]] = [:]
         var seconds: [EvalMode: Double] = [:]
         var notes: [EvalMode: String] = [:]

@@ -107,9 +107,11 @@ package enum Scoring {
     }
 
     /// Whether `text` prints `value` (with a decimal point or comma, with or
-    /// without trailing zeros): `10.5`, `10,50`.
-    static func containsNumber(_ text: String, _ value: Double) -> Bool {
-        let pattern = /\d+(?:[.,]\d+)?/
+    /// without trailing zeros): `10.5`, `10,50`; with `decimals`, only
+    /// numbers printed with a decimal point or comma count (an amount, not
+    /// the `20` of `VAT 20%`).
+    static func containsNumber(_ text: String, _ value: Double, decimals: Bool = false) -> Bool {
+        let pattern = decimals ? /\d+(?:[.,]\d+)/ : /\d+(?:[.,]\d+)?/
         return text.matches(of: pattern).contains { match in
             Double(match.output.replacingOccurrences(of: ",", with: ".")).map { abs($0 - value) < 1e-9 } ?? false
         }

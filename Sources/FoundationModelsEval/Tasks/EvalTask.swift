@@ -38,6 +38,11 @@ package protocol EvalTask {
     /// The example's whole feature on `item`, as an app calls it.
     static func pipeline(for item: Item, model: SystemLanguageModel) async throws -> PipelineAnswer<Answer>
 
+    /// The items as the modes read them, made from the corpus file's items
+    /// before the first answer (photo corpora render each receipt and read
+    /// it back with OCR here); by default the items as they are.
+    static func prepare(_ items: [Item], log: @escaping @Sendable (String) -> Void) async throws -> [Item]
+
     /// Examples that the answer type's guide descriptions give, by
     /// top-level property: an answer that repeats one the prompt does not
     /// contain copied it from the description instead of reading the input.
@@ -52,6 +57,7 @@ extension EvalTask {
         throw CorpusError("\(corpus.rawValue) has no pipeline")
     }
     package static var descriptionExamples: [String: [String]] { [:] }
+    package static func prepare(_ items: [Item], log: @escaping @Sendable (String) -> Void) async throws -> [Item] { items }
 }
 
 /// What an example's feature returned, as the task's answer type, and how
@@ -78,11 +84,17 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
     /// examples (`e.g. SHELL, CHEVRON`), as app developers write them.
     case receiptsGuideExamples = "receipts-guide-examples"
     case tickets, flashcards, crates
+    /// The receipts rendered to photos with light noise (slight rotation,
+    /// blur, grain), read back by Tesseract, laid out in rows.
+    case receiptsPhotoLight = "receipts-photo-light"
+    /// The same photos with heavy noise: more rotation, blur and grain,
+    /// faded print, a softer image.
+    case receiptsPhotoHeavy = "receipts-photo-heavy"
 
     /// The file of its items: variants of a corpus share their items.
     package var fileName: String {
         switch self {
-        case .receiptsGuideExamples: Corpus.receipts.fileName
+        case .receiptsGuideExamples, .receiptsPhotoLight, .receiptsPhotoHeavy: Corpus.receipts.fileName
         default: rawValue + ".json"
         }
     }
@@ -91,9 +103,15 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
     package var title: String {
         switch self {
         case .receiptsGuideExamples: "Receipts with guide examples"
+        case .receiptsPhotoLight: "Receipts from photos, light noise"
+        case .receiptsPhotoHeavy: "Receipts from photos, heavy noise"
         default: rawValue.capitalized
         }
     }
+
+    /// What `fm eval all` runs: the corpora answered from text (the photo
+    /// corpora are run by name).
+    package static var text: [Corpus] { allCases.filter { $0 != .receiptsPhotoLight && $0 != .receiptsPhotoHeavy } }
 
     /// The corpora with files of their own.
     package static var files: [Corpus] { allCases.filter { $0.fileName == $0.rawValue + ".json" } }
@@ -103,6 +121,8 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
         switch self {
         case .receipts: "fuel receipts as OCR rows → the receipt example's `FuelReceipt`: stationBrand, totalAmount, volume, pricePerUnit (numbers within 1 %); the pipeline is its `ReceiptExtractor` (model, pattern reader, arithmetic check, one re-prompt)"
         case .receiptsGuideExamples: "the same receipts asked for with guide descriptions that give examples, as app developers write them (`The brand of the fuel station, e.g. SHELL, CHEVRON`); an answer that repeats an example its receipt does not contain copied it"
+        case .receiptsPhotoLight, .receiptsPhotoHeavy:
+            "the receipts rendered to photos of a thermal receipt (`scripts/receipt_photos.py`, \(self == .receiptsPhotoLight ? "light" : "heavy") noise), read by Tesseract and laid out as `Row NN [y=…]` lines (`ReceiptExtractor.rows(of:)`); the ocr columns say whether each value survived OCR and the row layout at all (in any row, as printed), the others score the answers as for the text receipts; the pipeline is `ReceiptExtractor.extract(photo:)`, OCR included"
         case .tickets: "support tickets → the ticket example's `Triage`: queue (one of the acceptable ones), priority (low, normal or urgent as the ticket warrants), a summary of at most 15 words; the pipeline is its `TicketTriager` (on device)"
         case .flashcards: "study notes → the flashcards example's `FlashcardDeck`: 3 cards whose answers come from the notes; the pipeline is its `ModelFlashcardGenerator` (repeated questions dropped)"
         case .crates: "crates of records → the vinyl example's `CrateInsight`: 3–5 distinct tags, a snippet of at most 20 words, a summary; the input's artists mentioned; the type's name never copied"
@@ -116,6 +136,8 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
         case .tickets: TicketTask.self
         case .flashcards: FlashcardTask.self
         case .crates: CrateTask.self
+        case .receiptsPhotoLight: LightReceiptPhotoTask.self
+        case .receiptsPhotoHeavy: HeavyReceiptPhotoTask.self
         }
     }
 }

@@ -62,7 +62,12 @@ package enum ReceiptTask: EvalTask {
     /// ``ReceiptExtractor/extract(_:)`` on the receipt's text: a value
     /// neither the model nor the patterns found is scored as missing.
     package static func pipeline(for item: ReceiptItem, model: SystemLanguageModel) async throws -> PipelineAnswer<FuelReceipt> {
-        let extraction = try await ReceiptExtractor(model: model).extract(item.text)
+        ReceiptTask.pipelineAnswer(try await ReceiptExtractor(model: model).extract(item.text))
+    }
+
+    /// An extraction as the report shows it: its values, where each came
+    /// from, and whether the model was asked again.
+    static func pipelineAnswer(_ extraction: ReceiptExtraction) -> PipelineAnswer<FuelReceipt> {
         let receipt = extraction.receipt
         let answer = FuelReceipt(
             stationBrand: receipt.stationBrand ?? "",
