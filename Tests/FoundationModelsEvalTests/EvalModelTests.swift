@@ -45,16 +45,26 @@ struct EvalModelTests {
             #expect(result.answers.map(\.id) == ["receipt-01", "receipt-02"])
             #expect(result.answers.allSatisfy { $0.seconds > 0 && $0.fields.count == ReceiptTask.fields.count })
             if result.mode != .pipeline {
-                #expect(result.answers.allSatisfy { $0.promptTokens > 100 })
+                #expect(result.answers.allSatisfy { $0.promptTokens > 100 || $0.status == .timedOut })
             }
         }
         // The pipeline is the example's extractor: its answers say where each value came from.
         for answer in run.results[3].answers {
             #expect(answer.status == .answered, "\(answer.id): \(answer.problem ?? "")")
-            #expect(answer.output.contains("totalAmount") && (answer.output.contains("(model)") || answer.output.contains("(patterns)")), "\(answer.output)")
+            #expect(answer.output.contains("totalAmount") && ["(model)", "(patterns)", "(arithmetic)"].contains { answer.output.contains($0) }, "\(answer.output)")
             #expect((1...2).contains(answer.requests ?? 0))
         }
-        let guided = run.results[0].answers, grammar = run.results[2].answers
+        let guided = run.results[0].answers
+        // llama-server's grammar lets a number's digits run on: greedy decoding
+        // of the small model did so for one receipt on one machine's CPU, and
+        // such an answer is recorded as out of time, which the report counts.
+        // Ours ends every answer.
+        let grammar = run.results[2].answers.filter { answer in
+            guard answer.status == .timedOut else { return true }
+            #expect(answer.problem?.contains("no answer within") == true, "\(answer.problem ?? "")")
+            return false
+        }
+        #expect(!grammar.isEmpty, "llama-server's grammar answered no receipt in time")
         for answer in guided + grammar {
             // Both enforce the schema: the answer decodes, keys in the type's order.
             #expect(answer.status == .answered, "\(answer.id): \(answer.problem ?? "")")
@@ -65,7 +75,8 @@ struct EvalModelTests {
             #expect(keys == ["stationBrand", "totalAmount", "volume", "pricePerUnit"])
         }
         // The same rendered prompt: the same number of prompt tokens.
-        for (ours, theirs) in zip(guided, grammar) {
+        for theirs in grammar {
+            let ours = try #require(guided.first { $0.id == theirs.id })
             #expect(abs(ours.promptTokens - theirs.promptTokens) <= 1, "\(ours.promptTokens) vs \(theirs.promptTokens)")
         }
         let markdown = EvalReport(runs: [run], command: "test").markdown()
