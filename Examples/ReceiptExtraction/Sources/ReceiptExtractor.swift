@@ -220,9 +220,9 @@ public struct ReceiptExtractor: Sendable {
             pricePerUnit: pick(model?.pricePerUnit, patterns.pricePerUnit)
         )
         guard !receipt.isConsistent else { return receipt }
-        let confirmed = (total: patterns.totalAmount != nil, volume: patterns.volume != nil, price: patterns.pricePerUnit != nil)
+        let readByPatterns = (total: patterns.totalAmount != nil, volume: patterns.volume != nil, price: patterns.pricePerUnit != nil)
         func rounded(_ value: Double, _ decimals: Double) -> Double { (value * decimals).rounded() / decimals }
-        switch confirmed {
+        switch readByPatterns {
         case (true, true, false):
             if let total = receipt.totalAmount?.value, let volume = receipt.volume?.value, volume > 0 {
                 receipt.pricePerUnit = ExtractedReceipt.Value(rounded(total / volume, 1000), .arithmetic)
@@ -253,7 +253,7 @@ public struct ExtractedReceipt: Sendable, Equatable {
     public enum Source: String, Sendable {
         case model, patterns
         /// Computed from the other two numbers (volume × price per unit =
-        /// total), which both readers read alike, where the third did not add up.
+        /// total), which the patterns read, where the third did not add up.
         case arithmetic
     }
 
