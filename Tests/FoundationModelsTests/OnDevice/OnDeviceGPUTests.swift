@@ -39,9 +39,13 @@ extension OnDeviceTests {
         /// gives them. Not always to the letter: the GPU's kernels multiply
         /// in another order and precision than the CPU's (which rounds the
         /// activations to 8 bits), so where two tokens are nearly tied the
-        /// greedy pick can differ and the answers part from there (on
-        /// lavapipe, one prompt of these three parts after eight words).
-        /// So: most answers equal, and every one the same at its start.
+        /// greedy pick can differ and the answers part from there, even at
+        /// the first token (on lavapipe with 256-bit vectors, "Count from
+        /// one to five." starts "1." on the CPU and "The" on the GPU). That
+        /// the backends compute the same logits to within rounding, and
+        /// part only at near ties, LlamaKitTests' "Logits on a GPU" checks
+        /// token by token; here, the engine's GPU path must give most
+        /// answers exactly as the CPU's.
         @Test func greedyAnswersMatchTheCPUs() async throws {
             try OnDevice.requireModel()
             let (gpu, cpu) = Self.models()
@@ -49,15 +53,14 @@ extension OnDeviceTests {
             #expect(loaded.model.offloadedLayers > loaded.model.layerCount)
             #expect(loaded.scheduler.thread == nil)
             #expect(try await OnDeviceEngine.shared(for: cpu.configuration).loaded().model.offloadedLayers == 0)
-            var equal = 0
+            var differences: [String] = []
             for prompt in Self.prompts {
                 let expected = try await LanguageModelSession(model: cpu).respond(to: prompt, options: Self.options).content
                 let answer = try await Batching.streamedAnswer(gpu, to: prompt, options: Self.options)
-                if answer == expected { equal += 1 }
-                let sharedWords = zip(answer.split(separator: " "), expected.split(separator: " ")).prefix { $0 == $1 }.count
-                #expect(sharedWords >= 3, "\(prompt): the GPU said \(answer), the CPU \(expected)")
+                #expect(!answer.isEmpty, "\(prompt): the GPU gave no answer")
+                if answer != expected { differences.append("\(prompt): the GPU said \(answer), the CPU \(expected)") }
             }
-            #expect(equal >= 2, "\(equal) of \(Self.prompts.count) greedy answers equal the CPU's")
+            #expect(differences.count <= 1, "\(differences.count) of \(Self.prompts.count) greedy answers differ from the CPU's: \(differences.joined(separator: " | "))")
         }
 
         @Test func typedAnswersAreValid() async throws {
