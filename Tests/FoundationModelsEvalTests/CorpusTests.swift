@@ -59,7 +59,7 @@ struct CorpusTests {
         #expect(Set(receipts.map(\.truth.volumeUnit)) == ["L", "gal"])
         var features: [String: Int] = [:]
         for receipt in receipts { for feature in receipt.features { features[feature, default: 0] += 1 } }
-        for feature in ["gallons", "decimal-comma", "prepay", "cash-tendered", "combined-row", "price-first", "total-first", "operator-name", "ocr-noise"] {
+        for feature in ["gallons", "decimal-comma", "prepay", "cash-tendered", "combined-row", "price-first", "total-first", "operator-name", "ocr-noise", "injection"] {
             #expect(features[feature, default: 0] >= 2, "only \(features[feature, default: 0]) receipts with \(feature)")
         }
         let labels = Set(ReceiptCorpus.places.flatMap(\.totalLabels))

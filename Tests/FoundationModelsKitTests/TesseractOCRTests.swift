@@ -75,25 +75,29 @@ struct TesseractOCRTests {
         }
     }
 
+    /// The program sleeps two minutes; stopped, the run ends long before.
+    /// How long before is not the point (a loaded machine delays the
+    /// process's exit notice by seconds: 10.5 s was seen in CI), only that
+    /// it did not wait for the program.
     @Test func aProgramPastItsTimeLimitIsStopped() async throws {
         let clock = ContinuousClock()
         let start = clock.now
         await #expect {
-            _ = try await ProcessRun.run(URL(fileURLWithPath: "/bin/sleep"), ["30"], timeLimit: .milliseconds(300))
+            _ = try await ProcessRun.run(URL(fileURLWithPath: "/bin/sleep"), ["120"], timeLimit: .milliseconds(300))
         } throws: { error in
             "\(error)".contains("timedOut")
         }
-        #expect(clock.now - start < .seconds(10))
+        #expect(clock.now - start < .seconds(60))
     }
 
     @Test func aCancelledRunStopsItsProgram() async throws {
         let clock = ContinuousClock()
         let start = clock.now
-        let task = Task { try await ProcessRun.run(URL(fileURLWithPath: "/bin/sleep"), ["30"], timeLimit: .seconds(60)) }
+        let task = Task { try await ProcessRun.run(URL(fileURLWithPath: "/bin/sleep"), ["120"], timeLimit: .seconds(300)) }
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
         let result = await task.result
-        #expect(throws: (any Error).self) { try result.get() }
-        #expect(clock.now - start < .seconds(10))
+        #expect { try result.get() } throws: { "\($0)".contains("cancelled") }
+        #expect(clock.now - start < .seconds(60))
     }
 }
