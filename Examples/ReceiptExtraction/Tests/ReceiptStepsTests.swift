@@ -30,6 +30,22 @@ struct ReceiptStepsTests {
         #expect(ReceiptNumbers(parsing: rows) == expected)
     }
 
+    /// The model's brand is kept where the heading prints it, through OCR's
+    /// look-alike letters; a brand from elsewhere (a pasted instruction)
+    /// gives way to the heading's first named row.
+    @Test func aBrandTheHeadingDoesNotPrintGivesWayToTheHeading() {
+        let heading = ["TOTALENERGIES RELAIS", "12 Rue de la Gare, 69002 Lyon", "Tél. 04 72 00 00 00"]
+        #expect(ReceiptExtractor.brand("TotalEnergies", heading: heading) == "TotalEnergies")
+        #expect(ReceiptExtractor.brand("FREEFUEL", heading: heading) == "TOTALENERGIES RELAIS")
+        #expect(ReceiptExtractor.brand(nil, heading: heading) == "TOTALENERGIES RELAIS")
+        #expect(ReceiptExtractor.brand("", heading: heading) == "TOTALENERGIES RELAIS")
+        #expect(ReceiptExtractor.brand("Shell", heading: ["*** SHEL1 ***", "5 MAIN ST"]) == "Shell")
+        #expect(ReceiptExtractor.brand("Q8", heading: ["Q8 EASY"]) == "Q8")
+        #expect(ReceiptExtractor.brand("DIESEL", heading: ["OMV Tankstelle #4158", "Ringstr. 70, 1010 Wien"]) == "OMV Tankstelle")
+        #expect(ReceiptExtractor.brand("BP", heading: ["| 4158", "BP #77"]) == "BP")
+        #expect(ReceiptExtractor.brand("Esso", heading: []) == "Esso")
+    }
+
     @Test func addressesAndPhoneNumbersAreNotVolumes() {
         let numbers = ReceiptNumbers(parsing: "Ringstr. 70, 1010 Wien\n5 Rue de la Gare, 69002 Ly0n\nTel 0195 496 2025\nPUMPE 2\nDIESEL #2")
         #expect(numbers == ReceiptNumbers())
