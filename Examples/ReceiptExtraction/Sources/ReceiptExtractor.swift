@@ -63,9 +63,10 @@ public struct ReceiptExtractor: Sendable {
     /// ``maximumCharacters`` of text are left out.
     public func extract(rows: OCRRows) async throws -> ReceiptExtraction {
         let kept = Self.capped(rows)
-        let texts = kept.map(\.text).joined(separator: "\n")
-        return try await extract(prompt: Self.prompt(layout: kept.map(\.line), texts: kept.map(\.text)),
-                                 patterns: ReceiptNumbers(parsing: texts), heading: Self.heading(of: texts))
+        let texts = kept.map(\.text)
+        let text = texts.joined(separator: "\n")
+        return try await extract(prompt: Self.prompt(layout: kept.map(\.line), texts: texts),
+                                 patterns: ReceiptNumbers(parsing: text), heading: Self.heading(of: text))
     }
 
     /// The model's answer to `prompt`, checked and merged with `patterns`,
