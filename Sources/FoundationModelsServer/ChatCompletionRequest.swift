@@ -400,12 +400,19 @@ struct ChatCompletionRequest {
     /// The schema guided generation will enforce, or a 400 naming the
     /// keyword it cannot, before anything is decoded.
     private static func schema(from json: String, param: String) throws(APIError) -> GenerationSchema {
+        let schema: GenerationSchema
         do {
-            return try GenerationSchema(jsonSchema: GeneratedContent(json: json))
+            schema = try GenerationSchema(jsonSchema: GeneratedContent(json: json))
         } catch let DecodingError.dataCorrupted(context) {
             throw .invalid("The schema cannot be enforced: \(context.debugDescription)", param: param, code: "unsupported_schema")
         } catch {
             throw .invalid("The schema cannot be enforced: \(error)", param: param, code: "unsupported_schema")
         }
+        // What reads as JSON Schema may still be more than the grammar can
+        // enforce (uniqueItems over objects): refused here, before decoding.
+        if let problem = SchemaConformance.enforcementProblem(of: schema) {
+            throw .invalid("The schema cannot be enforced: \(problem)", param: param, code: "unsupported_schema")
+        }
+        return schema
     }
 }

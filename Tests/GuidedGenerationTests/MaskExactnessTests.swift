@@ -45,6 +45,12 @@ struct MaskExactnessTests {
             .array(ArrayNode(items: .string(StringNode(choices: ["é", "ab", "日本"])), minimumCount: 1, maximumCount: 2)),
         ])),
         ("free values", .object(ObjectNode(properties: [], additionalProperties: .any))),
+        ("distinct elements", .object(ObjectNode(properties: [
+            PropertyNode(name: "t", node: .array(ArrayNode(items: .string(StringNode()), minimumCount: 2, maximumCount: 4, uniqueItems: true))),
+            PropertyNode(name: "e", node: .array(ArrayNode(items: .string(StringNode(choices: ["ab", "abc", "é"])), uniqueItems: true))),
+            PropertyNode(name: "n", node: .array(ArrayNode(items: .integer(NumberNode(minimum: 1, maximum: 12)), minimumCount: 1, uniqueItems: true))),
+            PropertyNode(name: "b", node: .array(ArrayNode(items: .anyOf([.boolean, .null, .literal("12")]), uniqueItems: true)), isOptional: true),
+        ]))),
     ]
 
     @Test(arguments: schemas.indices)

@@ -274,7 +274,7 @@ expect_error("a schema it cannot enforce is 400 before decoding", openai.BadRequ
              lambda: client.chat.completions.create(
                  model=model_name, messages=[{"role": "user", "content": "Hi"}],
                  response_format={"type": "json_schema", "json_schema": {"name": "x", "schema": {
-                     "type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}}}}),
+                     "type": "object", "properties": {"a": {"type": "array", "items": {"type": "object"}, "uniqueItems": True}}}}}),
              param="response_format.json_schema.schema")
 expect_error("temperature 7 is 400", openai.BadRequestError,
              lambda: client.chat.completions.create(model=model_name, temperature=7, messages=[{"role": "user", "content": "Hi"}]),
@@ -297,7 +297,7 @@ for name, payload, param in [
     ("a tool of another type", {"messages": [USER], "tools": [{"type": "retrieval"}]}, "tools[0].type"),
     ("a tool name with spaces", {"messages": [USER], "tools": [{"type": "function", "function": {"name": "get weather"}}]}, "tools[0].function.name"),
     ("a tool schema it cannot enforce", {"messages": [USER], "tools": [{"type": "function", "function": {"name": "f", "parameters": {
-        "type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}}}}]},
+        "type": "object", "properties": {"a": {"type": "array", "items": {"type": "object"}, "uniqueItems": True}}}}}]},
      "tools[0].function.parameters"),
     ("tool_choice naming a tool not given", {"messages": [USER], "tools": [TIME], "tool_choice": {"type": "function", "function": {"name": "nope"}}},
      "tool_choice.function.name"),

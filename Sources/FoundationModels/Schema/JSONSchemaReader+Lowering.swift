@@ -390,11 +390,11 @@ extension JSONSchemaReader {
         if let maximum, (facts.minItems ?? 0) > maximum {
             throw Unsatisfiable(message: "unsatisfiable schema at \(path): minItems \(facts.minItems ?? 0), but it may have at most \(maximum) elements (maxItems, false or unsatisfiable items)")
         }
-        if let uniqueness = facts.uniqueItems, (maximum ?? 2) > 1 {
-            throw Self.corrupted("unsupported JSON Schema keyword \"uniqueItems\" at \(uniqueness): cannot be enforced token by token")
-        }
         if let maximum, prefix.count > maximum { prefix.removeLast(prefix.count - maximum) }
-        return .array(ArrayNode(items: items, minimumCount: facts.minItems, maximumCount: maximum, prefixItems: prefix))
+        // (Whether the elements can be compared as they are written is the
+        // grammar compiler's to judge.)
+        let unique = facts.uniqueItems != nil && (maximum ?? 2) > 1
+        return .array(ArrayNode(items: items, minimumCount: facts.minItems, maximumCount: maximum, prefixItems: prefix, uniqueItems: unique))
     }
 
     /// The objects `facts` allows, where one object cannot say it: each

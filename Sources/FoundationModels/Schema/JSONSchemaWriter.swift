@@ -9,7 +9,7 @@ import GuidedGeneration
 /// `properties`, `required` (optional properties left out), `additionalProperties:
 /// false`, `x-order` (property order), `$defs`/`$ref` (`#/$defs/Name`),
 /// `const`, `enum`, `pattern`, `minimum`, `maximum`, `items`, `minItems`,
-/// `maxItems`, `anyOf`, and `x-unsupported-guides` for guides that cannot be
+/// `maxItems`, `uniqueItems`, `anyOf`, and `x-unsupported-guides` for guides that cannot be
 /// enforced.
 ///
 /// A named string choice (`DynamicGenerationSchema(name:anyOf: [String])`)
@@ -165,6 +165,9 @@ struct JSONSchemaWriter {
             }
             if let maximum = node.maximumCount {
                 object["maxItems"] = number(Double(maximum))
+            }
+            if node.uniqueItems {
+                object["uniqueItems"] = GeneratedContent(kind: .bool(true))
             }
         case .anyOf(let choices):
             object["anyOf"] = GeneratedContent(kind: .array(choices.map { content(for: $0) }))

@@ -65,6 +65,19 @@ package enum SchemaConformance {
         }
     }
 
+    /// Why `schema` cannot be enforced (a guide or keyword the grammar
+    /// refuses, or no value satisfies it), or nil when it can: what a
+    /// server checks before it accepts a request's schema. The grammar is
+    /// kept for checking answers.
+    package static func enforcementProblem(of schema: GenerationSchema) -> String? {
+        do {
+            _ = try constraint(for: schema)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     private static func constraint(for schema: GenerationSchema) throws(GuidedGenerationError) -> TokenConstraint {
         let key = Key(root: schema.root, definitions: schema.definitions)
         if let cached = grammars.withLock({ $0[key] }) { return cached }

@@ -154,16 +154,17 @@ enum SchemaPromptWriter {
         }
     }
 
-    /// An array's element count in words ("3 to 5 ", "exactly 2 ", ""),
-    /// with a trailing space when not empty.
+    /// An array's element count in words ("3 to 5 ", "exactly 2 ",
+    /// "distinct ", ""), with a trailing space when not empty.
     static func count(_ array: ArrayNode) -> String {
-        switch (array.minimumCount, array.maximumCount) {
+        let count = switch (array.minimumCount, array.maximumCount) {
         case let (minimum?, maximum?) where minimum == maximum: "exactly \(minimum) "
         case let (minimum?, maximum?): "\(minimum) to \(maximum) "
         case let (minimum?, nil): "at least \(minimum) "
         case let (nil, maximum?): "at most \(maximum) "
         case (nil, nil): ""
         }
+        return array.uniqueItems ? count + "distinct " : count
     }
 
     static func range(_ bounds: NumberNode) -> String {

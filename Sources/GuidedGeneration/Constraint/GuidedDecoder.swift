@@ -99,6 +99,10 @@ package struct GuidedDecoder {
     }
 
     private mutating func allowedInLeaf(_ alternative: Alternative, into mask: inout TokenMask) {
+        if isElement(alternative) {
+            allowedInElement(alternative, into: &mask)
+            return
+        }
         if case .counted(_, _, let minimum, let maximum) = constraint.grammar.leaves[Int(alternative.leaf)] {
             allowedInCountedString(alternative, minimum: minimum, maximum: maximum, into: &mask)
             return
@@ -106,6 +110,53 @@ package struct GuidedDecoder {
         let masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
         mask.assign(masks.always)
         addExits(masks, after: alternative, remaining: Int.max, into: &mask)
+    }
+
+    /// Whether `alternative` is writing an element of an array whose
+    /// elements must differ (its top frame keeps the element's text).
+    @inline(__always)
+    func isElement(_ alternative: Alternative) -> Bool {
+        constraint.grammar.hasUniqueArrays && alternative.top >= 0 && matcher.arena[Int(alternative.top)].frame.kind == .element
+    }
+
+    /// An element of an array whose elements must differ: the leaf's masks,
+    /// with every token that could end the element as one the array has,
+    /// or lead to where it could only end so, judged by the matcher token
+    /// by token. Those are the tokens that close the leaf (the exits, and
+    /// the tokens of ``LeafMasks/always`` that end at its closing byte), and
+    /// the tokens whose text stays on the texts of the array's elements;
+    /// a token that leaves them can only end the element as a new value.
+    private mutating func allowedInElement(_ alternative: Alternative, into mask: inout TokenMask) {
+        let grammar = constraint.grammar
+        let leaf = alternative.leaf
+        let masks = constraint.masks(leaf: leaf, state: alternative.leafState)
+        mask.assign(masks.always)
+        let tokens = vocabulary.tokens
+        for exit in masks.exits where accepts(from: [alternative], tokens[Int(exit.token)][...]) {
+            mask.insert(exit.token)
+        }
+        let record = matcher.arena[Int(alternative.top)]
+        let set = matcher.arena[Int(record.parent)].frame.elementSet
+        let prefixes = matcher.values.prefixes(of: set)
+        guard prefixes.contains(record.frame.a) else { return }
+        let trie = vocabulary.trie
+        var stack: [(node: Int32, text: Int32, state: LeafState)] = [(TokenTrie.root, record.frame.a, alternative.leafState)]
+        var judged: [Int32] = []
+        while let (node, text, state) = stack.popLast() {
+            for index in trie.children(of: node) {
+                let byte = trie.childByte(at: index)
+                guard let next = grammar.leafNext(leaf, state, byte),
+                      let longer = matcher.values.existingText(text, appending: byte), prefixes.contains(longer) else { continue }
+                let child = trie.childNode(at: index)
+                judged.removeAll(keepingCapacity: true)
+                trie.forEachToken(endingAt: child) { judged.append($0) }
+                for token in judged where mask.contains(token) && !accepts(from: [alternative], tokens[Int(token)][...]) {
+                    mask.remove(token)
+                }
+                // Past the closing byte the tokens are exits, judged above.
+                if !grammar.leafIsFinal(leaf, next), trie.hasChildren(child) { stack.append((child, longer, next)) }
+            }
+        }
     }
 
     /// A length-bounded free string: the free string's masks in the same
@@ -182,7 +233,7 @@ package struct GuidedDecoder {
                     var position = start
                     while position < scratch.count {
                         let alternative = scratch[position]
-                        guard alternative.leaf >= 0, case .string = constraint.grammar.leaves[Int(alternative.leaf)] else {
+                        guard alternative.leaf >= 0, case .string = constraint.grammar.leaves[Int(alternative.leaf)], !isElement(alternative) else {
                             position += 1
                             continue
                         }

@@ -167,7 +167,7 @@ extension GuidedDecoder {
             return record.frame.a == FreeObjectPhase.inKey.rawValue ? nil : (nil, false)
         case .anyArray:
             return (nil, true)
-        case .value, .object, .sequence, .extra, .space:
+        case .value, .object, .sequence, .extra, .space, .element:
             return (nil, false)
         }
     }

@@ -147,6 +147,25 @@ package struct Grammar: Sendable {
         Int(node) < expandedArrays.count && expandedArrays[Int(node)]
     }
 
+    /// The array and tuple nodes whose elements must all differ (JSON
+    /// Schema's `uniqueItems`): their elements are strings in canonical
+    /// spelling, integers, booleans, null or constants, so two elements are
+    /// equal exactly when they are written the same (see
+    /// ``GrammarCompiler``). The matcher keeps the elements written so far
+    /// (``UniqueValues``).
+    var uniqueArrays: Set<Int32> = [] {
+        didSet { hasUniqueArrays = !uniqueArrays.isEmpty }
+    }
+    /// Whether any array needs its elements kept: the matcher's fast path
+    /// skips the check otherwise.
+    private(set) var hasUniqueArrays = false
+
+    /// Whether array or tuple `node` requires distinct elements.
+    @inline(__always)
+    func isUnique(_ node: Int32) -> Bool {
+        hasUniqueArrays && uniqueArrays.contains(node)
+    }
+
     /// Between two elements of array or tuple `node`: `,` and a line break
     /// (its indentation is the matcher's) or the one-line separator.
     func elementSeparator(_ node: Int32) -> [UInt8] {

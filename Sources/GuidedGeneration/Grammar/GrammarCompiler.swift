@@ -11,6 +11,12 @@ package struct GrammarCompiler {
     private var definitionNodes: [String: Int32] = [:]
     private var stringLeaves: [StringNode: Int32] = [:]
     private var numberLeaves: [NumberConstraint: Int32] = [:]
+    /// Compiling the elements of an array whose elements must differ:
+    /// free strings get the canonical spelling, so that equal values are
+    /// equal bytes (``UniqueValues``), and definitions are compiled again.
+    private var canonicalStrings = false
+    private var canonicalStringLeaves: [StringNode: Int32] = [:]
+    private var canonicalDefinitionNodes: [String: Int32] = [:]
 
     /// Compiles `root`, resolving references among `definitions`.
     /// - Throws: ``GuidedGenerationError/unsupportedGuide(_:)`` for a guide
@@ -119,16 +125,31 @@ package struct GrammarCompiler {
             guard minimum <= Int(Int32.max), (array.maximumCount ?? 0) <= Int(Int32.max) else {
                 throw .unsupportedGuide("\(path): element counts above \(Int32.max)")
             }
+            // (At most one element: nothing to compare.)
+            let unique = array.uniqueItems && (array.maximumCount ?? 2) > 1
+            let outer = canonicalStrings
+            canonicalStrings = outer || unique
+            defer { canonicalStrings = outer }
             let item = try node(for: array.items, at: "\(path)/items")
-            guard !array.prefixItems.isEmpty else {
-                return add(.array(item: item, minimum: Int32(minimum), maximum: array.maximumCount.map { Int32($0) }))
-            }
             var prefix: [Int32] = []
             for (index, element) in array.prefixItems.enumerated() {
                 prefix.append(try node(for: element, at: "\(path)/prefixItems/\(index)"))
             }
-            grammar.tuples.append(.init(prefix: prefix, rest: item, minimum: Int32(minimum), maximum: array.maximumCount.map { Int32($0) }))
-            return add(.tuple(Int32(grammar.tuples.count - 1)))
+            let compiled: Int32
+            if prefix.isEmpty {
+                compiled = add(.array(item: item, minimum: Int32(minimum), maximum: array.maximumCount.map { Int32($0) }))
+            } else {
+                grammar.tuples.append(.init(prefix: prefix, rest: item, minimum: Int32(minimum), maximum: array.maximumCount.map { Int32($0) }))
+                compiled = add(.tuple(Int32(grammar.tuples.count - 1)))
+            }
+            if unique {
+                for element in prefix + [item] { try checkComparable(element, at: path) }
+                grammar.uniqueArrays.insert(compiled)
+                guard grammar.freshElements(of: compiled, from: 0, to: minimum, excluding: []) != nil else {
+                    throw .unsatisfiable("\(path): minItems \(minimum) with uniqueItems, but its elements cannot take \(minimum) different values")
+                }
+            }
+            return compiled
 
         case .anyOf(let choices):
             guard !choices.isEmpty else { throw .unsatisfiable("\(path) is an anyOf with no choices") }
@@ -139,13 +160,13 @@ package struct GrammarCompiler {
             return add(.anyOf(nodes))
 
         case .reference(let name):
-            if let existing = definitionNodes[name] { return existing }
+            if let existing = canonicalStrings ? canonicalDefinitionNodes[name] : definitionNodes[name] { return existing }
             guard let definition = definitions[name] else {
                 throw .unsatisfiable("\(path) refers to \"\(name)\", which is not defined")
             }
             // Reserve the node first so a recursive reference finds it.
             let reserved = add(.anyOf([]))
-            definitionNodes[name] = reserved
+            if canonicalStrings { canonicalDefinitionNodes[name] = reserved } else { definitionNodes[name] = reserved }
             let body = try node(for: definition.node, at: "#/$defs/\(name)")
             grammar.nodes[Int(reserved)] = .anyOf([body])
             return reserved
@@ -221,7 +242,41 @@ package struct GrammarCompiler {
         }
     }
 
+    /// The element `node` of an array whose elements must differ is a
+    /// value the matcher can compare as it is written: a string (canonical
+    /// spelling), an integer, a boolean, null or a constant, or a choice of
+    /// them. Throws for the rest, naming what the element may be.
+    private func checkComparable(_ node: Int32, at path: String) throws(GuidedGenerationError) {
+        var visited: Set<Int32> = []
+        func what(_ node: Int32) -> String? {
+            guard visited.insert(node).inserted else { return nil }
+            switch grammar.nodes[Int(node)] {
+            case .leaf(let leaf):
+                if leaf == SharedLeaf.anyString.rawValue { return "strings in any spelling" }
+                switch grammar.leaves[Int(leaf)] {
+                case .string: return nil
+                case .number(let number): return number.isInteger ? nil : "numbers with a fraction"
+                case .counted: return "strings in any spelling"
+                }
+            case .anyOf(let choices):
+                if choices.isEmpty { return "of a recursive type" }
+                for choice in choices { if let found = what(choice) { return found } }
+                return nil
+            case .object: return "objects"
+            case .array, .tuple: return "arrays"
+            case .anyValue: return "any value"
+            case .sequence: return "sequences"
+            }
+        }
+        if let found = what(node) {
+            throw .unsupportedGuide("\(path): uniqueItems over elements that may be \(found): only strings, integers, booleans, null and constants can be compared token by token")
+        }
+    }
+
     private mutating func stringLeaf(_ string: StringNode, at path: String) throws(GuidedGenerationError) -> Int32 {
+        if canonicalStrings, !string.constrainsText, string.unsupportedGuides.isEmpty {
+            return try canonicalFreeStringLeaf(string, at: path)
+        }
         if let existing = stringLeaves[string] { return existing }
         if let guide = string.unsupportedGuides.first {
             throw .unsupportedGuide("\(path): \(guide)")
@@ -244,6 +299,33 @@ package struct GrammarCompiler {
             leaf = grammar.addLeaf(.string(automaton))
         }
         stringLeaves[string] = leaf
+        return leaf
+    }
+
+    /// A free string (length bounds at most) among the elements of an array
+    /// whose elements must differ: in the canonical spelling, so that equal
+    /// strings are equal bytes.
+    private mutating func canonicalFreeStringLeaf(_ string: StringNode, at path: String) throws(GuidedGenerationError) -> Int32 {
+        if let existing = canonicalStringLeaves[string] { return existing }
+        let minimum = max(string.minimumLength ?? 0, 0)
+        let automaton: ByteDFA
+        if minimum == 0, string.maximumLength == nil {
+            automaton = ByteDFA.canonicalString
+        } else {
+            if let maximum = string.maximumLength, maximum < minimum {
+                throw .unsatisfiable("\(path): minLength \(minimum) is greater than maxLength \(maximum)")
+            }
+            guard minimum <= PatternParser.maximumCount, (string.maximumLength ?? 0) <= PatternParser.maximumCount else {
+                throw .unsupportedGuide("\(path): uniqueItems over strings with a length bound above \(PatternParser.maximumCount)")
+            }
+            do {
+                automaton = try ByteDFA.jsonString(length: minimum, string.maximumLength)
+            } catch {
+                throw Self.located(error, at: path)
+            }
+        }
+        let leaf = grammar.addLeaf(.string(automaton))
+        canonicalStringLeaves[string] = leaf
         return leaf
     }
 

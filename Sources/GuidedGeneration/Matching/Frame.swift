@@ -13,8 +13,9 @@ struct Frame: Hashable, Sendable {
         case object
         /// Object shape `node` is waiting for the value of property `a`.
         case objectValue
-        /// Array node `node` with `a` elements so far; `b` is
-        /// ``ArrayPhase``.
+        /// Array node `node` with `a` elements so far; `b` holds its
+        /// ``ArrayPhase`` and, when its elements must differ, the set of
+        /// those written (``arrayPhase``, ``elementSet``).
         case array
         /// A free-form object (`anyValue`); `a` is ``FreeObjectPhase``.
         case anyObject
@@ -26,6 +27,10 @@ struct Frame: Hashable, Sendable {
         /// Object shape `node` among its extra keys: `a` is ``ExtraPhase``,
         /// `b` the extra (key language) being written.
         case extra
+        /// An element of array `node` whose elements must differ, being
+        /// written by the leaf above it: `a` is its text so far
+        /// (``UniqueValues``). On top of the array's frame.
+        case element
         /// Layout whitespace on top of the frame it leads to: `b` is 1
         /// while a line break is still to come, `a` the spaces after it (the
         /// space after a `,` or `:` in the spaced layout is `a` 1, `b` 0; an
@@ -37,7 +42,7 @@ struct Frame: Hashable, Sendable {
         var isContainer: Bool {
             switch self {
             case .object, .objectValue, .array, .anyObject, .anyArray, .extra: true
-            case .value, .sequence, .space: false
+            case .value, .sequence, .space, .element: false
             }
         }
     }

@@ -10,6 +10,8 @@
 struct Matcher {
     let grammar: Grammar
     private(set) var arena: [FrameRecord] = []
+    /// The elements written in arrays whose elements must differ.
+    var values = UniqueValues()
 
     init(grammar: Grammar) {
         self.grammar = grammar
@@ -36,6 +38,10 @@ struct Matcher {
     /// Appends to `out` every alternative reached from `alternative` by `byte`.
     mutating func step(_ alternative: Alternative, _ byte: UInt8, into out: inout [Alternative]) {
         if alternative.leaf >= 0 {
+            if grammar.hasUniqueArrays, alternative.top >= 0, arena[Int(alternative.top)].frame.kind == .element {
+                stepElement(alternative, byte, into: &out)
+                return
+            }
             let leaf = alternative.leaf
             if let next = grammar.leafNext(leaf, alternative.leafState, byte) {
                 if grammar.leafIsFinal(leaf, next) {
@@ -104,7 +110,8 @@ struct Matcher {
             let count = frame.a
             let minimum = grammar.minimumCount(of: frame.node)
             let expanded = grammar.isExpanded(frame.node)
-            switch ArrayPhase(rawValue: frame.b) ?? .inElement {
+            let set = frame.elementSet
+            switch frame.arrayPhase {
             case .opened:
                 if byte == UInt8(ascii: "]"), minimum == 0 {
                     out.append(complete(record.parent))
@@ -113,20 +120,20 @@ struct Matcher {
                 if expanded {
                     // The first element's line.
                     if byte == UInt8(ascii: "\n") {
-                        let next = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.afterComma.rawValue), parent: record.parent)
+                        let next = push(.array(frame.node, count: count, phase: .afterComma, set: set), parent: record.parent)
                         out.append(indentation(depth(below: record.parent) + 1, over: next))
                     }
                 } else {
-                    let waiting = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.inElement.rawValue), parent: record.parent)
-                    startValue(item, parent: waiting, byte, into: &out)
+                    startElement(item, of: frame, parent: record.parent, byte, into: &out)
                 }
             case .afterElement:
-                if byte == UInt8(ascii: ","), grammar.element(of: frame.node, at: count) != nil {
-                    let next = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.afterComma.rawValue), parent: record.parent)
+                if byte == UInt8(ascii: ","), let item = grammar.element(of: frame.node, at: count),
+                   !grammar.isUnique(frame.node) || hasFreshValue(set: set, node: item) {
+                    let next = push(.array(frame.node, count: count, phase: .afterComma, set: set), parent: record.parent)
                     out.append(expanded ? indentation(depth(below: record.parent) + 1, newline: true, over: next) : separated(next))
                 } else if count >= minimum {
                     if expanded, byte == UInt8(ascii: "\n") {
-                        let next = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.closing.rawValue), parent: record.parent)
+                        let next = push(.array(frame.node, count: count, phase: .closing, set: set), parent: record.parent)
                         out.append(indentation(depth(below: record.parent), over: next))
                     } else if !expanded, byte == UInt8(ascii: "]") {
                         out.append(complete(record.parent))
@@ -134,8 +141,7 @@ struct Matcher {
                 }
             case .afterComma:
                 guard let item = grammar.element(of: frame.node, at: count) else { return }
-                let waiting = push(Frame(.array, node: frame.node, a: count, b: ArrayPhase.inElement.rawValue), parent: record.parent)
-                startValue(item, parent: waiting, byte, into: &out)
+                startElement(item, of: frame, parent: record.parent, byte, into: &out)
             case .closing:
                 if byte == UInt8(ascii: "]") {
                     out.append(complete(record.parent))
@@ -212,6 +218,11 @@ struct Matcher {
                 return
             }
 
+        case .element:
+            // Waiting for the element's leaf above it; never the top of a
+            // live stack without one.
+            return
+
         case .space:
             var rest = frame
             if rest.b == 1 {
@@ -258,6 +269,51 @@ struct Matcher {
         return level
     }
 
+    /// Starts element `item` of array `frame` (whose parent is `parent`)
+    /// with `byte`: above the array waiting for it and, when the array's
+    /// elements must differ, the element's text (empty so far).
+    private mutating func startElement(_ item: Int32, of frame: Frame, parent: Int32, _ byte: UInt8, into out: inout [Alternative]) {
+        let waiting = push(.array(frame.node, count: frame.a, phase: .inElement, set: frame.elementSet), parent: parent)
+        guard grammar.isUnique(frame.node) else {
+            startValue(item, parent: waiting, byte, into: &out)
+            return
+        }
+        let element = push(Frame(.element, node: frame.node, a: UniqueValues.emptyText), parent: waiting)
+        startValue(item, parent: element, byte, into: &out)
+    }
+
+    /// Reads `byte` in the leaf of an element whose array requires
+    /// distinct elements (the top frame is its ``Frame/Kind/element``):
+    /// the text grows by the byte, and the byte is refused where the
+    /// element could then only end as one the array already has.
+    private mutating func stepElement(_ alternative: Alternative, _ byte: UInt8, into out: inout [Alternative]) {
+        let record = arena[Int(alternative.top)]
+        let text = record.frame.a
+        let set = arena[Int(record.parent)].frame.elementSet
+        let leaf = alternative.leaf
+        if let next = grammar.leafNext(leaf, alternative.leafState, byte) {
+            let longer = values.text(text, appending: byte)
+            if grammar.leafIsFinal(leaf, next) {
+                if let done = finishElement(record, text: longer) { out.append(done) }
+            } else if isLive(set: set, text: longer, leaf: leaf, state: next) {
+                let moved = push(Frame(.element, node: record.frame.node, a: longer), parent: record.parent)
+                out.append(Alternative(top: moved, leaf: leaf, leafState: next))
+            }
+        } else if grammar.leafIsAccepting(leaf, alternative.leafState) {
+            // A number ends where a byte cannot extend it.
+            if let done = finishElement(record, text: text) { step(done, byte, into: &out) }
+        }
+    }
+
+    /// The array after the element of `record` (an ``Frame/Kind/element``
+    /// frame) ended as `text`; nil when the array already has it.
+    private mutating func finishElement(_ record: FrameRecord, text: Int32) -> Alternative? {
+        let array = arena[Int(record.parent)]
+        guard !values.contains(array.frame.elementSet, text) else { return nil }
+        let set = values.set(array.frame.elementSet, adding: text)
+        return Alternative(top: push(.array(array.frame.node, count: array.frame.a + 1, phase: .afterElement, set: set), parent: array.parent))
+    }
+
     /// Starts a value of `node` whose first byte is `byte`, above `parent`.
     private mutating func startValue(_ node: Int32, parent: Int32, _ byte: UInt8, into out: inout [Alternative]) {
         switch grammar.nodes[Int(node)] {
@@ -269,7 +325,7 @@ struct Matcher {
             }
         case .array, .tuple:
             if byte == UInt8(ascii: "[") {
-                out.append(Alternative(top: push(Frame(.array, node: node, b: ArrayPhase.opened.rawValue), parent: parent)))
+                out.append(Alternative(top: push(.array(node, count: 0, phase: .opened), parent: parent)))
             }
         case .anyOf(let choices):
             for choice in choices {
@@ -311,6 +367,10 @@ struct Matcher {
     }
 
     private mutating func startLeaf(_ leaf: Int32, parent: Int32, _ byte: UInt8, into out: inout [Alternative]) {
+        if grammar.hasUniqueArrays, parent >= 0, arena[Int(parent)].frame.kind == .element {
+            stepElement(Alternative(top: parent, leaf: leaf, leafState: grammar.leafInitial(leaf)), byte, into: &out)
+            return
+        }
         guard let next = grammar.leafNext(leaf, grammar.leafInitial(leaf), byte) else { return }
         if grammar.leafIsFinal(leaf, next) {
             out.append(complete(parent))
@@ -329,8 +389,12 @@ struct Matcher {
         case .objectValue:
             frame = Frame(.object, node: frame.node, a: (frame.a + 1) * 2 + 1, b: 0)
         case .array:
-            frame.a += 1
-            frame.b = ArrayPhase.afterElement.rawValue
+            frame = .array(frame.node, count: frame.a + 1, phase: .afterElement, set: frame.elementSet)
+        case .element:
+            // An element's leaf ends through ``stepElement``, which checks
+            // the text against the array's; nothing completes the frame.
+            assertionFailure("an element of an array with distinct elements completed without its check")
+            return complete(record.parent)
         case .anyObject:
             frame.a = frame.a == FreeObjectPhase.inKey.rawValue ? FreeObjectPhase.afterKey.rawValue : FreeObjectPhase.afterValue.rawValue
         case .anyArray:

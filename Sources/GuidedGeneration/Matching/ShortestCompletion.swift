@@ -273,7 +273,12 @@ struct ShortestCompletion: Sendable {
             case .object(let shape):
                 result = objectRest(shape: Int(shape), trieIndex: 0, from: 0).map { [UInt8(ascii: "{")] + $0 }
             case .array(let item, let minimum, _):
-                if minimum > 0 {
+                if minimum > 0, grammar.isUnique(node) {
+                    let (open, separator, close) = grammar.arrayPunctuation(node)
+                    result = grammar.freshElements(of: node, from: 0, to: Int(minimum), excluding: []).map { elements in
+                        open + elements.joined(separator: separator) + close
+                    }
+                } else if minimum > 0 {
                     let (open, separator, close) = grammar.arrayPunctuation(node)
                     result = text(of: item).map { element in
                         var bytes = open
@@ -298,6 +303,11 @@ struct ShortestCompletion: Sendable {
                     bytes? += text
                 }
                 result = bytes
+            case .tuple where grammar.isUnique(node):
+                let (open, separator, close) = grammar.minimumCount(of: node) > 0 ? grammar.arrayPunctuation(node) : ([UInt8(ascii: "[")], [], [UInt8(ascii: "]")])
+                result = grammar.freshElements(of: node, from: 0, to: Int(grammar.minimumCount(of: node)), excluding: []).map { elements in
+                    open + elements.joined(separator: separator) + close
+                }
             case .tuple:
                 let (open, separator, close) = grammar.minimumCount(of: node) > 0 ? grammar.arrayPunctuation(node) : ([UInt8(ascii: "[")], [], [UInt8(ascii: "]")])
                 var bytes: [UInt8]? = open
@@ -381,7 +391,21 @@ extension Matcher {
             guard bytes.count <= ShortestCompletion.textLimit else { throw .init() }
         }
         var waiting = alternative.top
-        if alternative.leaf >= 0 {
+        /// The element just finished in an array whose elements must
+        /// differ: the elements added after it must differ from it too.
+        var finished: (array: Int32, text: [UInt8])?
+        if alternative.leaf >= 0, alternative.top >= 0, arena[Int(alternative.top)].frame.kind == .element {
+            // An element of such an array: the shortest way to end it as a
+            // value the array does not have yet.
+            let record = arena[Int(alternative.top)]
+            let written = values.bytes(of: record.frame.a)
+            let excluded = values.memberBytes(of: arena[Int(record.parent)].frame.elementSet)
+            guard let text = grammar.completions(of: alternative.leaf, from: alternative.leafState, after: written, count: 1, excluding: excluded).first else { throw .init() }
+            try append(Array(text[written.count...]))
+            leafCount = bytes.count
+            finished = (record.parent, text)
+            waiting = record.parent
+        } else if alternative.leaf >= 0 {
             guard let leafBytes = ShortestCompletion.leafCompletion(grammar, alternative.leaf, alternative.leafState) else { throw .init() }
             try append(leafBytes)
             leafCount = bytes.count
@@ -402,9 +426,33 @@ extension Matcher {
                     try append(table.text(value))
                     try append(table.rest(shape: frame.node, trieIndex: Int(index + 1) * 2 + 1))
                 }
+            case .array where grammar.isUnique(frame.node):
+                let minimum = Int(grammar.minimumCount(of: frame.node))
+                let phase = frame.arrayPhase
+                let (open, separator, close) = grammar.arrayPunctuation(frame.node)
+                let count = Int(frame.a)
+                let excluded = values.memberBytes(of: frame.elementSet)
+                switch phase {
+                case .opened where minimum == 0:
+                    try append([UInt8(ascii: "]")])
+                case .opened, .afterComma, .afterElement:
+                    // After a comma, one more element is due whatever the minimum.
+                    let end = max(minimum, phase == .afterComma ? count + 1 : count)
+                    guard let elements = grammar.freshElements(of: frame.node, from: count, to: end, excluding: excluded) else { throw .init() }
+                    for (offset, element) in elements.enumerated() {
+                        if offset == 0, phase == .opened { try append(Array(open.dropFirst())) }
+                        if offset > 0 || phase == .afterElement { try append(separator) }
+                        try append(element)
+                    }
+                    try append(close)
+                case .closing:
+                    try append([UInt8(ascii: "]")])
+                case .inElement:
+                    throw .init()
+                }
             case .array:
                 let minimum = Int(grammar.minimumCount(of: frame.node))
-                let phase = ArrayPhase(rawValue: frame.b) ?? .inElement
+                let phase = frame.arrayPhase
                 let (open, separator, close) = grammar.arrayPunctuation(frame.node)
                 var count = Int(frame.a)
                 switch phase {
@@ -471,7 +519,7 @@ extension Matcher {
             case .sequence:
                 guard frame.b == 1, case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { throw .init() }
                 for part in parts[Int(frame.a)...] { try append(table.text(part)) }
-            case .objectValue, .space:
+            case .objectValue, .space, .element:
                 throw .init()
             }
             if waiting == alternative.top { waiting = record.parent }
@@ -483,6 +531,14 @@ extension Matcher {
             switch frame.kind {
             case .objectValue:
                 try append(table.rest(shape: frame.node, trieIndex: Int(frame.a + 1) * 2 + 1))
+            case .array where grammar.isUnique(frame.node):
+                let (_, separator, close) = grammar.arrayPunctuation(frame.node)
+                var excluded = values.memberBytes(of: frame.elementSet)
+                if let finished, finished.array == waiting { excluded.insert(finished.text) }
+                let start = Int(frame.a) + 1
+                guard let elements = grammar.freshElements(of: frame.node, from: start, to: max(start, Int(grammar.minimumCount(of: frame.node))), excluding: excluded) else { throw .init() }
+                for element in elements { try append(separator + element) }
+                try append(close)
             case .array:
                 let (_, separator, close) = grammar.arrayPunctuation(frame.node)
                 var count = Int(frame.a) + 1
@@ -504,7 +560,7 @@ extension Matcher {
             case .sequence:
                 guard case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { throw .init() }
                 for part in parts[(Int(frame.a) + 1)...] { try append(table.text(part)) }
-            case .value, .object, .space:
+            case .value, .object, .space, .element:
                 throw .init()
             }
             waiting = record.parent

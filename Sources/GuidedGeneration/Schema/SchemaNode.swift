@@ -173,12 +173,17 @@ package struct ArrayNode: Sendable, Hashable {
     /// The schemas of the first elements, one each (a tuple: JSON Schema's
     /// `prefixItems`, or `items` as an array in drafts 4 to 2019-09).
     package var prefixItems: [SchemaNode]
+    /// No two elements may be equal (JSON Schema's `uniqueItems`). The
+    /// elements must be strings, integers, booleans, null or constants:
+    /// values the matcher can compare as they are written.
+    package var uniqueItems: Bool
 
-    package init(items: SchemaNode, minimumCount: Int? = nil, maximumCount: Int? = nil, prefixItems: [SchemaNode] = []) {
+    package init(items: SchemaNode, minimumCount: Int? = nil, maximumCount: Int? = nil, prefixItems: [SchemaNode] = [], uniqueItems: Bool = false) {
         self.items = items
         self.minimumCount = minimumCount
         self.maximumCount = maximumCount
         self.prefixItems = prefixItems
+        self.uniqueItems = uniqueItems
     }
 }
 

@@ -102,6 +102,23 @@ extension OnDeviceTests {
                  valid: [#"["x",true,false]"#], invalid: [#"["y"]"#, #"["x",1]"#, "[]"]),
             Case(name: "uniqueItems where at most one item", schema: #"{"type":"array","items":{"type":"string"},"uniqueItems":true,"maxItems":1}"#,
                  valid: ["[]", #"["a"]"#], invalid: [#"["a","a"]"#]),
+            Case(name: "uniqueItems over free strings", schema: #"{"type":"array","items":{"type":"string"},"uniqueItems":true,"minItems":3}"#,
+                 valid: [#"["a","b","c"]"#, #"["a","b","c","A"]"#], invalid: [#"["a","b","a"]"#, #"["a","a","b"]"#, #"["a","b"]"#, #"["A","\u0041","b"]"#]),
+            Case(name: "uniqueItems over an enum", schema: #"{"type":"array","items":{"enum":["red","green","blue"]},"uniqueItems":true}"#,
+                 valid: ["[]", #"["red","blue"]"#, #"["blue","green","red"]"#], invalid: [#"["red","red"]"#, #"["red","green","blue","red"]"#]),
+            Case(name: "uniqueItems over an enum whose values begin one another", schema: #"{"type":"array","items":{"enum":["a","ab","abc"]},"uniqueItems":true,"minItems":3}"#,
+                 valid: [#"["abc","a","ab"]"#, #"["a","ab","abc"]"#], invalid: [#"["a","ab","a"]"#, #"["ab","ab","a"]"#]),
+            Case(name: "uniqueItems over a bounded integer range", schema: #"{"type":"array","items":{"type":"integer","minimum":1,"maximum":12},"uniqueItems":true,"minItems":4}"#,
+                 valid: ["[1,10,11,12]", "[12,11,10,1,2]"], invalid: ["[1,10,1,2]", "[1,2,3]"]),
+            Case(name: "uniqueItems over booleans and null: three values at most", schema: #"{"type":"array","items":{"type":["boolean","null"]},"uniqueItems":true}"#,
+                 valid: ["[true,false,null]", "[null]", "[]"], invalid: ["[true,true]", "[false,null,false]", "[true,false,null,true]"]),
+            Case(name: "uniqueItems over exactly as many strings as required", schema: #"{"type":"array","items":{"type":"string","pattern":"^[ab]?$"},"uniqueItems":true,"minItems":3}"#,
+                 valid: [#"["","a","b"]"#, #"["b","","a"]"#], invalid: [#"["a","a",""]"#, #"["a","b","c"]"#, #"["a","b","","a"]"#]),
+            Case(name: "uniqueItems over a tuple and its rest", schema: #"{"type":"array","prefixItems":[{"const":"x"}],"items":{"enum":["x","y"]},"uniqueItems":true,"minItems":2}"#,
+                 valid: [#"["x","y"]"#], invalid: [#"["x","x"]"#, #"["x","y","x"]"#]),
+            Case(name: "uniqueItems over strings of bounded length, in an object", schema: #"""
+                {"type":"object","properties":{"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2},"uniqueItems":true,"minItems":2}},"required":["tags"]}
+                """#, valid: [#"{"tags":["a","ab"]}"#], invalid: [#"{"tags":["ab","ab"]}"#, #"{"tags":["a",""]}"#]),
             Case(name: "contains with minContains 0 constrains nothing", schema: #"{"type":"array","items":{"type":"integer"},"contains":{"minimum":5},"minContains":0,"maxItems":3}"#,
                  oracle: #"{"type":"array","items":{"type":"integer"},"maxItems":3}"#, valid: ["[]", "[1,2]"], invalid: [#"["a"]"#, "[1,2,3,4]"]),
             Case(name: "if true applies then", schema: #"{"type":"string","if":true,"then":{"maxLength":2}}"#,
@@ -217,7 +234,6 @@ extension OnDeviceTests {
         /// What cannot be enforced token by token: refused before decoding,
         /// naming the keyword and where it is.
         static let refusals: [(schema: String, mentions: String)] = [
-            (#"{"type":"array","items":{"type":"string"},"uniqueItems":true}"#, #""uniqueItems" at #/uniqueItems"#),
             (#"{"type":"array","contains":{"type":"string"}}"#, #""contains" at #/contains"#),
             (#"{"not":{"multipleOf":3}}"#, #"not at #/not: the negation of "multipleOf""#),
             (#"{"type":"number","not":{"type":"integer"}}"#, "not at #: a number that is not an integer"),
@@ -290,6 +306,27 @@ extension OnDeviceTests {
                 Issue.record("\(schema) should be refused, read as \(read.root)")
             } catch DecodingError.dataCorrupted(let context) {
                 #expect(context.debugDescription.contains(mentions), "\(context.debugDescription) does not name \(mentions)")
+            }
+        }
+
+        /// What the matcher cannot compare as it is written (objects,
+        /// arrays, numbers with a fraction), and uniqueness no set of values
+        /// can meet: refused when the schema is compiled, naming where.
+        static let uniquenessRefusals: [(schema: String, mentions: String)] = [
+            (#"{"type":"array","items":{"type":"object"},"uniqueItems":true}"#, "#: uniqueItems over elements that may be objects"),
+            (#"{"type":"array","items":{"type":"number"},"uniqueItems":true}"#, "#: uniqueItems over elements that may be numbers with a fraction"),
+            (#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"array"},"uniqueItems":true}}}"#, "#/properties/a: uniqueItems over elements that may be arrays"),
+            (#"{"type":"array","items":{"enum":["a","b"]},"uniqueItems":true,"minItems":3}"#, "#: minItems 3 with uniqueItems"),
+        ]
+
+        @Test(arguments: uniquenessRefusals)
+        func uniquenessTheMatcherCannotCheckIsAClearError(_ schema: String, mentions: String) async throws {
+            let vocabulary = try await GuidedProperties.vocabulary()
+            do {
+                _ = try Self.constraint(schema, vocabulary: vocabulary)
+                Issue.record("\(schema) should be refused")
+            } catch let error as GuidedGenerationError {
+                #expect("\(error)".contains(mentions), "\(error) does not name \(mentions)")
             }
         }
 

@@ -117,6 +117,9 @@ extension OnDeviceTests {
                 {"type":"object","properties":{"tea":{"type":"boolean"},"milk":{"type":"boolean"},"sugar":{"type":"boolean"}},"required":["tea"],"maxProperties":2,"additionalProperties":false}
                 """#, "Tea with milk and sugar, please."),
             ("oneOf whose branches overlap", #"{"oneOf":[{"type":"string","maxLength":8},{"type":"string","minLength":3,"maxLength":12}]}"#, "Name a color."),
+            ("uniqueItems over strings", #"{"type":"array","items":{"type":"string","maxLength":20},"uniqueItems":true,"minItems":3,"maxItems":5}"#, "List the primary colors."),
+            ("uniqueItems over an enum", #"{"type":"array","items":{"enum":["red","green","blue","yellow"]},"uniqueItems":true,"minItems":2}"#, "Which colors are on the French flag?"),
+            ("uniqueItems over integers", #"{"type":"array","items":{"type":"integer","minimum":1,"maximum":20},"uniqueItems":true,"minItems":4,"maxItems":6}"#, "List the first prime numbers."),
         ]
 
         /// Each keyword above, answered by `fm respond --schema` on the
@@ -141,7 +144,7 @@ extension OnDeviceTests {
 
         @Test func anUnsupportedKeywordIsAClearError() throws {
             try OnDevice.requireModel()
-            let file = try Self.schemaFile(#"{"type":"array","items":{"type":"string"},"uniqueItems":true}"#)
+            let file = try Self.schemaFile(#"{"type":"array","items":{"type":"object"},"uniqueItems":true}"#)
             defer { try? FileManager.default.removeItem(at: file) }
             let result = try Self.run(["respond", "--schema", file.path, "Hi"])
             #expect(result.status != 0)

@@ -1,0 +1,302 @@
+/// The elements written so far in the arrays that require distinct
+/// elements (JSON Schema's `uniqueItems`), for one matcher.
+///
+/// Exists because uniqueness is the one constraint that depends on what an
+/// array already holds, which no automaton can remember for free strings.
+/// The elements such an array may have are written in one spelling per value
+/// (canonical strings, integers, constants; ``GrammarCompiler`` refuses the
+/// rest), so equal values are equal bytes. A text is a node of a trie of
+/// every text the matcher has read inside such an element, and a set of
+/// elements is a persistent list of texts: both are integers, so a stack
+/// frame names them and stacks stay four integers a level. Texts and sets
+/// are interned, so equal stacks stay equal and deduplicate.
+struct UniqueValues {
+    /// The empty text (no byte of the element read yet).
+    static let emptyText: Int32 = 0
+    /// The set of an array with no element yet.
+    static let emptySet: Int32 = 0
+
+    /// Text trie: the text a node extends and the byte that extends it.
+    private var textParent: [Int32] = [-1]
+    private var textByte: [UInt8] = [0]
+    private var textChild: [UInt64: Int32] = [:]
+
+    /// Sets: the set a set extends and the text it adds.
+    private var setParent: [Int32] = [-1]
+    private var setMember: [Int32] = [-1]
+    private var setIndex: [UInt64: Int32] = [:]
+
+    /// For each set asked about, the texts that begin one of its members
+    /// (the members included).
+    private var prefixCache: [Int32: Set<Int32>] = [:]
+    /// Liveness answers (``Matcher/isLive(set:text:leaf:state:)``), by
+    /// set, text and leaf.
+    var liveCache: [LiveKey: Bool] = [:]
+
+    struct LiveKey: Hashable {
+        var set: Int32
+        var text: Int32
+        var leaf: Int32
+        var state: LeafState
+    }
+
+    /// `text` followed by `byte`.
+    mutating func text(_ text: Int32, appending byte: UInt8) -> Int32 {
+        let key = UInt64(UInt32(bitPattern: text)) << 8 | UInt64(byte)
+        if let known = textChild[key] { return known }
+        textParent.append(text)
+        textByte.append(byte)
+        let id = Int32(textParent.count - 1)
+        textChild[key] = id
+        return id
+    }
+
+    /// `text` followed by `byte`, if the matcher has read that text before.
+    func existingText(_ text: Int32, appending byte: UInt8) -> Int32? {
+        textChild[UInt64(UInt32(bitPattern: text)) << 8 | UInt64(byte)]
+    }
+
+    /// The text read from the empty text on.
+    func bytes(of text: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var cursor = text
+        while cursor > Self.emptyText {
+            bytes.append(textByte[Int(cursor)])
+            cursor = textParent[Int(cursor)]
+        }
+        return bytes.reversed()
+    }
+
+    /// Whether `set` holds `member`.
+    func contains(_ set: Int32, _ member: Int32) -> Bool {
+        var cursor = set
+        while cursor > Self.emptySet {
+            if setMember[Int(cursor)] == member { return true }
+            cursor = setParent[Int(cursor)]
+        }
+        return false
+    }
+
+    /// `set` with `member` added (which it must not hold).
+    mutating func set(_ set: Int32, adding member: Int32) -> Int32 {
+        let key = UInt64(UInt32(bitPattern: set)) << 32 | UInt64(UInt32(bitPattern: member))
+        if let known = setIndex[key] { return known }
+        setParent.append(set)
+        setMember.append(member)
+        let id = Int32(setParent.count - 1)
+        setIndex[key] = id
+        return id
+    }
+
+    /// The members of `set`, latest first.
+    func members(of set: Int32) -> [Int32] {
+        var members: [Int32] = []
+        var cursor = set
+        while cursor > Self.emptySet {
+            members.append(setMember[Int(cursor)])
+            cursor = setParent[Int(cursor)]
+        }
+        return members
+    }
+
+    /// The members of `set` as bytes.
+    func memberBytes(of set: Int32) -> Set<[UInt8]> {
+        Set(members(of: set).map { bytes(of: $0) })
+    }
+
+    /// The texts that begin a member of `set`, the members and the empty
+    /// text included: only a text among them can still become a member.
+    mutating func prefixes(of set: Int32) -> Set<Int32> {
+        if let known = prefixCache[set] { return known }
+        var prefixes: Set<Int32> = []
+        for member in members(of: set) {
+            var cursor = member
+            while cursor >= 0, prefixes.insert(cursor).inserted {
+                cursor = textParent[Int(cursor)]
+            }
+        }
+        prefixCache[set] = prefixes
+        return prefixes
+    }
+}
+
+extension Frame {
+    /// An array or tuple frame: `count` elements so far, at `phase`; `set`
+    /// the elements written, for an array whose elements must differ
+    /// (``UniqueValues``; the empty set otherwise). The phase takes the
+    /// three low bits of `b`, the set the rest.
+    @inline(__always)
+    static func array(_ node: Int32, count: Int32, phase: ArrayPhase, set: Int32 = UniqueValues.emptySet) -> Frame {
+        Frame(.array, node: node, a: count, b: phase.rawValue | set << 3)
+    }
+
+    /// Where an array frame is.
+    @inline(__always)
+    var arrayPhase: ArrayPhase { ArrayPhase(rawValue: b & 7) ?? .inElement }
+
+    /// The elements an array frame has written (``UniqueValues``).
+    @inline(__always)
+    var elementSet: Int32 { b >> 3 }
+}
+
+extension Matcher {
+    /// Whether the element being written as `text` (in leaf `leaf`, at
+    /// `state`) can still end as a value that `set` does not hold.
+    ///
+    /// Only a text that begins a member can fail: every other text can end
+    /// only in values no member equals, and leaves never enter a dead end.
+    /// From one that does, a search along the members' texts finds a way
+    /// off them, or a way to end that is not a member.
+    mutating func isLive(set: Int32, text: Int32, leaf: Int32, state: LeafState) -> Bool {
+        guard set != UniqueValues.emptySet else { return true }
+        let prefixes = values.prefixes(of: set)
+        guard prefixes.contains(text) else { return true }
+        let key = UniqueValues.LiveKey(set: set, text: text, leaf: leaf, state: state)
+        if let known = values.liveCache[key] { return known }
+        let answer = search(set: set, prefixes: prefixes, text: text, leaf: leaf, state: state)
+        values.liveCache[key] = answer
+        return answer
+    }
+
+    private func search(set: Int32, prefixes: Set<Int32>, text: Int32, leaf: Int32, state: LeafState) -> Bool {
+        // A number may end wherever it is accepting.
+        if !grammar.leafIsClosed(leaf), grammar.leafIsAccepting(leaf, state), !values.contains(set, text) { return true }
+        for byte in UInt8.min...UInt8.max {
+            guard let next = grammar.leafNext(leaf, state, byte) else { continue }
+            guard let longer = values.existingText(text, appending: byte), prefixes.contains(longer) else { return true }
+            if grammar.leafIsFinal(leaf, next) {
+                if !values.contains(set, longer) { return true }
+            } else if search(set: set, prefixes: prefixes, text: longer, leaf: leaf, state: next) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Whether some element of `node` (a leaf, or an `anyOf` of them) can
+    /// still be written in an array holding `set`: an array whose elements
+    /// must differ takes no `,` once every value its elements may have is
+    /// there.
+    mutating func hasFreshValue(set: Int32, node: Int32) -> Bool {
+        guard set != UniqueValues.emptySet else { return true }
+        switch grammar.nodes[Int(node)] {
+        case .leaf(let leaf):
+            return isLive(set: set, text: UniqueValues.emptyText, leaf: leaf, state: grammar.leafInitial(leaf))
+        case .anyOf(let choices):
+            for choice in choices where hasFreshValue(set: set, node: choice) { return true }
+            return false
+        default:
+            return true
+        }
+    }
+}
+
+extension Grammar {
+    /// Up to `count` distinct texts of `node` (a leaf, or an `anyOf` of
+    /// leaves) that `excluded` does not hold, shortest first: the elements
+    /// a shortest completion writes in an array whose elements must
+    /// differ. Fewer when the language has fewer (or they lie past the
+    /// search's bound).
+    func distinctTexts(of node: Int32, count: Int, excluding excluded: Set<[UInt8]>) -> [[UInt8]] {
+        guard count > 0 else { return [] }
+        var leaves: [Int32] = []
+        var visited: Set<Int32> = []
+        func collect(_ node: Int32) {
+            guard visited.insert(node).inserted else { return }
+            switch nodes[Int(node)] {
+            case .leaf(let leaf): leaves.append(leaf)
+            case .anyOf(let choices): choices.forEach(collect)
+            default: break
+            }
+        }
+        collect(node)
+        var found: Set<[UInt8]> = []
+        for leaf in leaves {
+            found.formUnion(completions(of: leaf, from: leafInitial(leaf), after: [], count: count, excluding: excluded.union(found)))
+        }
+        return Array(found.sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }.prefix(count))
+    }
+
+    /// Up to `count` distinct texts of `leaf` that begin with `prefix` (read
+    /// up to `state`) and that `excluded` does not hold, shortest first:
+    /// iterative deepening over the leaf, each branch cut where even its
+    /// shortest completion would not fit.
+    func completions(of leaf: Int32, from state: LeafState, after prefix: [UInt8], count: Int, excluding excluded: Set<[UInt8]>) -> [[UInt8]] {
+        guard let shortest = ShortestCompletion.leafCompletion(self, leaf, state) else { return [] }
+        var remaining: [LeafState: Int] = [:]
+        func rest(_ state: LeafState) -> Int {
+            if let known = remaining[state] { return known }
+            let length = ShortestCompletion.leafCompletion(self, leaf, state)?.count ?? Int.max / 2
+            remaining[state] = length
+            return length
+        }
+        let closed = leafIsClosed(leaf)
+        var found: [[UInt8]] = []
+        var seen: Set<[UInt8]> = []
+        var budget = Self.completionSearchBudget
+        var path = prefix
+        func visit(_ state: LeafState, limit: Int) {
+            guard found.count < count, budget > 0 else { return }
+            budget -= 1
+            if path.count - prefix.count == limit {
+                // (A closed leaf ends at its final byte, below.)
+                if !closed, leafIsAccepting(leaf, state), !excluded.contains(path), seen.insert(path).inserted { found.append(path) }
+                return
+            }
+            for byte in Self.preferredBytes {
+                guard let next = leafNext(leaf, state, byte) else { continue }
+                let depth = path.count - prefix.count + 1
+                if leafIsFinal(leaf, next) {
+                    path.append(byte)
+                    if depth == limit, !excluded.contains(path), seen.insert(path).inserted { found.append(path) }
+                    path.removeLast()
+                    if found.count >= count { return }
+                    continue
+                }
+                guard depth + rest(next) <= limit else { continue }
+                path.append(byte)
+                visit(next, limit: limit)
+                path.removeLast()
+                if found.count >= count || budget <= 0 { return }
+            }
+        }
+        var limit = shortest.count
+        while found.count < count, budget > 0, limit <= shortest.count + Self.completionSearchSlack {
+            visit(state, limit: limit)
+            limit += 1
+        }
+        return found
+    }
+
+    /// Nodes the search for distinct completions visits at most.
+    static let completionSearchBudget = 200_000
+    /// How much longer than the shortest completion a searched one may be.
+    static let completionSearchSlack = 8
+
+    /// Bytes in the order completions try them: lower-case letters and
+    /// digits first (readable filler), then the rest.
+    static let preferredBytes: [UInt8] = {
+        let first = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        return first + (UInt8.min...UInt8.max).filter { !first.contains($0) }
+    }()
+}
+
+extension Grammar {
+    /// Texts for elements `start..<end` of array or tuple `node`, distinct
+    /// from each other and from `excluded` (chosen position by position,
+    /// the shortest that is still free); nil when some position has none.
+    func freshElements(of node: Int32, from start: Int, to end: Int, excluding excluded: Set<[UInt8]>) -> [[UInt8]]? {
+        guard start < end else { return [] }
+        var chosen = excluded
+        var texts: [[UInt8]] = []
+        var pools: [Int32: [[UInt8]]] = [:]
+        for index in start..<end {
+            guard let element = element(of: node, at: Int32(index)) else { return nil }
+            if pools[element] == nil { pools[element] = distinctTexts(of: element, count: end - index, excluding: chosen) }
+            guard let text = pools[element]?.first(where: { !chosen.contains($0) }) else { return nil }
+            chosen.insert(text)
+            texts.append(text)
+        }
+        return texts
+    }
+}
