@@ -69,6 +69,20 @@ struct UniqueItemsTests {
         #expect(accepts(strings, #"["A","a"]"#))
     }
 
+    /// The search along a written element's text is as long as the text:
+    /// a long one (16,000 bytes, a stack's worth of frames
+    /// were it recursive) is followed to its end.
+    @Test func aLongElementIsFollowedToItsEnd() throws {
+        let long = String(repeating: "ab", count: 8_000)
+        let strings = try Self.unique(.string(StringNode(pattern: "(ab)*")))
+        var decoder = try Self.decoder(strings, after: #"[""# + long + #"",""# + long)
+        let mask = decoder.allowedTokens()
+        #expect(!mask.contains(ToyVocabulary.token("\"")))
+        #expect(!mask.contains(ToyVocabulary.token("\"]")))
+        #expect(mask.contains(ToyVocabulary.token("ab")))
+        #expect(mask.contains(ToyVocabulary.token("a")))
+    }
+
     @Test func anEnumValueThatIsTakenCannotBeStarted() throws {
         let choices = try Self.unique(.string(StringNode(choices: ["ab", "name"])))
         var decoder = try Self.decoder(choices, after: #"["ab",""#)

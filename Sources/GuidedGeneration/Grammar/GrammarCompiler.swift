@@ -144,6 +144,11 @@ package struct GrammarCompiler {
             }
             if unique {
                 for element in prefix + [item] { try checkComparable(element, at: path) }
+                // (The distinct values are found one by one: a bound keeps
+                // that quick. No budget holds such a list anyway.)
+                guard minimum <= Self.maximumDistinctElements else {
+                    throw .unsupportedGuide("\(path): uniqueItems with minItems above \(Self.maximumDistinctElements)")
+                }
                 grammar.uniqueArrays.insert(compiled)
                 guard grammar.freshElements(of: compiled, from: 0, to: minimum, excluding: []) != nil else {
                     throw .unsatisfiable("\(path): minItems \(minimum) with uniqueItems, but its elements cannot take \(minimum) different values")
@@ -241,6 +246,10 @@ package struct GrammarCompiler {
             throw Self.located(error, at: path)
         }
     }
+
+    /// The most elements an array whose elements must differ may be made to
+    /// have (`minItems`).
+    static let maximumDistinctElements = 10_000
 
     /// The element `node` of an array whose elements must differ is a
     /// value the matcher can compare as it is written: a string (canonical

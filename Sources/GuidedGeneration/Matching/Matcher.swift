@@ -467,25 +467,4 @@ struct Matcher {
     func isDone(_ state: [Alternative]) -> Bool {
         !state.isEmpty && state.allSatisfy(\.isDone)
     }
-
-    /// A hashable description of `state` that does not depend on arena
-    /// positions: equal keys accept exactly the same continuations.
-    func key(of state: [Alternative]) -> [UInt64] {
-        var key: [UInt64] = []
-        for alternative in state {
-            key.append(UInt64(UInt32(bitPattern: alternative.leaf)))
-            key.append(alternative.leafState.low)
-            key.append(alternative.leafState.high)
-            var index = alternative.top
-            while index >= 0 {
-                let record = arena[Int(index)]
-                let frame = record.frame
-                key.append(UInt64(frame.kind.rawValue) << 56 | UInt64(UInt32(bitPattern: frame.node)))
-                key.append(UInt64(UInt32(bitPattern: frame.a)) << 32 | UInt64(UInt32(bitPattern: frame.b)))
-                index = record.parent
-            }
-            key.append(.max)
-        }
-        return key
-    }
 }

@@ -158,16 +158,21 @@ extension Matcher {
         return answer
     }
 
+    /// Depth first along the members' texts (an explicit stack: a member
+    /// may be a long string).
     private func search(set: Int32, prefixes: Set<Int32>, text: Int32, leaf: Int32, state: LeafState) -> Bool {
-        // A number may end wherever it is accepting.
-        if !grammar.leafIsClosed(leaf), grammar.leafIsAccepting(leaf, state), !values.contains(set, text) { return true }
-        for byte in UInt8.min...UInt8.max {
-            guard let next = grammar.leafNext(leaf, state, byte) else { continue }
-            guard let longer = values.existingText(text, appending: byte), prefixes.contains(longer) else { return true }
-            if grammar.leafIsFinal(leaf, next) {
-                if !values.contains(set, longer) { return true }
-            } else if search(set: set, prefixes: prefixes, text: longer, leaf: leaf, state: next) {
-                return true
+        var stack = [(text, state)]
+        while let (text, state) = stack.popLast() {
+            // A number may end wherever it is accepting.
+            if !grammar.leafIsClosed(leaf), grammar.leafIsAccepting(leaf, state), !values.contains(set, text) { return true }
+            for byte in UInt8.min...UInt8.max {
+                guard let next = grammar.leafNext(leaf, state, byte) else { continue }
+                guard let longer = values.existingText(text, appending: byte), prefixes.contains(longer) else { return true }
+                if grammar.leafIsFinal(leaf, next) {
+                    if !values.contains(set, longer) { return true }
+                } else {
+                    stack.append((longer, next))
+                }
             }
         }
         return false
