@@ -147,7 +147,7 @@ package struct GrammarCompiler {
                 // (The distinct values are found one by one: a bound keeps
                 // that quick. No budget holds such a list anyway.)
                 guard minimum <= Self.maximumDistinctElements else {
-                    throw .unsupportedGuide("\(path): uniqueItems with minItems above \(Self.maximumDistinctElements)")
+                    throw .unsupportedGuide("keyword \"uniqueItems\" at \(path)/uniqueItems with minItems above \(Self.maximumDistinctElements)")
                 }
                 grammar.uniqueArrays.insert(compiled)
                 guard grammar.freshElements(of: compiled, from: 0, to: minimum, excluding: []) != nil else {
@@ -278,7 +278,7 @@ package struct GrammarCompiler {
             }
         }
         if let found = what(node) {
-            throw .unsupportedGuide("\(path): uniqueItems over elements that may be \(found): only strings, integers, booleans, null and constants can be compared token by token")
+            throw .unsupportedGuide("keyword \"uniqueItems\" at \(path)/uniqueItems: elements that may be \(found) cannot be compared token by token (strings, integers, booleans, null and constants can)")
         }
     }
 
@@ -325,7 +325,7 @@ package struct GrammarCompiler {
                 throw .unsatisfiable("\(path): minLength \(minimum) is greater than maxLength \(maximum)")
             }
             guard minimum <= PatternParser.maximumCount, (string.maximumLength ?? 0) <= PatternParser.maximumCount else {
-                throw .unsupportedGuide("\(path): uniqueItems over strings with a length bound above \(PatternParser.maximumCount)")
+                throw .unsupportedGuide("keyword \"uniqueItems\" over strings with a length bound above \(PatternParser.maximumCount), at \(path)")
             }
             do {
                 automaton = try ByteDFA.jsonString(length: minimum, string.maximumLength)

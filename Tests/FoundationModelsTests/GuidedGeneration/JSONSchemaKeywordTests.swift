@@ -313,9 +313,9 @@ extension OnDeviceTests {
         /// arrays, numbers with a fraction), and uniqueness no set of values
         /// can meet: refused when the schema is compiled, naming where.
         static let uniquenessRefusals: [(schema: String, mentions: String)] = [
-            (#"{"type":"array","items":{"type":"object"},"uniqueItems":true}"#, "#: uniqueItems over elements that may be objects"),
-            (#"{"type":"array","items":{"type":"number"},"uniqueItems":true}"#, "#: uniqueItems over elements that may be numbers with a fraction"),
-            (#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"array"},"uniqueItems":true}}}"#, "#/properties/a: uniqueItems over elements that may be arrays"),
+            (#"{"type":"array","items":{"type":"object"},"uniqueItems":true}"#, #"keyword "uniqueItems" at #/uniqueItems: elements that may be objects"#),
+            (#"{"type":"array","items":{"type":"number"},"uniqueItems":true}"#, #"keyword "uniqueItems" at #/uniqueItems: elements that may be numbers with a fraction"#),
+            (#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"array"},"uniqueItems":true}}}"#, #"keyword "uniqueItems" at #/properties/a/uniqueItems: elements that may be arrays"#),
             (#"{"type":"array","items":{"enum":["a","b"]},"uniqueItems":true,"minItems":3}"#, "#: minItems 3 with uniqueItems"),
         ]
 
