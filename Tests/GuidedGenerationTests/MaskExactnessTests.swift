@@ -45,6 +45,17 @@ struct MaskExactnessTests {
             .array(ArrayNode(items: .string(StringNode(choices: ["é", "ab", "日本"])), minimumCount: 1, maximumCount: 2)),
         ])),
         ("free values", .object(ObjectNode(properties: [], additionalProperties: .any))),
+        // Plain text through automata that move on it: a counter that
+        // ends (tokens past its end are refused), a search that has not
+        // matched yet (no quote until it has), words with a space; and
+        // optional keys that share prefixes, declared out of byte order.
+        ("plain text through counters and searches", .object(ObjectNode(properties: [
+            PropertyNode(name: "abc", node: .string(StringNode(pattern: ".{2,9}")), isOptional: true),
+            PropertyNode(name: "ab", node: .string(StringNode(searchPatterns: ["[0-9a-f]{3}"])), isOptional: true),
+            PropertyNode(name: "a", node: .string(StringNode(pattern: "[a-z]+ [a-z]{1,4}")), isOptional: true),
+            PropertyNode(name: "b", node: .string(StringNode(maximumLength: 4)), isOptional: true),
+            PropertyNode(name: "z", node: .boolean),
+        ]))),
         ("distinct elements", .object(ObjectNode(properties: [
             PropertyNode(name: "t", node: .array(ArrayNode(items: .string(StringNode()), minimumCount: 2, maximumCount: 4, uniqueItems: true))),
             PropertyNode(name: "e", node: .array(ArrayNode(items: .string(StringNode(choices: ["ab", "abc", "é"])), uniqueItems: true))),

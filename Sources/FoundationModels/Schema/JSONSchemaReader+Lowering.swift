@@ -206,14 +206,20 @@ extension JSONSchemaReader {
         }
         if let values = facts.values {
             var strings: [String] = []
+            var seen: Set<String> = []
             var others: [SchemaNode] = []
+            // Each value is one of `values`: it is checked against the other
+            // keywords only (checking it against the list too made a long
+            // enum cost its length squared).
+            var constraints = facts
+            constraints.values = nil
             for value in values {
-                guard let satisfied = try valueSatisfies(value, facts) else {
+                guard let satisfied = try valueSatisfies(value, constraints) else {
                     throw Self.corrupted("unsupported enum at \(path): an object or array value combined with other object or array keywords")
                 }
                 guard satisfied else { continue }
                 if case .string(let text) = value.kind {
-                    if !strings.contains(text) { strings.append(text) }
+                    if seen.insert(text).inserted { strings.append(text) }
                 } else {
                     let literal = SchemaNode.literal(Self.compactText(value))
                     if !others.contains(literal) { others.append(literal) }

@@ -112,12 +112,16 @@ extension JSONSchemaReader {
         return current
     }
 
+    // (Most names have neither `~` nor `/`: they are returned as they are,
+    // without Foundation's search, which large schemas pay per property.)
     static func unescape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        guard token.utf8.contains(UInt8(ascii: "~")) else { return token }
+        return token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
 
     static func escape(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
+        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     static func percentDecoded(_ text: String) -> String {

@@ -328,40 +328,111 @@ struct KeyTrie: Sendable {
 
     /// For node `n`, its edges are `edgeBytes[firstEdge[n] ..< firstEdge[n + 1]]`
     /// to the nodes `edgeTargets[…]` at the same indices; node 0 is the root.
+    /// Nodes are numbered in depth-first order of their bytes, so the nodes
+    /// below `n` are `n + 1 ..< subtreeEnd[n]`.
     private var firstEdge: [Int32]
     private var edgeBytes: [UInt8]
     private var edgeTargets: [Int32]
     private var outcomes: [Outcome]
+    private var parents: [Int32]
+    /// The byte of the edge into each node (0 for the root).
+    private var incoming: [UInt8]
+    private var depths: [Int32]
+    private var subtreeEnd: [Int32]
+    /// The nodes with an outcome, ascending: in the order of their bytes.
+    private(set) var ends: [Int32]
 
-    /// The trie of `entries`: each a byte string and what reaching its end completes.
-    init(_ entries: [(bytes: [UInt8], outcome: Outcome)]) {
-        var edges: [[(byte: UInt8, node: Int32)]] = [[]]
+    /// The trie of `entries`: each a byte string and what reaching its end
+    /// completes. The entries must be in ascending order of their bytes
+    /// and none a prefix of another (keys are quoted and followed by a
+    /// colon, so none is); then the trie is built in one pass, each node
+    /// created once, in depth-first order.
+    init(sorted entries: some Sequence<(bytes: [UInt8], outcome: Outcome)>) {
         var outcomes: [Outcome] = [.none]
+        var parents: [Int32] = [-1]
+        var incoming: [UInt8] = [0]
+        var depths: [Int32] = [0]
+        var ends: [Int32] = []
+        // The nodes along the previous entry's bytes (path[d] at depth d).
+        var path: [Int32] = [0]
+        var previous: [UInt8] = []
         for (bytes, outcome) in entries {
-            var node = 0
-            for byte in bytes {
-                if let edge = edges[node].first(where: { $0.byte == byte }) {
-                    node = Int(edge.node)
-                } else {
-                    edges.append([])
-                    outcomes.append(.none)
-                    edges[node].append((byte, Int32(edges.count - 1)))
-                    node = edges.count - 1
-                }
+            assert(previous.lexicographicallyPrecedes(bytes) || previous.isEmpty, "KeyTrie entries out of order")
+            var shared = 0
+            while shared < bytes.count, shared < previous.count, bytes[shared] == previous[shared] { shared += 1 }
+            path.removeSubrange((shared + 1)...)
+            for byte in bytes[shared...] {
+                let node = Int32(outcomes.count)
+                outcomes.append(.none)
+                parents.append(path[path.count - 1])
+                incoming.append(byte)
+                depths.append(Int32(path.count))
+                path.append(node)
             }
-            outcomes[node] = outcome
+            let end = path[path.count - 1]
+            outcomes[Int(end)] = outcome
+            if ends.last != end { ends.append(end) }
+            previous = bytes
         }
-        firstEdge = [0]
-        edgeBytes = []
-        edgeTargets = []
-        for list in edges {
-            for edge in list {
-                edgeBytes.append(edge.byte)
-                edgeTargets.append(edge.node)
-            }
-            firstEdge.append(Int32(edgeBytes.count))
+        // Each node's edges together, in ascending byte order (children
+        // were created in that order).
+        let count = outcomes.count
+        var firstEdge = [Int32](repeating: 0, count: count + 1)
+        for node in 1..<count { firstEdge[Int(parents[node]) + 1] += 1 }
+        for node in 0..<count { firstEdge[node + 1] += firstEdge[node] }
+        var cursor = firstEdge
+        var edgeBytes = [UInt8](repeating: 0, count: max(count - 1, 0))
+        var edgeTargets = [Int32](repeating: 0, count: max(count - 1, 0))
+        var subtreeEnd = [Int32](repeating: 0, count: count)
+        for node in 1..<max(count, 1) {
+            let parent = Int(parents[node])
+            edgeBytes[Int(cursor[parent])] = incoming[node]
+            edgeTargets[Int(cursor[parent])] = Int32(node)
+            cursor[parent] += 1
         }
+        for node in stride(from: count - 1, through: 0, by: -1) {
+            subtreeEnd[node] = max(subtreeEnd[node], Int32(node + 1))
+            if node > 0 { subtreeEnd[Int(parents[node])] = max(subtreeEnd[Int(parents[node])], subtreeEnd[node]) }
+        }
+        self.firstEdge = firstEdge
+        self.edgeBytes = edgeBytes
+        self.edgeTargets = edgeTargets
         self.outcomes = outcomes
+        self.parents = parents
+        self.incoming = incoming
+        self.depths = depths
+        self.subtreeEnd = subtreeEnd
+        self.ends = ends
+    }
+
+    /// The indices in ``ends`` of the outcomes at or below `node`.
+    func ends(below node: Int32) -> Range<Int> {
+        func firstIndex(atLeast id: Int32) -> Int {
+            var low = 0
+            var high = ends.count
+            while low < high {
+                let middle = (low + high) / 2
+                if ends[middle] < id { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        if node == 0 { return ends.indices }
+        return firstIndex(atLeast: node)..<firstIndex(atLeast: subtreeEnd[Int(node)])
+    }
+
+    /// The number of bytes from the root to `node`.
+    @inline(__always)
+    func depth(_ node: Int32) -> Int { Int(depths[Int(node)]) }
+
+    /// The bytes from `ancestor` down to `node`.
+    func bytes(from ancestor: Int32, to node: Int32) -> [UInt8] {
+        var path: [UInt8] = []
+        var cursor = node
+        while cursor != ancestor, cursor > 0 {
+            path.append(incoming[Int(cursor)])
+            cursor = parents[Int(cursor)]
+        }
+        return path.reversed()
     }
 
     @inline(__always)

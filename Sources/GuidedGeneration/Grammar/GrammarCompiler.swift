@@ -511,27 +511,43 @@ package struct GrammarCompiler {
     // MARK: - Key tries
 
     mutating func buildKeyTries() {
+        // Indented, every key starts a line and so does the closing brace
+        // of a non-empty object: the trie holds the line break, the
+        // matcher the indentation after it.
+        let newline: [UInt8] = grammar.layout == .indented ? [UInt8(ascii: "\n")] : []
+        let comma = grammar.layout.comma
         for shape in grammar.objects.indices {
             let properties = grammar.objects[shape].properties
+            // Each key's bytes, spelled once, with and without the comma
+            // before it; and the properties in the order of those bytes,
+            // which every trie's entries follow (the comma prefix is
+            // shared, so it does not change the order).
+            let keys = properties.map { newline + JSONStringEncoding.quoted($0.name) + grammar.layout.colon }
+            let keysAfterComma = keys.map { comma + $0 }
+            let order = properties.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
             var tries: [KeyTrie] = []
+            tries.reserveCapacity(2 * properties.count + 2)
+            var entries: [(bytes: [UInt8], outcome: KeyTrie.Outcome)] = []
             for position in 0...properties.count {
+                // The keys that may come next: from `position` up to and
+                // including the first required one.
+                var last = position
+                while last < properties.count, properties[last].isOptional { last += 1 }
+                let closes = last == properties.count
                 for emitted in [false, true] {
-                    var entries: [(bytes: [UInt8], outcome: KeyTrie.Outcome)] = []
-                    var index = position
-                    // Indented, every key starts a line and so does the
-                    // closing brace of a non-empty object: the trie holds the
-                    // line break, the matcher the indentation after it.
-                    let newline: [UInt8] = grammar.layout == .indented ? [UInt8(ascii: "\n")] : []
-                    while index < properties.count {
-                        let key = (emitted ? grammar.layout.comma : []) + newline + JSONStringEncoding.quoted(properties[index].name) + grammar.layout.colon
+                    entries.removeAll(keepingCapacity: true)
+                    let close: [UInt8] = (emitted ? newline : []) + [UInt8(ascii: "}")]
+                    var closed = !closes
+                    for index in order where index >= position && index <= last {
+                        let key = emitted ? keysAfterComma[index] : keys[index]
+                        if !closed, close.lexicographicallyPrecedes(key) {
+                            entries.append((close, .close))
+                            closed = true
+                        }
                         entries.append((key, .property(Int32(index))))
-                        guard properties[index].isOptional else { break }
-                        index += 1
                     }
-                    if index == properties.count {
-                        entries.append(((emitted ? newline : []) + [UInt8(ascii: "}")], .close))
-                    }
-                    tries.append(KeyTrie(entries))
+                    if !closed { entries.append((close, .close)) }
+                    tries.append(KeyTrie(sorted: entries))
                 }
             }
             grammar.objects[shape].keyTries = tries

@@ -12,7 +12,7 @@ package enum LengthHint {
     /// "up to 12 words", "10-15 words" (15), "fewer than 10 words" (9),
     /// "a three-word title" (3), "one or two words" (2).
     package static func wordLimit(in description: String?) -> Int? {
-        guard let description else { return nil }
+        guard let description, mentionsWords(description) else { return nil }
         let words = Self.words(of: description)
         var limit: Int?
         for (index, word) in words.enumerated() {
@@ -43,6 +43,20 @@ package enum LengthHint {
             limit = min(limit ?? .max, value)
         }
         return limit
+    }
+
+    /// Whether `text` has "word" in it, in any case: every limit read here
+    /// does, and most descriptions do not, so they skip the word-by-word
+    /// reading (which large schemas would pay per property).
+    private static func mentionsWords(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 4 else { return false }
+        for start in 0...(bytes.count - 4)
+        where bytes[start] | 0x20 == UInt8(ascii: "w") && bytes[start + 1] | 0x20 == UInt8(ascii: "o")
+            && bytes[start + 2] | 0x20 == UInt8(ascii: "r") && bytes[start + 3] | 0x20 == UInt8(ascii: "d") {
+            return true
+        }
+        return false
     }
 
     /// Lowercased words; hyphens kept inside words ("twenty-five",

@@ -19,22 +19,34 @@ extension ByteDFA {
     ) throws(GuidedGenerationError) -> ByteDFA {
         let count = automata.count
         var work = 0
-        var index: [[Int32]: Int32] = [:]
-        var states: [[Int32]] = []
+        // Product states as `count` components each, flat; indexed by the
+        // components packed into one integer where two fit (the common
+        // case: a universe less the declared names, one pattern with a
+        // length), else by the components' array.
+        var components: [Int32] = []
+        var packedIndex: [UInt64: Int32] = [:]
+        var arrayIndex: [[Int32]: Int32] = [:]
         var targets: [Int32] = []
         var accepting: [Bool] = []
         let limit = maximumStateCount * 4
-        func state(_ components: [Int32]) throws(GuidedGenerationError) -> Int32 {
-            if components.allSatisfy({ $0 < 0 }) { return ByteDFA.dead }
-            if let known = index[components] { return known }
-            guard states.count < limit else { throw ByteNFA.tooLarge(subject, limit: maximumStateCount) }
-            let id = Int32(states.count)
-            index[components] = id
-            states.append(components)
-            accepting.append(accepts((0..<count).map { automata[$0].isAccepting(components[$0]) }))
+        func state(_ next: [Int32]) throws(GuidedGenerationError) -> Int32 {
+            if next.allSatisfy({ $0 < 0 }) { return ByteDFA.dead }
+            let key: UInt64 = count == 2 ? UInt64(UInt32(bitPattern: next[0])) << 32 | UInt64(UInt32(bitPattern: next[1])) : 0
+            if count == 2 {
+                if let known = packedIndex[key] { return known }
+            } else if let known = arrayIndex[next] {
+                return known
+            }
+            guard accepting.count < limit else { throw ByteNFA.tooLarge(subject, limit: maximumStateCount) }
+            let id = Int32(accepting.count)
+            if count == 2 { packedIndex[key] = id } else { arrayIndex[next] = id }
+            components.append(contentsOf: next)
+            accepting.append(accepts((0..<count).map { automata[$0].isAccepting(next[$0]) }))
             return id
         }
-        let start = try state(automata.map(\.start))
+        var next = [Int32](repeating: ByteDFA.dead, count: count)
+        for position in 0..<count { next[position] = automata[position].start }
+        let start = try state(next)
         guard start >= 0 else { return ByteDFA.literals([]) }
         // Bytes that every component maps to the same class lead every
         // product state to the same state: one transition per joint class.
@@ -52,26 +64,43 @@ extension ByteDFA {
                 jointClass[byte] = id
             }
         }
+        // The components' transitions in one array, each automaton's at an
+        // offset, and each one's class of each representative byte, so a
+        // step reads flat arrays (reading a ``ByteDFA`` out of `automata`
+        // would retain and release its arrays at every transition).
+        var table: [Int32] = []
+        var offsets: [Int] = []
+        var classCounts: [Int] = []
+        var classes: [Int] = []
+        for automaton in automata {
+            offsets.append(table.count)
+            classCounts.append(automaton.classCount)
+            table.append(contentsOf: automaton.transitions)
+        }
+        for byte in representatives {
+            for automaton in automata { classes.append(Int(automaton.byteClasses[Int(byte)])) }
+        }
         var cursor = 0
-        var next = [Int32](repeating: ByteDFA.dead, count: count)
-        while cursor < states.count {
-            let components = states[cursor]
+        while cursor < accepting.count {
+            let base = cursor * count
             cursor += 1
             work += representatives.count * count
             guard work <= workLimit else {
                 throw .unsupportedGuide("\(subject) combines \(count) automata, more than \(workLimit) transitions of work")
             }
-            for byte in representatives {
+            for representative in representatives.indices {
                 for position in 0..<count {
-                    next[position] = automata[position].next(components[position], byte)
+                    let current = components[base + position]
+                    next[position] = current < 0 ? ByteDFA.dead
+                        : table[offsets[position] + Int(current) * classCounts[position] + classes[representative * count + position]]
                 }
                 targets.append(try state(next))
             }
         }
-        let table = TransitionTable(
+        let product = TransitionTable(
             classOfByte: jointClass, classCount: representatives.count, targets: targets, accepting: accepting, start: start
         )
-        let minimal = table.pruned().minimized()
+        let minimal = product.pruned().minimized()
         guard minimal.stateCount <= maximumStateCount else {
             throw ByteNFA.tooLarge(subject, limit: maximumStateCount)
         }
@@ -128,10 +157,14 @@ extension ByteDFA {
     /// A JSON string (canonical encoding) of `minimum` to `maximum`
     /// Unicode scalars.
     package static func jsonString(length minimum: Int, _ maximum: Int?) throws(GuidedGenerationError) -> ByteDFA {
-        try jsonString(
+        let key = BuiltAutomata.Key.length(minimum, maximum)
+        if let known = BuiltAutomata.lookUp(key) { return known }
+        let dfa = try jsonString(
             node: .repetition(.scalars(ScalarSet.all), min: minimum, max: maximum),
             subject: "a string of \(minimum) to \(maximum.map(String.init) ?? "any number of") characters"
         )
+        BuiltAutomata.keep(dfa, for: key)
+        return dfa
     }
 
     /// A JSON string (with quotes, canonical encoding) whose content is `node`.

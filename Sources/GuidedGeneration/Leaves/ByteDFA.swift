@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A minimal deterministic automaton over bytes for one JSON leaf: a string
 /// value (with its quotes) or a literal such as `true` or `null`.
 ///
@@ -162,6 +164,14 @@ package struct ByteDFA: Sendable, Hashable {
     /// pattern that matches nothing throws
     /// ``GuidedGenerationError/unsatisfiable(_:)``.
     package static func jsonString(matching pattern: String, search: Bool = false) throws(GuidedGenerationError) -> ByteDFA {
+        let key = BuiltAutomata.Key.pattern(pattern, search: search)
+        if let known = BuiltAutomata.lookUp(key) { return known }
+        let dfa = try buildJSONString(matching: pattern, search: search)
+        BuiltAutomata.keep(dfa, for: key)
+        return dfa
+    }
+
+    private static func buildJSONString(matching pattern: String, search: Bool) throws(GuidedGenerationError) -> ByteDFA {
         let node = search ? try PatternParser.parseSearch(pattern) : try PatternParser.parse(pattern)
         let dfa = try jsonString(node: node, subject: "pattern \"\(pattern)\"")
         guard dfa.start >= 0 else {
@@ -221,5 +231,38 @@ extension ByteDFA {
             accepting: (0..<Int32(stateCount)).map(isAccepting), start: state
         )
         return ByteDFA(table.canonical())
+    }
+}
+
+/// Automata built from a pattern or a length bound, by what they were built
+/// from. Exists because building one (parse, subset construction,
+/// minimization) is most of what compiling a string costs, and the same
+/// inputs come back: the schema reader checks a pattern, the disjointness
+/// test and the compiler build it again, and schemas share their patterns
+/// (identifiers, dates) and lengths. Only automata are kept, never errors;
+/// emptied when it holds ``capacity`` of them or ``transitionCapacity``
+/// transitions (16 MiB).
+enum BuiltAutomata {
+    enum Key: Hashable, Sendable {
+        case pattern(String, search: Bool)
+        case length(Int, Int?)
+    }
+
+    static let capacity = 512
+    static let transitionCapacity = 1 << 22
+    private static let kept = Mutex<(automata: [Key: ByteDFA], transitions: Int)>(([:], 0))
+
+    static func lookUp(_ key: Key) -> ByteDFA? {
+        kept.withLock { $0.automata[key] }
+    }
+
+    static func keep(_ automaton: ByteDFA, for key: Key) {
+        kept.withLock { kept in
+            if kept.automata.count >= capacity || kept.transitions + automaton.transitions.count > transitionCapacity {
+                kept = ([:], 0)
+            }
+            kept.automata[key] = automaton
+            kept.transitions += automaton.transitions.count
+        }
     }
 }

@@ -119,66 +119,44 @@ struct ShortestCompletion: Sendable {
     }
 
     /// The length of ``trieCost(_:shape:trieIndex:from:length:rest:)`` from
-    /// the trie's root, without building paths (the fixpoint's inner loop).
+    /// the trie's root, without spelling the path (the fixpoint's inner loop).
     static func trieLength(_ grammar: Grammar, shape: Int, trieIndex: Int, length: [Int], rest: [[Int]]) -> Int {
         let trie = grammar.objects[shape].keyTries[trieIndex]
         var best = infinity
-        var stack: [(node: Int32, depth: Int)] = [(0, 0)]
-        while let (current, depth) = stack.popLast() {
-            switch trie.outcome(current) {
-            case .close:
-                best = min(best, depth)
-            case .property(let index):
-                let value = grammar.objects[shape].properties[Int(index)].value
-                best = min(best, sum(sum(depth, length[Int(value)]), rest[shape][Int(index + 1) * 2 + 1]))
-            case .none:
-                for edge in trie.edges(of: current) { stack.append((trie.edgeTarget(at: edge), depth + 1)) }
-            }
+        for end in trie.ends {
+            best = min(best, cost(of: end, in: trie, grammar, shape: shape, length: length, rest: rest))
         }
         return best
     }
 
+    /// What finishing the object through outcome node `end` costs after
+    /// its key's bytes: the value and the rest after it, or nothing.
+    @inline(__always)
+    private static func cost(of end: Int32, in trie: KeyTrie, _ grammar: Grammar, shape: Int, length: [Int], rest: [[Int]], below base: Int = 0) -> Int {
+        let bytes = trie.depth(end) - base
+        switch trie.outcome(end) {
+        case .close, .none:
+            return bytes
+        case .property(let index):
+            let value = grammar.objects[shape].properties[Int(index)].value
+            return sum(sum(bytes, length[Int(value)]), rest[shape][Int(index + 1) * 2 + 1])
+        }
+    }
+
     /// The cheapest way to finish an object from `node` of one of its key
     /// tries: the bytes to an outcome, plus the value and the rest after it.
+    /// Of equal costs, the outcome whose bytes come last wins.
     static func trieCost(_ grammar: Grammar, shape: Int, trieIndex: Int, from node: Int32, length: [Int], rest: [[Int]]) -> (cost: Int, path: [UInt8], outcome: KeyTrie.Outcome) {
         let trie = grammar.objects[shape].keyTries[trieIndex]
-        var best: (cost: Int, node: Int32, outcome: KeyTrie.Outcome) = (infinity, -1, .none)
-        // The edge each visited node was reached by, to spell the winner's
-        // path once at the end rather than copy a path at every edge.
-        var parent = [Int32](repeating: -1, count: trie.nodeCount)
-        var byte = [UInt8](repeating: 0, count: trie.nodeCount)
-        var stack: [(node: Int32, depth: Int)] = [(node, 0)]
-        var edges: [Int] = []
-        while let (current, depth) = stack.popLast() {
-            let outcome = trie.outcome(current)
-            switch outcome {
-            case .close:
-                if depth < best.cost { best = (depth, current, outcome) }
-            case .property(let index):
-                let value = grammar.objects[shape].properties[Int(index)].value
-                let after = Int(index + 1) * 2 + 1
-                let cost = sum(sum(depth, length[Int(value)]), rest[shape][after])
-                if cost < best.cost { best = (cost, current, outcome) }
-            case .none:
-                // (By byte: of equal costs, the path popped first, the highest byte, wins.)
-                edges.removeAll(keepingCapacity: true)
-                edges.append(contentsOf: trie.edges(of: current))
-                edges.sort { trie.edgeByte(at: $0) < trie.edgeByte(at: $1) }
-                for edge in edges {
-                    let target = trie.edgeTarget(at: edge)
-                    parent[Int(target)] = current
-                    byte[Int(target)] = trie.edgeByte(at: edge)
-                    stack.append((target, depth + 1))
-                }
-            }
+        var best: (cost: Int, node: Int32) = (infinity, -1)
+        let base = trie.depth(node)
+        for index in trie.ends(below: node) {
+            let end = trie.ends[index]
+            let cost = cost(of: end, in: trie, grammar, shape: shape, length: length, rest: rest, below: base)
+            if cost < infinity, cost <= best.cost { best = (cost, end) }
         }
-        var path: [UInt8] = []
-        var cursor = best.node
-        while cursor >= 0, cursor != node {
-            path.append(byte[Int(cursor)])
-            cursor = parent[Int(cursor)]
-        }
-        return (best.cost, path.reversed(), best.outcome)
+        guard best.node >= 0 else { return (infinity, [], .none) }
+        return (best.cost, trie.bytes(from: node, to: best.node), trie.outcome(best.node))
     }
 
     /// The shortest bytes taking `leaf` from `state` to an accepting state

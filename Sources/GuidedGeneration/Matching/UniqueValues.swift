@@ -16,15 +16,10 @@ struct UniqueValues {
     /// The set of an array with no element yet.
     static let emptySet: Int32 = 0
 
-    /// Text trie: the text a node extends and the byte that extends it.
-    private var textParent: [Int32] = [-1]
-    private var textByte: [UInt8] = [0]
-    private var textChild: [UInt64: Int32] = [:]
-
-    /// Sets: the set a set extends and the text it adds.
-    private var setParent: [Int32] = [-1]
-    private var setMember: [Int32] = [-1]
-    private var setIndex: [UInt64: Int32] = [:]
+    /// Texts: lists of bytes (a trie of every text read).
+    private var texts = InternedLists()
+    /// Sets: lists of texts.
+    private var sets = InternedLists()
 
     /// For each set asked about, the texts that begin one of its members
     /// (the members included).
@@ -42,61 +37,32 @@ struct UniqueValues {
 
     /// `text` followed by `byte`.
     mutating func text(_ text: Int32, appending byte: UInt8) -> Int32 {
-        let key = UInt64(UInt32(bitPattern: text)) << 8 | UInt64(byte)
-        if let known = textChild[key] { return known }
-        textParent.append(text)
-        textByte.append(byte)
-        let id = Int32(textParent.count - 1)
-        textChild[key] = id
-        return id
+        texts.list(text, appending: Int32(byte))
     }
 
     /// `text` followed by `byte`, if the matcher has read that text before.
     func existingText(_ text: Int32, appending byte: UInt8) -> Int32? {
-        textChild[UInt64(UInt32(bitPattern: text)) << 8 | UInt64(byte)]
+        texts.existing(text, appending: Int32(byte))
     }
 
     /// The text read from the empty text on.
     func bytes(of text: Int32) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var cursor = text
-        while cursor > Self.emptyText {
-            bytes.append(textByte[Int(cursor)])
-            cursor = textParent[Int(cursor)]
-        }
-        return bytes.reversed()
+        texts.valuesLastFirst(of: text).reversed().map { UInt8(truncatingIfNeeded: $0) }
     }
 
     /// Whether `set` holds `member`.
     func contains(_ set: Int32, _ member: Int32) -> Bool {
-        var cursor = set
-        while cursor > Self.emptySet {
-            if setMember[Int(cursor)] == member { return true }
-            cursor = setParent[Int(cursor)]
-        }
-        return false
+        sets.contains(set, member)
     }
 
     /// `set` with `member` added (which it must not hold).
     mutating func set(_ set: Int32, adding member: Int32) -> Int32 {
-        let key = UInt64(UInt32(bitPattern: set)) << 32 | UInt64(UInt32(bitPattern: member))
-        if let known = setIndex[key] { return known }
-        setParent.append(set)
-        setMember.append(member)
-        let id = Int32(setParent.count - 1)
-        setIndex[key] = id
-        return id
+        sets.list(set, appending: member)
     }
 
     /// The members of `set`, latest first.
     func members(of set: Int32) -> [Int32] {
-        var members: [Int32] = []
-        var cursor = set
-        while cursor > Self.emptySet {
-            members.append(setMember[Int(cursor)])
-            cursor = setParent[Int(cursor)]
-        }
-        return members
+        sets.valuesLastFirst(of: set)
     }
 
     /// The members of `set` as bytes.
@@ -112,11 +78,67 @@ struct UniqueValues {
         for member in members(of: set) {
             var cursor = member
             while cursor >= 0, prefixes.insert(cursor).inserted {
-                cursor = textParent[Int(cursor)]
+                cursor = texts.parent(of: cursor)
             }
         }
         prefixCache[set] = prefixes
         return prefixes
+    }
+}
+
+/// Lists interned as integers: 0 is the empty list, and every other id is
+/// the list its parent is with one value appended. Equal lists have equal
+/// ids, so a stack frame holds a whole text or set in one integer and equal
+/// stacks stay equal. Texts (lists of bytes) and sets of elements (lists of
+/// texts) are both kept this way.
+private struct InternedLists {
+    private var parents: [Int32] = [-1]
+    private var values: [Int32] = [-1]
+    private var index: [UInt64: Int32] = [:]
+
+    @inline(__always)
+    private static func key(_ list: Int32, _ value: Int32) -> UInt64 {
+        UInt64(UInt32(bitPattern: list)) << 32 | UInt64(UInt32(bitPattern: value))
+    }
+
+    /// `list` with `value` appended.
+    mutating func list(_ list: Int32, appending value: Int32) -> Int32 {
+        let key = Self.key(list, value)
+        if let known = index[key] { return known }
+        parents.append(list)
+        values.append(value)
+        let id = Int32(parents.count - 1)
+        index[key] = id
+        return id
+    }
+
+    /// `list` with `value` appended, if that list was made before.
+    func existing(_ list: Int32, appending value: Int32) -> Int32? {
+        index[Self.key(list, value)]
+    }
+
+    /// The list `list` extends (-1 for the empty list).
+    func parent(of list: Int32) -> Int32 { parents[Int(list)] }
+
+    /// The values of `list`, the last appended first.
+    func valuesLastFirst(of list: Int32) -> [Int32] {
+        var result: [Int32] = []
+        var cursor = list
+        while cursor > 0 {
+            result.append(values[Int(cursor)])
+            cursor = parents[Int(cursor)]
+        }
+        return result
+    }
+
+    /// Whether `list` holds `value`.
+    func contains(_ list: Int32, _ value: Int32) -> Bool {
+        var cursor = list
+        while cursor > 0 {
+            if values[Int(cursor)] == value { return true }
+            cursor = parents[Int(cursor)]
+        }
+        return false
     }
 }
 
