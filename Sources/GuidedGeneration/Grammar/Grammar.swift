@@ -448,15 +448,6 @@ struct KeyTrie: Sendable {
 
     @inline(__always)
     func outcome(_ node: Int32) -> Outcome { outcomes[Int(node)] }
-
-    /// The number of nodes (ids `0 ..< nodeCount`).
-    var nodeCount: Int { outcomes.count }
-
-    /// The indices of `node`'s edges, for ``edgeByte(at:)`` and ``edgeTarget(at:)``.
-    @inline(__always)
-    func edges(of node: Int32) -> Range<Int> { Int(firstEdge[Int(node)])..<Int(firstEdge[Int(node) + 1]) }
-    @inline(__always) func edgeByte(at index: Int) -> UInt8 { edgeBytes[index] }
-    @inline(__always) func edgeTarget(at index: Int) -> Int32 { edgeTargets[index] }
 }
 
 /// Every leaf automaton of a grammar in flat arrays, read by the

@@ -157,14 +157,12 @@ extension ByteDFA {
     /// A JSON string (canonical encoding) of `minimum` to `maximum`
     /// Unicode scalars.
     package static func jsonString(length minimum: Int, _ maximum: Int?) throws(GuidedGenerationError) -> ByteDFA {
-        let key = BuiltAutomata.Key.length(minimum, maximum)
-        if let known = BuiltAutomata.lookUp(key) { return known }
-        let dfa = try jsonString(
-            node: .repetition(.scalars(ScalarSet.all), min: minimum, max: maximum),
-            subject: "a string of \(minimum) to \(maximum.map(String.init) ?? "any number of") characters"
-        )
-        BuiltAutomata.keep(dfa, for: key)
-        return dfa
+        try BuiltAutomata.automaton(for: .length(minimum, maximum)) { () throws(GuidedGenerationError) in
+            try jsonString(
+                node: .repetition(.scalars(ScalarSet.all), min: minimum, max: maximum),
+                subject: "a string of \(minimum) to \(maximum.map(String.init) ?? "any number of") characters"
+            )
+        }
     }
 
     /// A JSON string (with quotes, canonical encoding) whose content is `node`.

@@ -164,11 +164,9 @@ package struct ByteDFA: Sendable, Hashable {
     /// pattern that matches nothing throws
     /// ``GuidedGenerationError/unsatisfiable(_:)``.
     package static func jsonString(matching pattern: String, search: Bool = false) throws(GuidedGenerationError) -> ByteDFA {
-        let key = BuiltAutomata.Key.pattern(pattern, search: search)
-        if let known = BuiltAutomata.lookUp(key) { return known }
-        let dfa = try buildJSONString(matching: pattern, search: search)
-        BuiltAutomata.keep(dfa, for: key)
-        return dfa
+        try BuiltAutomata.automaton(for: .pattern(pattern, search: search)) { () throws(GuidedGenerationError) in
+            try buildJSONString(matching: pattern, search: search)
+        }
     }
 
     private static func buildJSONString(matching pattern: String, search: Bool) throws(GuidedGenerationError) -> ByteDFA {
@@ -252,11 +250,17 @@ enum BuiltAutomata {
     static let transitionCapacity = 1 << 22
     private static let kept = Mutex<(automata: [Key: ByteDFA], transitions: Int)>(([:], 0))
 
-    static func lookUp(_ key: Key) -> ByteDFA? {
-        kept.withLock { $0.automata[key] }
+    /// The automaton kept for `key`, or the one `build` makes, then kept.
+    /// (The lock is not held while building: two threads may build the
+    /// same automaton once each.)
+    static func automaton(for key: Key, build: () throws(GuidedGenerationError) -> ByteDFA) throws(GuidedGenerationError) -> ByteDFA {
+        if let known = kept.withLock({ $0.automata[key] }) { return known }
+        let automaton = try build()
+        keep(automaton, for: key)
+        return automaton
     }
 
-    static func keep(_ automaton: ByteDFA, for key: Key) {
+    private static func keep(_ automaton: ByteDFA, for key: Key) {
         kept.withLock { kept in
             if kept.automata.count >= capacity || kept.transitions + automaton.transitions.count > transitionCapacity {
                 kept = ([:], 0)
