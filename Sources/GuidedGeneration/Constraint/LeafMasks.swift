@@ -93,7 +93,9 @@ struct LeafMasks: Sendable {
                         }
                     }
                 } else if trie.hasChildren(child) {
-                    if (!counts || Int32(truncatingIfNeeded: next.low) == body), trie.bytesBelow(child).isSubset(of: loopBytes(next)) {
+                    // (A state that loops on no byte, as in a counter or a
+                    // search, takes no subtree whole: its bytes are not read.)
+                    if !counts || Int32(truncatingIfNeeded: next.low) == body, case let loop = loopBytes(next), !loop.isEmpty, trie.bytesBelow(child).isSubset(of: loop) {
                         // (Content bytes that loop are ASCII: one character each.)
                         for grandchild in trie.children(of: child) {
                             trie.forEachToken(inSubtree: trie.childNode(at: grandchild)) { token in

@@ -18,9 +18,9 @@ package struct TokenTrie: Sendable {
     /// `tokenList[firstToken[n] ..< firstToken[n + 1]]`.
     private(set) var firstToken: [Int32]
     private(set) var tokenList: [Int32]
-    /// For node `n`, the range `subtreeTokens[subtreeStart[n] ..< subtreeEnd[n]]`
-    /// holds every token at or below it (tokens laid out in depth-first order).
-    private(set) var subtreeStart: [Int32]
+    /// For node `n`, `tokenList[firstToken[n] ..< subtreeEnd[n]]` holds
+    /// every token at or below it (nodes, and so tokens, are in depth-first
+    /// preorder).
     private(set) var subtreeEnd: [Int32]
 
     package var nodeCount: Int { firstChild.count - 1 }
@@ -32,7 +32,11 @@ package struct TokenTrie: Sendable {
         let ids = tokens.indices.filter { !tokens[$0].isEmpty }.sorted { lhs, rhs in
             tokens[lhs].lexicographicallyPrecedes(tokens[rhs])
         }
-        // Build with per-node child lists, then flatten breadth-first.
+        // Build with per-node child lists, then flatten. The ids are sorted,
+        // so nodes are created in depth-first preorder: a node's subtree is
+        // the run of nodes after it, and a walk down the trie reads each
+        // array front to back rather than jumping between levels, which
+        // matters because the arrays outgrow the caches.
         var children: [[(UInt8, Int32)]] = [[]]
         var ending: [[Int32]] = [[]]
         for id in ids {
@@ -50,61 +54,37 @@ package struct TokenTrie: Sendable {
             }
             ending[node].append(Int32(id))
         }
-        // Renumber breadth-first so each node's children are contiguous.
-        var order: [Int32] = [0]
-        var newIndex = [Int32](repeating: 0, count: children.count)
-        var cursor = 0
-        while cursor < order.count {
-            let node = Int(order[cursor])
-            newIndex[node] = Int32(cursor)
-            cursor += 1
-            for (_, child) in children[node] { order.append(child) }
-        }
+        let nodeCount = children.count
         firstChild = []
         childBytes = []
         childNodes = []
         firstToken = []
         tokenList = []
-        firstChild.reserveCapacity(order.count + 1)
-        firstToken.reserveCapacity(order.count + 1)
-        for old in order {
+        firstChild.reserveCapacity(nodeCount + 1)
+        firstToken.reserveCapacity(nodeCount + 1)
+        for node in 0..<nodeCount {
             firstChild.append(Int32(childBytes.count))
-            for (byte, child) in children[Int(old)] {
+            for (byte, child) in children[node] {
                 childBytes.append(byte)
-                childNodes.append(newIndex[Int(child)])
+                childNodes.append(child)
             }
             firstToken.append(Int32(tokenList.count))
-            tokenList.append(contentsOf: ending[Int(old)])
+            tokenList.append(contentsOf: ending[node])
         }
         firstChild.append(Int32(childBytes.count))
         firstToken.append(Int32(tokenList.count))
-        // Subtree ranges over a depth-first listing of tokens.
-        var subtreeTokens: [Int32] = []
-        subtreeTokens.reserveCapacity(ids.count)
-        subtreeStart = [Int32](repeating: 0, count: order.count)
-        subtreeEnd = [Int32](repeating: 0, count: order.count)
-        var stack: [(node: Int32, expanded: Bool)] = [(0, false)]
-        var renumberedChildren: [Int32] = []
-        while let (node, expanded) = stack.popLast() {
-            if expanded {
-                subtreeEnd[Int(node)] = Int32(subtreeTokens.count)
-                continue
-            }
-            subtreeStart[Int(node)] = Int32(subtreeTokens.count)
-            for index in Int(firstToken[Int(node)])..<Int(firstToken[Int(node) + 1]) {
-                subtreeTokens.append(tokenList[index])
-            }
-            stack.append((node, true))
-            renumberedChildren.removeAll(keepingCapacity: true)
-            for index in Int(firstChild[Int(node)])..<Int(firstChild[Int(node) + 1]) {
-                renumberedChildren.append(childNodes[index])
-            }
-            for child in renumberedChildren.reversed() { stack.append((child, false)) }
+        // In preorder the tokens at or below a node follow its own in
+        // `tokenList`, up to those of the first node after its subtree: the
+        // one after its last child's subtree, found bottom-up.
+        var endNode = [Int32](repeating: 0, count: nodeCount)
+        for node in stride(from: nodeCount - 1, through: 0, by: -1) {
+            let last = Int(firstChild[node + 1]) - 1
+            endNode[node] = last >= Int(firstChild[node]) ? endNode[Int(childNodes[last])] : Int32(node + 1)
         }
-        self.subtreeTokens = subtreeTokens
+        let tokenStarts = firstToken
+        subtreeEnd = endNode.map { tokenStarts[Int($0)] }
         // The bytes below each node, bottom-up (children have higher
         // numbers than their parent), shared between nodes with equal sets.
-        let nodeCount = order.count
         var below = [ByteSet](repeating: ByteSet(), count: nodeCount)
         for node in stride(from: nodeCount - 1, through: 0, by: -1) {
             var set = ByteSet()
@@ -139,8 +119,6 @@ package struct TokenTrie: Sendable {
     /// The bytes that follow `node`'s prefix in the tokens below it.
     @inline(__always)
     package func bytesBelow(_ node: Int32) -> ByteSet { alphabets[Int(subtreeAlphabet[Int(node)])] }
-
-    private(set) var subtreeTokens: [Int32]
 
     /// The child of `node` along `byte`, if any.
     @inline(__always)
@@ -180,7 +158,7 @@ package struct TokenTrie: Sendable {
     /// Calls `body` with every token at or below `node`.
     @inline(__always)
     package func forEachToken(inSubtree node: Int32, _ body: (Int32) -> Void) {
-        for index in Int(subtreeStart[Int(node)])..<Int(subtreeEnd[Int(node)]) { body(subtreeTokens[index]) }
+        for index in Int(firstToken[Int(node)])..<Int(subtreeEnd[Int(node)]) { body(tokenList[index]) }
     }
 
     /// The node reached by following `bytes` from `node`, or nil where the
@@ -219,6 +197,8 @@ package struct ByteSet: Hashable, Sendable {
         words.2 |= other.words.2
         words.3 |= other.words.3
     }
+
+    package var isEmpty: Bool { words.0 | words.1 | words.2 | words.3 == 0 }
 
     @inline(__always)
     package func isSubset(of other: ByteSet) -> Bool {
