@@ -215,6 +215,9 @@ def main():
     engines = {"llguidance": LLGuidance, "llguidance-own": LLGuidanceOwn, "xgrammar": XGrammar, "validate": Validate}
     engine = engines[engine_name](tokens, eos, model) if engine_name.startswith("llguidance") else engines[engine_name](tokens, eos)
     own = engine_name == "llguidance-own"
+    # Loaded: the driver starts each schema's time limit from here on.
+    sys.stdout.write('{"ready":true}\n')
+    sys.stdout.flush()
     for line in sys.stdin:
         job = json.loads(line)
         reply = {"id": job["id"], "compiled": False, "accepted": [], "mask_ns": []}

@@ -348,6 +348,15 @@ enum MaskBench {
 
         enum Reply { case line(Data), timeout, ended }
 
+        /// What a worker writes once it has loaded (the vocabulary, the
+        /// engine's tokenizer), before its first job: start-up is not
+        /// charged to the first schema's time limit. (On a cold machine
+        /// llguidance's start took longer than the limit, and every schema
+        /// sent to a restarted worker then "hung" in turn.)
+        static let readyLine = #"{"ready":true}"#
+        /// How long a worker may take to load.
+        static let startupLimit: Double = 600
+
         /// Filled by the reading thread, drained by ``request(_:timeout:)``.
         final class Received: Sendable {
             let state = Mutex<(buffer: Data, ended: Bool)>((Data(), false))
@@ -373,6 +382,10 @@ enum MaskBench {
                     if chunk.isEmpty { return }
                 }
             }
+            guard case .line(let line) = wait(timeout: Self.startupLimit), line == Data(Self.readyLine.utf8) else {
+                stop()
+                throw BenchError("\(command.joined(separator: " ")) did not start: no ready line within \(Int(Self.startupLimit)) s")
+            }
         }
 
         func request(_ payload: Data, timeout: Double) -> Reply {
@@ -381,6 +394,11 @@ enum MaskBench {
             } catch {
                 return .ended
             }
+            return wait(timeout: timeout)
+        }
+
+        /// The worker's next line, or why there is none within `timeout` seconds.
+        private func wait(timeout: Double) -> Reply {
             let deadline = DispatchTime.now() + timeout
             while true {
                 let reply: Reply? = received.state.withLock { state in
@@ -454,6 +472,7 @@ enum MaskBench {
         let vocabulary = ConstraintCache.makeVocabulary(model.vocabulary)
         let endOfGeneration = vocabulary.endOfGeneration
         var mask = TokenMask(count: vocabulary.count)
+        FileHandle.standardOutput.write(Data(Worker.readyLine.utf8) + Data([0x0A]))
         while let line = readLine() {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
             var reply: [String: Any] = ["id": object["id"] ?? 0]

@@ -15,6 +15,7 @@ struct MaskExactnessTests {
         let words = [
             "é", "日本", "ab", "abc", "abcd", "abcdefgh", "\\n", "\\\"", "\\u00e9", "\\u", "\",", "\"}", "\"]", "\",\"", "\":\"", "\":",
             "{\"", "},{", "é\"", "ab\"", "ab\",", "a\"}", "ab\"}]", "\"}]}", "12", "1,", "],", "true", "null", ",\"", "\":[\"", "é,",
+            "abcdefghabcdefgh", "日本語の", "éab", "a3f", "3f9e", "ab c",
         ]
         tokens += words.map { Array($0.utf8) }
         tokens += [[0xC3], [0xA9], [0xE6, 0x97], [0xA5]]
@@ -55,6 +56,17 @@ struct MaskExactnessTests {
             PropertyNode(name: "a", node: .string(StringNode(pattern: "[a-z]+ [a-z]{1,4}")), isOptional: true),
             PropertyNode(name: "b", node: .string(StringNode(maximumLength: 4)), isOptional: true),
             PropertyNode(name: "z", node: .boolean),
+        ]))),
+        // Text taken a trie subtree at a time where no text as long as its
+        // longest token can close or kill the string (a search not yet
+        // matched, a counter far from its end), the other tokens below
+        // read byte by byte: quotes that close the string part-way,
+        // characters split between tokens, a search for a character that
+        // is not ASCII.
+        ("text a subtree at a time", .object(ObjectNode(properties: [
+            PropertyNode(name: "s", node: .string(StringNode(searchPatterns: ["é[a-c]"]))),
+            PropertyNode(name: "t", node: .string(StringNode(pattern: ".{0,12}"))),
+            PropertyNode(name: "u", node: .string(StringNode(searchPatterns: ["[0-9a-f]{4}"])), isOptional: true),
         ]))),
         ("distinct elements", .object(ObjectNode(properties: [
             PropertyNode(name: "t", node: .array(ArrayNode(items: .string(StringNode()), minimumCount: 2, maximumCount: 4, uniqueItems: true))),

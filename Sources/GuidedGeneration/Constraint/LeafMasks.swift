@@ -43,7 +43,12 @@ struct LeafMasks: Sendable {
     /// the root, or — for the tokens below trie node `start` at `depth`,
     /// whose first `depth` bytes were read before the leaf reached `state`
     /// — from that node.
-    init(grammar: Grammar, leaf: Int32, state: LeafState, vocabulary: TokenVocabulary, start: Int32 = TokenTrie.root, depth: Int32 = 0) {
+    ///
+    /// `textDistances` (``textDistances(_:)`` of the leaf's automaton, for
+    /// a leaf that is a plain string automaton) lets the walk take a
+    /// subtree's text tokens at once where no text as long as they are can
+    /// close or kill the string, and read only its other tokens byte by byte.
+    init(grammar: Grammar, leaf: Int32, state: LeafState, vocabulary: TokenVocabulary, start: Int32 = TokenTrie.root, depth: Int32 = 0, textDistances: [Int32]? = nil) {
         let trie = vocabulary.trie
         var always = TokenMask(count: vocabulary.count)
         var exits: [Exit] = []
@@ -103,6 +108,40 @@ struct LeafMasks: Sendable {
                                 if counts { alwaysByCharacters.append((token, written + Int32(spellings[Int(token)].count) - depth - 1)) }
                             }
                         }
+                    } else if let textDistances, !counts, next.high == 0, case let place = trie.place(child), place != TextPlace.notText,
+                              trie.height(child) < textDistances[Int(next.low) &* TextPlace.count &+ Int(place)] {
+                        // No text as long as the longest token below can
+                        // close or kill the string: every text token stays
+                        // inside it. The others are read byte by byte.
+                        let below = trie.positionsBelow(child)
+                        var others = trie.nonTextPositions(in: below).makeIterator()
+                        var other = others.next().map(Int.init)
+                        for position in below {
+                            let token = trie.token(at: position)
+                            guard position == other else {
+                                always.insert(token)
+                                continue
+                            }
+                            other = others.next().map(Int.init)
+                            let bytes = spellings[Int(token)]
+                            var current = next
+                            var index = Int(depth) + 1
+                            while index < bytes.count, let after = grammar.leafNext(leaf, current, bytes[index]) {
+                                if grammar.leafIsFinal(leaf, after) {
+                                    if index == bytes.count - 1 {
+                                        always.insert(token)
+                                        closers.append(token)
+                                        closerCharacters.append(0)
+                                    } else {
+                                        exits.append(Exit(token: token, offset: Int32(index) + 1))
+                                    }
+                                    break
+                                }
+                                current = after
+                                index += 1
+                            }
+                            if index == bytes.count { always.insert(token) }
+                        }
                     } else {
                         stack.append((child, next, depth + 1, written))
                     }
@@ -124,5 +163,77 @@ struct LeafMasks: Sendable {
         self.exits = exits
         self.exitStart = exitStart
         self.closers = closers
+    }
+
+    /// The most entries (states times ``TextPlace/count``) a
+    /// ``textDistances(_:)`` table may have; a larger automaton is walked
+    /// node by node.
+    static let textDistanceLimit = 1 << 20
+
+    /// For each state of `automaton` and place in a character (`state *
+    /// TextPlace.count + place`), the fewest bytes of text (``TextPlace``)
+    /// after which the string may be closed or dead: 1 where one byte can
+    /// do it, `Int32.max` where no text ever does (a search not yet
+    /// matched, a free string). A token of fewer text bytes stays inside
+    /// the string. Worked out backwards, breadth-first, from the pairs one
+    /// byte away from closing or dying, over one byte of each class; nil
+    /// past ``textDistanceLimit``.
+    static func textDistances(_ automaton: ByteDFA) -> [Int32]? {
+        let count = automaton.stateCount * TextPlace.count
+        guard count <= textDistanceLimit else { return nil }
+        // The moves of text at each place: one byte of each class with the
+        // place after it.
+        var moves: [[(byte: UInt8, after: UInt8)]] = Array(repeating: [], count: TextPlace.count)
+        for place in 0..<UInt8(TextPlace.count) {
+            var seen = Set<Int>()
+            for byte in UInt8.min...UInt8.max {
+                let after = TextPlace.after(place, byte)
+                guard after != TextPlace.notText, seen.insert(Int(automaton.byteClasses[Int(byte)]) << 8 | Int(after)).inserted else { continue }
+                moves[Int(place)].append((byte, after))
+            }
+        }
+        // Edges reversed into one flat array (counted first, then filled).
+        var distance = [Int32](repeating: .max, count: count)
+        var queue: [Int32] = []
+        var predecessorCount = [Int32](repeating: 0, count: count + 1)
+        func forEachEdge(_ body: (_ from: Int, _ to: Int?) -> Void) {
+            for state in 0..<Int32(automaton.stateCount) {
+                for place in 0..<TextPlace.count {
+                    for (byte, after) in moves[place] {
+                        let next = automaton.next(state, byte)
+                        let closes = next == ByteDFA.dead || automaton.isFinal(next)
+                        body(Int(state) * TextPlace.count + place, closes ? nil : Int(next) * TextPlace.count + Int(after))
+                    }
+                }
+            }
+        }
+        forEachEdge { from, to in
+            if let to {
+                predecessorCount[to + 1] += 1
+            } else if distance[from] != 1 {
+                distance[from] = 1
+                queue.append(Int32(from))
+            }
+        }
+        for index in 0..<count { predecessorCount[index + 1] += predecessorCount[index] }
+        var predecessors = [Int32](repeating: 0, count: Int(predecessorCount[count]))
+        var fill = predecessorCount
+        forEachEdge { from, to in
+            guard let to else { return }
+            predecessors[Int(fill[to])] = Int32(from)
+            fill[to] += 1
+        }
+        var head = 0
+        while head < queue.count {
+            let current = Int(queue[head])
+            head += 1
+            for index in Int(predecessorCount[current])..<Int(predecessorCount[current + 1]) {
+                let previous = Int(predecessors[index])
+                guard distance[previous] == .max else { continue }
+                distance[previous] = distance[current] + 1
+                queue.append(Int32(previous))
+            }
+        }
+        return distance
     }
 }

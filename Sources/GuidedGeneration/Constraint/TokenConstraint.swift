@@ -17,6 +17,9 @@ package final class TokenConstraint: Sendable {
     let completions: ShortestCompletion
     private let ownLeafMasks = Mutex<[LeafKey: LeafMasks]>([:])
     private let ownSubtreeMasks = Mutex<[SubtreeKey: LeafMasks]>([:])
+    /// ``LeafMasks/textDistances(_:)`` of each string leaf's automaton
+    /// (nil where it has none), worked out on the leaf's first walk.
+    private let ownTextDistances = Mutex<[Int32: [Int32]?]>([:])
 
     private struct LeafKey: Hashable {
         var leaf: Int32
@@ -68,7 +71,14 @@ package final class TokenConstraint: Sendable {
         }
         let key = AutomatonMaskKey(residual: automaton.residual(from: Int32(truncatingIfNeeded: state.low)), node: node)
         if let found = vocabulary.automatonMasks.withLock({ $0[key] }) { return found }
-        let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary, start: node, depth: depth)
+        let distances: [Int32]?
+        if let known = ownTextDistances.withLock({ $0[leaf] }) {
+            distances = known
+        } else {
+            distances = LeafMasks.textDistances(automaton)
+            ownTextDistances.withLock { $0[leaf] = .some(distances) }
+        }
+        let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary, start: node, depth: depth, textDistances: distances)
         vocabulary.automatonMasks.withLock { cache in
             if cache.count >= TokenVocabulary.automatonMaskCapacity { cache.removeAll() }
             cache[key] = computed

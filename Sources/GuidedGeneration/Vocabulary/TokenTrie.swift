@@ -108,6 +108,76 @@ package struct TokenTrie: Sendable {
         }
         self.alphabets = alphabets
         self.subtreeAlphabet = subtreeAlphabet
+        // Heights bottom-up, places top-down (a parent comes before its
+        // children in preorder).
+        var heights = [UInt8](repeating: 0, count: nodeCount)
+        for node in stride(from: nodeCount - 1, through: 0, by: -1) {
+            var height = 0
+            for index in Int(firstChild[node])..<Int(firstChild[node + 1]) {
+                height = max(height, 1 + Int(heights[Int(childNodes[index])]))
+            }
+            heights[node] = UInt8(min(height, Int(UInt8.max)))
+        }
+        var places = [UInt8](repeating: TextPlace.notText, count: nodeCount)
+        places[Int(Self.root)] = TextPlace.boundary
+        var nonText: [Int32] = []
+        for node in 0..<nodeCount {
+            for index in Int(firstChild[node])..<Int(firstChild[node + 1]) {
+                places[Int(childNodes[index])] = TextPlace.after(places[node], childBytes[index])
+            }
+            if places[node] == TextPlace.notText {
+                nonText.append(contentsOf: firstToken[node]..<firstToken[node + 1])
+            }
+        }
+        self.heights = heights
+        self.places = places
+        self.nonTextPositions = nonText
+    }
+
+    /// For node `n`, the most bytes any token below it has after its prefix
+    /// (at most 255).
+    private(set) var heights: [UInt8]
+    /// For node `n`, where its prefix leaves a UTF-8 character when read as
+    /// text a JSON string holds as it is (``TextPlace``), or
+    /// ``TextPlace/notText`` when it is not such text.
+    private(set) var places: [UInt8]
+    /// The positions in `tokenList` of the tokens that are not text
+    /// (``TextPlace``), ascending: the few a walk that takes a subtree's
+    /// text whole must still read byte by byte.
+    private(set) var nonTextPositions: [Int32]
+
+    /// The most bytes a token below `node` has after its prefix (past 254,
+    /// `Int32.max - 1`: longer than any finite distance).
+    @inline(__always)
+    package func height(_ node: Int32) -> Int32 {
+        let height = heights[Int(node)]
+        return height == UInt8.max ? Int32.max - 1 : Int32(height)
+    }
+
+    /// Where `node`'s prefix leaves a character (``TextPlace``).
+    @inline(__always)
+    package func place(_ node: Int32) -> UInt8 { places[Int(node)] }
+
+    /// The positions of the tokens strictly below `node` (longer than its
+    /// prefix), for ``token(at:)``.
+    @inline(__always)
+    package func positionsBelow(_ node: Int32) -> Range<Int> {
+        Int(firstToken[Int(node) + 1])..<Int(subtreeEnd[Int(node)])
+    }
+
+    @inline(__always) package func token(at position: Int) -> Int32 { tokenList[position] }
+
+    /// The positions in `range` of tokens that are not text, ascending.
+    package func nonTextPositions(in range: Range<Int>) -> ArraySlice<Int32> {
+        var low = 0
+        var high = nonTextPositions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(nonTextPositions[middle]) < range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < nonTextPositions.count, Int(nonTextPositions[end]) < range.upperBound { end += 1 }
+        return nonTextPositions[low..<end]
     }
 
     /// For node `n`, `alphabets[subtreeAlphabet[n]]` is every byte of every
@@ -214,5 +284,65 @@ package struct ByteSet: Hashable, Sendable {
         hasher.combine(words.1)
         hasher.combine(words.2)
         hasher.combine(words.3)
+    }
+}
+
+/// Where a run of bytes leaves a UTF-8 character, for bytes that a JSON
+/// string holds as they are: no quote, backslash or control character, and
+/// well-formed UTF-8 (no overlong forms, surrogates or code points past
+/// U+10FFFF), possibly ending part-way through a character.
+///
+/// Exists so a mask walk can tell, from a state of a string automaton, that
+/// no such text of up to `n` bytes can close or kill the string (see
+/// `LeafMasks`), and then take every text token of a trie subtree at once.
+/// The places are those of a UTF-8 validator, so text never meets a byte
+/// the automaton of well-formed strings would refuse.
+package enum TextPlace {
+    /// Between characters.
+    package static let boundary: UInt8 = 0
+    /// One continuation byte to go (80–BF).
+    static let lastContinuation: UInt8 = 1
+    /// After E0: A0–BF, then one more.
+    static let afterE0: UInt8 = 2
+    /// Two continuation bytes to go (80–BF each).
+    static let twoContinuations: UInt8 = 3
+    /// After ED: 80–9F (no surrogates), then one more.
+    static let afterED: UInt8 = 4
+    /// After F0: 90–BF, then two more.
+    static let afterF0: UInt8 = 5
+    /// Three continuation bytes to go (80–BF, then two more).
+    static let threeContinuations: UInt8 = 6
+    /// After F4: 80–8F (up to U+10FFFF), then two more.
+    static let afterF4: UInt8 = 7
+    /// How many places there are (indices into per-place tables).
+    package static let count = 8
+    /// Not text: a quote, backslash, control character or malformed UTF-8.
+    package static let notText: UInt8 = 0xFF
+
+    /// The place after `byte` read at `place`, or ``notText``.
+    @inline(__always)
+    package static func after(_ place: UInt8, _ byte: UInt8) -> UInt8 {
+        switch place {
+        case boundary:
+            switch byte {
+            case 0x20...0x7F where byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\"): return boundary
+            case 0xC2...0xDF: return lastContinuation
+            case 0xE0: return afterE0
+            case 0xE1...0xEC, 0xEE...0xEF: return twoContinuations
+            case 0xED: return afterED
+            case 0xF0: return afterF0
+            case 0xF1...0xF3: return threeContinuations
+            case 0xF4: return afterF4
+            default: return notText
+            }
+        case lastContinuation: return (0x80...0xBF).contains(byte) ? boundary : notText
+        case afterE0: return (0xA0...0xBF).contains(byte) ? lastContinuation : notText
+        case twoContinuations: return (0x80...0xBF).contains(byte) ? lastContinuation : notText
+        case afterED: return (0x80...0x9F).contains(byte) ? lastContinuation : notText
+        case afterF0: return (0x90...0xBF).contains(byte) ? twoContinuations : notText
+        case threeContinuations: return (0x80...0xBF).contains(byte) ? twoContinuations : notText
+        case afterF4: return (0x80...0x8F).contains(byte) ? twoContinuations : notText
+        default: return notText
+        }
     }
 }
