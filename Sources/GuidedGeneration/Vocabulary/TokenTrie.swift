@@ -135,7 +135,7 @@ package struct TokenTrie: Sendable {
     }
 
     /// For node `n`, the most bytes any token below it has after its prefix
-    /// (at most 255).
+    /// (255 for 255 or more).
     private(set) var heights: [UInt8]
     /// For node `n`, where its prefix leaves a UTF-8 character when read as
     /// text a JSON string holds as it is (``TextPlace``), or
@@ -146,8 +146,8 @@ package struct TokenTrie: Sendable {
     /// text whole must still read byte by byte.
     private(set) var nonTextPositions: [Int32]
 
-    /// The most bytes a token below `node` has after its prefix (past 254,
-    /// `Int32.max - 1`: longer than any finite distance).
+    /// The most bytes a token below `node` has after its prefix; for 255 or
+    /// more, `Int32.max - 1`, longer than any finite distance.
     @inline(__always)
     package func height(_ node: Int32) -> Int32 {
         let height = heights[Int(node)]
