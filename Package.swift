@@ -163,15 +163,26 @@ let package = Package(
         // What the command-line programs share (fm and the examples'
         // programs): terminal detection, colour, progress, error reports.
         .target(name: "TerminalSupport"),
-        // The @Generable / @Guide compiler plugin.
+        // The @Generable / @Guide compiler plugin: the types the compiler
+        // names, over the expansions in a plain library. Its tests import
+        // the library, never the plugin: a test target that depends on a
+        // macro has SwiftPM build the whole test product, and every module
+        // below it, a second time for the host.
         .macro(
             name: "FoundationModelsMacros",
+            dependencies: [
+                "FoundationModelsMacroExpansions",
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(
+            name: "FoundationModelsMacroExpansions",
             dependencies: [
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
         // Layer 6: the eval loop (`fm eval`, `make eval` -> EVAL.md): golden
@@ -311,7 +322,7 @@ let package = Package(
         .testTarget(
             name: "FoundationModelsMacrosTests",
             dependencies: [
-                "FoundationModelsMacros",
+                "FoundationModelsMacroExpansions",
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),

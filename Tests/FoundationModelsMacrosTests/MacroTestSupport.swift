@@ -1,8 +1,12 @@
-import FoundationModelsMacros
+import FoundationModelsMacroExpansions
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
+
+/// The expansions under test, as the plugin's macro types conform to them.
+struct GenerableMacro: GenerableExpansion {}
+struct GuideMacro: GuideExpansion {}
 
 /// The macros under test, registered the way the compiler sees them:
 /// `@Generable` asks for a `Generable` conformance.

@@ -1,4 +1,4 @@
-import FoundationModelsMacros
+import FoundationModelsMacroExpansions
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing

@@ -15,15 +15,17 @@ import SwiftSyntaxMacros
 /// expands to accessors `get { self[__Key_tone.self] }` /
 /// `set { self[__Key_tone.self] = newValue }` and a peer
 /// `nonisolated enum __Key_tone: SessionPropertyKey` whose `defaultValue`
-/// is the initial value (or `nil` for an optional without one).
-public struct SessionPropertyEntryMacro: AccessorMacro, PeerMacro {
-    struct Entry {
-        var name: String
-        var type: TypeSyntax
-        var defaultValue: String
-    }
+/// is the initial value (or `nil` for an optional without one). A protocol
+/// for the reason ``GenerableExpansion`` is one.
+public protocol SessionPropertyEntryExpansion: AccessorMacro, PeerMacro {}
 
-    static func entry(of declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext, diagnose: Bool) -> Entry? {
+/// What `@SessionPropertyEntry` reads off the property it is attached to.
+struct SessionPropertyEntry {
+    var name: String
+    var type: TypeSyntax
+    var defaultValue: String
+
+    static func entry(of declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext, diagnose: Bool) -> SessionPropertyEntry? {
         guard let variable = declaration.as(VariableDeclSyntax.self),
             variable.bindingSpecifier.tokenKind == .keyword(.var),
             variable.bindings.count == 1,
@@ -42,15 +44,17 @@ public struct SessionPropertyEntryMacro: AccessorMacro, PeerMacro {
             if diagnose { context.diagnose(Diagnostic(node: binding, message: EntryMessage.missingDefault)) }
             return nil
         }
-        return Entry(name: pattern.identifier.trimmedDescription, type: type, defaultValue: value)
+        return SessionPropertyEntry(name: pattern.identifier.trimmedDescription, type: type, defaultValue: value)
     }
+}
 
+extension SessionPropertyEntryExpansion {
     public static func expansion(
         of node: AttributeSyntax,
         providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
-        guard let entry = entry(of: declaration, in: context, diagnose: true) else { return [] }
+        guard let entry = SessionPropertyEntry.entry(of: declaration, in: context, diagnose: true) else { return [] }
         let key = "__Key_\(entry.name)"
         return [
             "get { self[\(raw: key).self] }",
@@ -63,7 +67,7 @@ public struct SessionPropertyEntryMacro: AccessorMacro, PeerMacro {
         providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let entry = entry(of: declaration, in: context, diagnose: false) else { return [] }
+        guard let entry = SessionPropertyEntry.entry(of: declaration, in: context, diagnose: false) else { return [] }
         return [
             """
             nonisolated enum __Key_\(raw: entry.name): FoundationModels.SessionPropertyKey {

@@ -5,7 +5,10 @@ import SwiftSyntaxMacros
 /// attributes off the properties it analyses. Expanding it only checks that
 /// it is attached where it means something — a stored instance property —
 /// so a guide on a computed or static property isn't silently ignored.
-public struct GuideMacro: PeerMacro {
+/// A protocol for the reason ``GenerableExpansion`` is one.
+public protocol GuideExpansion: PeerMacro {}
+
+extension GuideExpansion {
     public static func expansion(
         of node: AttributeSyntax,
         providingPeersOf declaration: some DeclSyntaxProtocol,

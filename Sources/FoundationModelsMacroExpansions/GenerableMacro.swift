@@ -10,7 +10,13 @@ import SwiftSyntaxMacros
 /// only the member role reports its diagnostics, and neither generates code
 /// when there is an error, so a mistake yields one clear message instead of
 /// a cascade of type-checking errors.
-public struct GenerableMacro: MemberMacro, ExtensionMacro {
+///
+/// A protocol, so that the compiler plugin (`FoundationModelsMacros`, whose
+/// types the compiler finds by module and name) and the expansion tests
+/// share this one implementation: each conforms a type of its own.
+public protocol GenerableExpansion: MemberMacro, ExtensionMacro {}
+
+extension GenerableExpansion {
     public static func expansion(
         of node: AttributeSyntax,
         providingMembersOf declaration: some DeclGroupSyntax,
