@@ -14,7 +14,15 @@
 #      there (a switch over both cases; a data attachment the model does not
 #      read refused before anything is sent).
 # The repository is taken as it is in the work tree (tracked and untracked,
-# not ignored files), committed to a scratch git repository on branch main.
+# not ignored files), committed to a git repository on branch main.
+#
+# The dependency and the app live in a folder kept between runs
+# (~/.cache/swift-foundation-models-dependent, outside the setup cache the
+# second part hides), so the app's build keeps its dependencies (NIO,
+# swift-syntax, async-http-client: most of a cold build's seven minutes):
+# each run commits the work tree on top of the last, resolves afresh, and
+# removes this package's modules from the app's build so they are compiled
+# whole. A run that finds the folder in use builds in a temporary one.
 # Usage: scripts/dependent-package-test.sh SMALL_MODEL.gguf
 set -euo pipefail
 small_model="${1:?usage: $0 SMALL_MODEL.gguf}"
@@ -23,6 +31,10 @@ work="$(mktemp -d /tmp/fm-dependent.XXXXXX)"
 stub_pid=""
 cleanup() { [ -n "$stub_pid" ] && kill "$stub_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
+project="${XDG_CACHE_HOME:-$HOME/.cache}/swift-foundation-models-dependent"
+mkdir -p "$project"
+exec 9> "$project.lock"
+flock -n 9 || project="$work"
 passed=0
 failed=0
 check() { # check NAME CONDITION-COMMAND...
@@ -33,15 +45,24 @@ check() { # check NAME CONDITION-COMMAND...
 clean() { env -i HOME="$HOME" PATH="$PATH" "$@"; }
 
 # The dependency: this work tree as a git repository named as the README's paths expect.
-upstream="$work/swift-foundation-models"
+upstream="$project/swift-foundation-models"
 mkdir -p "$upstream"
+[ -d "$upstream/.git" ] || git -C "$upstream" init -q -b main
+find "$upstream" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
 (cd "$repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp -d --parents -t "$upstream")
-git -C "$upstream" init -q -b main
 git -C "$upstream" add -A
-git -C "$upstream" -c user.name=test -c user.email=test@localhost commit -q -m "work tree"
+git -C "$upstream" -c user.name=test -c user.email=test@localhost commit -q --allow-empty -m "work tree"
 
-app="$work/app"
+app="$project/app"
+rm -rf "$app/Sources" "$app/Package.resolved"
 mkdir -p "$app/Sources/typed-answer" "$app/Sources/server-answer"
+# This package's modules (the app's own are rebuilt from their new sources).
+while read -r module; do
+    rm -rf "$app"/.build/*/debug/"$module".build "$app"/.build/*/debug/"$module"-tool.build
+done < <(cd "$repo" && swift package --scratch-path "$work/dump" dump-package | python3 -c '
+import json, sys
+for target in json.load(sys.stdin)["targets"]:
+    print(target["name"].replace("-", "_"))')
 write_manifest() { # write_manifest TRAITS-ARGUMENT
     cat > "$app/Package.swift" <<SWIFT
 // swift-tools-version: 6.2

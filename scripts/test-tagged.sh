@@ -19,8 +19,12 @@ tag="$1"
 shift
 SWIFT="${SWIFT:-swift}"
 cd "$(dirname "$0")/.."
+# The build to run: SwiftPM's default (.build) unless SWIFT_SCRATCH_PATH
+# names another (scripts/test.sh, a fresh clone's shared build).
+scratch=()
+[ -n "${SWIFT_SCRATCH_PATH:-}" ] && scratch=(--scratch-path "$SWIFT_SCRATCH_PATH")
 
-bundle="$("$SWIFT" build --show-bin-path)/swift-foundation-modelsPackageTests.xctest"
+bundle="$("$SWIFT" build "${scratch[@]}" --show-bin-path)/swift-foundation-modelsPackageTests.xctest"
 if [ ! -x "$bundle" ]; then
     echo "test-tagged: no test bundle at $bundle; run \`swift build --build-tests\` first" >&2
     exit 1
@@ -53,4 +57,4 @@ if [ ${#filters[@]} -eq 0 ]; then
     echo "test-tagged: no test is tagged $tag" >&2
     exit 1
 fi
-exec "$SWIFT" test --skip-build "${filters[@]}" "$@"
+exec "$SWIFT" test "${scratch[@]}" --skip-build "${filters[@]}" "$@"
