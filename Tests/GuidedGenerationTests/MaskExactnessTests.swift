@@ -46,6 +46,14 @@ struct MaskExactnessTests {
             .array(ArrayNode(items: .string(StringNode(choices: ["é", "ab", "日本"])), minimumCount: 1, maximumCount: 2)),
         ])),
         ("free values", .object(ObjectNode(properties: [], additionalProperties: .any))),
+        // Objects that must have a property though none is required, one
+        // nested in the other: `{}` is refused at each level.
+        ("a property required, none in particular", .object(ObjectNode(properties: [
+            PropertyNode(name: "a", node: .object(ObjectNode(properties: [
+                PropertyNode(name: "b", node: .null, isOptional: true),
+            ], additionalProperties: .boolean, requiresAProperty: true)), isOptional: true),
+            PropertyNode(name: "ab", node: .boolean, isOptional: true),
+        ], requiresAProperty: true))),
         // Plain text through automata that move on it: a counter that
         // ends (tokens past its end are refused), a search that has not
         // matched yet (no quote until it has), words with a space; and

@@ -411,7 +411,8 @@ extension JSONSchemaReader {
     /// - a group of properties that must not all be present
     ///   (`not: {required: [a, b]}`): leave out one of them;
     /// - `minProperties` above the required count: require that many of
-    ///   the optional properties;
+    ///   the optional properties (except `minProperties: 1` where nothing
+    ///   is required: one object that refuses `{}`);
     /// - `maxProperties` below the declared count of a closed object:
     ///   leave out all but that many of the optional properties.
     mutating func objectNodes(_ facts: Facts, at path: String) throws -> [SchemaNode] {
@@ -435,7 +436,8 @@ extension JSONSchemaReader {
         let excluded = Set(facts.forbiddenGroups.filter { $0.count == 1 }.map { $0[0] })
         let optional = declared.filter { !facts.required.contains($0) && !excluded.contains($0) }
         let requiredCount = Set(facts.required).count
-        if let minimum = facts.minProperties, minimum > requiredCount, minimum - requiredCount <= optional.count {
+        if let minimum = facts.minProperties, minimum > requiredCount, minimum - requiredCount <= optional.count,
+            !(minimum == 1 && requiredCount == 0) {
             let subsets = Self.subsets(of: optional, size: minimum - requiredCount, limit: Self.maximumObjectWays / ways.count + 1)
             if subsets.count * ways.count <= Self.maximumObjectWays { expand(subsets, required: true) }
         }
@@ -594,13 +596,23 @@ extension JSONSchemaReader {
         }
         // Counts: enforced where the declared properties imply them.
         let requiredCount = properties.filter { !$0.isOptional }.count
-        if let minimum = facts.minProperties, minimum > requiredCount {
+        // (With no declared property, only an extra key could meet it:
+        // refused below, as the shortest completion writes declared ones;
+        // unsatisfiable only where no other key is allowed either, not
+        // where the engine merely writes none.)
+        let requiresAProperty = facts.minProperties == 1 && requiredCount == 0 && !properties.isEmpty
+        if facts.minProperties ?? 0 > 0, properties.isEmpty, closed {
+            throw Unsatisfiable(message: "unsatisfiable schema at \(path): minProperties \(facts.minProperties ?? 0), but no property is allowed")
+        }
+        if let minimum = facts.minProperties, minimum > requiredCount, !requiresAProperty {
             throw Self.corrupted("unsupported JSON Schema keyword \"minProperties\" at \(path): \(minimum) properties with only \(requiredCount) required cannot be enforced token by token")
         }
         if let maximum = facts.maxProperties, isOpen || maximum < properties.count {
             throw Self.corrupted("unsupported JSON Schema keyword \"maxProperties\" at \(path): cannot be enforced token by token")
         }
-        return .object(ObjectNode(properties: properties, additionalProperties: additional, patternProperties: patternProperties, propertyNames: propertyNames))
+        return .object(ObjectNode(
+            properties: properties, additionalProperties: additional, patternProperties: patternProperties, propertyNames: propertyNames,
+            requiresAProperty: requiresAProperty))
     }
 
     static func description(of sub: Subschema?) -> String? {

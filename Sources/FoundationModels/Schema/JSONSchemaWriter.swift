@@ -9,8 +9,9 @@ import GuidedGeneration
 /// `properties`, `required` (optional properties left out), `additionalProperties:
 /// false`, `x-order` (property order), `$defs`/`$ref` (`#/$defs/Name`),
 /// `const`, `enum`, `pattern`, `minimum`, `maximum`, `items`, `minItems`,
-/// `maxItems`, `uniqueItems`, `anyOf`, and `x-unsupported-guides` for guides that cannot be
-/// enforced.
+/// `maxItems`, `uniqueItems`, `minProperties` (1: an object that must have
+/// a property), `anyOf`, and `x-unsupported-guides` for guides that cannot
+/// be enforced.
 ///
 /// A named string choice (`DynamicGenerationSchema(name:anyOf: [String])`)
 /// is written inline where it is used (`{"type":"string","enum":[…]}`), as
@@ -93,6 +94,9 @@ struct JSONSchemaWriter {
                 object["propertyNames"] = content(for: .string(names))
             }
             object["additionalProperties"] = node.additionalProperties.map { content(for: $0) } ?? GeneratedContent(kind: .bool(false))
+            if node.requiresAProperty {
+                object["minProperties"] = number(1)
+            }
             object["x-order"] = strings(node.properties.map(\.name))
         case .string(let node):
             object["type"] = string("string")

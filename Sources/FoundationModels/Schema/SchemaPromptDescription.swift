@@ -83,7 +83,8 @@ enum SchemaPromptWriter {
             return [header]
         }
         let opening = (name == nil ? "An object" : "an object") + (description.map { " (\(Self.lowercasingFirst($0)))" } ?? "")
-        var lines = [(name.map { "\($0): " } ?? "") + opening + " with these fields, in this order:"]
+        var lines = [(name.map { "\($0): " } ?? "") + opening + " with these fields, in this order"
+            + (object.requiresAProperty ? ", at least one of them" : "") + ":"]
         for property in object.properties {
             var line = "  \"\(property.name)\"" + (property.isOptional ? " (optional)" : "") + ": " + summary(of: property.node, detail: detail)
             if let text = Self.shortened(property.description, detail) { line += ". \(text)" }

@@ -41,7 +41,7 @@ enum SchemaTypeScriptWriter {
     private static func type(of node: SchemaNode, indent: String) -> (String, String?) {
         switch node {
         case .object(let object):
-            return (body(object, indent: indent), nil)
+            return (body(object, indent: indent), object.requiresAProperty ? "at least one property" : nil)
         case .string(let string):
             if let constant = string.constant { return (quoted(constant), nil) }
             if let choices = string.choices { return (choices.map(quoted).joined(separator: " | "), nil) }

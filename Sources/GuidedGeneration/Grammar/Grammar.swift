@@ -113,6 +113,9 @@ package struct Grammar: Sendable {
         /// `,"key":` (or `"key":` before the first emitted property) for each
         /// property that can come next, and `}` where the rest are optional.
         var keyTries: [KeyTrie]
+        /// `}` only after a property (``ObjectNode/requiresAProperty``):
+        /// the tries before the first emitted property have no `}`.
+        var requiresAProperty = false
     }
 
     enum Leaf: Sendable {

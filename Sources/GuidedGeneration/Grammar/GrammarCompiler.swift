@@ -81,7 +81,14 @@ package struct GrammarCompiler {
                 properties.append(.init(name: property.name, value: value, isOptional: isOptional, wordLimit: LengthHint.wordLimit(in: property.description)))
             }
             let extras = try extraKeys(of: object, declared: properties.map(\.name), at: path)
-            grammar.objects.append(.init(properties: properties, extras: extras, keyTries: []))
+            if object.requiresAProperty, !object.representsNilExplicitly, properties.isEmpty {
+                // The shortest completion (a budget running out) writes
+                // declared properties, never extra keys.
+                throw .unsupportedGuide("\(path) must have a property but declares none")
+            }
+            grammar.objects.append(.init(
+                properties: properties, extras: extras, keyTries: [],
+                requiresAProperty: object.requiresAProperty && !object.representsNilExplicitly))
             return add(.object(Int32(grammar.objects.count - 1)))
 
         case .string(let string):
@@ -416,7 +423,9 @@ package struct GrammarCompiler {
                 switch grammar.nodes[index] {
                 case .leaf, .anyValue: value = true
                 case .object(let shape):
-                    value = grammar.objects[Int(shape)].properties.allSatisfy { $0.isOptional || productive[Int($0.value)] }
+                    let object = grammar.objects[Int(shape)]
+                    value = object.properties.allSatisfy { $0.isOptional || productive[Int($0.value)] }
+                        && (!object.requiresAProperty || object.properties.contains { productive[Int($0.value)] })
                 case .array(let item, let minimum, _):
                     value = minimum == 0 || productive[Int(item)]
                 case .anyOf(let choices):
@@ -534,10 +543,11 @@ package struct GrammarCompiler {
                 var last = position
                 while last < properties.count, properties[last].isOptional { last += 1 }
                 let closes = last == properties.count
+                let requiresAProperty = grammar.objects[shape].requiresAProperty
                 for emitted in [false, true] {
                     entries.removeAll(keepingCapacity: true)
                     let close: [UInt8] = (emitted ? newline : []) + [UInt8(ascii: "}")]
-                    var closed = !closes
+                    var closed = !closes || (requiresAProperty && !emitted)
                     for index in order where index >= position && index <= last {
                         let key = emitted ? keysAfterComma[index] : keys[index]
                         if !closed, close.lexicographicallyPrecedes(key) {

@@ -51,16 +51,25 @@ package struct ObjectNode: Sendable, Hashable {
     package var patternProperties: [PatternProperty]
     /// What every key outside ``properties`` must be (`propertyNames`).
     package var propertyNames: StringNode?
+    /// Whether the object must have at least one property, declared or
+    /// extra, though none is required (JSON Schema's `minProperties: 1`):
+    /// `{}` is refused. Needs a declared property (one that may be written
+    /// is how a value is finished when the budget runs out). One object that says so, where requiring each
+    /// property in turn would make one object per property, all of them
+    /// alive until the first key is written (and, nested, multiplied).
+    package var requiresAProperty: Bool
 
     package init(
         properties: [PropertyNode], representsNilExplicitly: Bool = false,
-        additionalProperties: SchemaNode? = nil, patternProperties: [PatternProperty] = [], propertyNames: StringNode? = nil
+        additionalProperties: SchemaNode? = nil, patternProperties: [PatternProperty] = [], propertyNames: StringNode? = nil,
+        requiresAProperty: Bool = false
     ) {
         self.properties = properties
         self.representsNilExplicitly = representsNilExplicitly
         self.additionalProperties = additionalProperties
         self.patternProperties = patternProperties
         self.propertyNames = propertyNames
+        self.requiresAProperty = requiresAProperty
     }
 
     /// Whether keys other than ``properties`` may be written.

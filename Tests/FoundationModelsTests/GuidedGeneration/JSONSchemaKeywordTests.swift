@@ -222,6 +222,19 @@ extension OnDeviceTests {
             Case(name: "minProperties beyond the required", schema: #"""
                 {"type":"object","properties":{"a":{"type":"boolean"},"b":{"type":"boolean"},"c":{"type":"boolean"}},"required":["a"],"minProperties":2,"additionalProperties":false}
                 """#, valid: [#"{"a":true,"b":false}"#, #"{"a":true,"c":true}"#, #"{"a":true,"b":true,"c":true}"#], invalid: [#"{"a":true}"#]),
+            Case(name: "minProperties 1 with nothing required", schema: #"""
+                {"type":"object","properties":{"a":{"type":"boolean"},"b":{"type":"boolean"},"c":{"type":"boolean"}},"minProperties":1,"additionalProperties":false}
+                """#, valid: [#"{"a":true}"#, #"{"c":false}"#, #"{"a":true,"b":false,"c":true}"#], invalid: ["{}"]),
+            Case(name: "minProperties 1 met by a declared or an additional property", schema: #"""
+                {"type":"object","properties":{"a":{"type":"boolean"}},"additionalProperties":{"type":"integer","minimum":0,"maximum":9},"minProperties":1}
+                """#, valid: [#"{"a":true}"#, #"{"k":1}"#, #"{"a":false,"k":2}"#], invalid: ["{}", #"{"k":10}"#], repeatsKeys: true),
+            Case(name: "minProperties 1 in a recursive condition", schema: #"""
+                {"definitions":{"C":{"type":"object","minProperties":1,"additionalProperties":false,"properties":{
+                  "and":{"type":"array","items":{"$ref":"#/definitions/C"},"minItems":1},"not":{"$ref":"#/definitions/C"},
+                  "name":{"type":"string","maxLength":8},"id":{"type":"integer"},"open":{"type":"boolean"}}}},
+                 "$ref":"#/definitions/C"}
+                """#, valid: [#"{"not":{"and":[{"id":1},{"open":true}]}}"#, #"{"name":"x","id":2}"#],
+                invalid: ["{}", #"{"not":{}}"#, #"{"and":[{"id":1},{}]}"#]),
             Case(name: "maxProperties below the declared", schema: #"""
                 {"type":"object","properties":{"a":{"type":"boolean"},"b":{"type":"boolean"},"c":{"type":"boolean"}},"maxProperties":1}
                 """#, valid: [#"{"b":true}"#, "{}"], invalid: [#"{"a":true,"b":false}"#]),
@@ -245,6 +258,10 @@ extension OnDeviceTests {
             (#"{"type":"object","unevaluatedProperties":false}"#, #""unevaluatedProperties" at #"#),
             (#"{"type":"integer","multipleOf":7}"#, #""multipleOf" at #/multipleOf"#),
             (#"{"type":"object","additionalProperties":{"type":"string"},"minProperties":1}"#, #""minProperties" at #"#),
+            (#"{"type":"object","properties":{"a":false},"additionalProperties":false,"minProperties":1}"#, "unsatisfiable schema at #: minProperties 1"),
+            // Other keys are allowed, though the engine writes none: refused,
+            // never taken as unsatisfiable (which would drop the property).
+            (#"{"type":"object","properties":{"d":{"type":"object","minProperties":1}}}"#, #""minProperties" at #/properties/d"#),
             (#"{"type":"object","additionalProperties":true,"maxProperties":2}"#, #""maxProperties" at #"#),
             (#"{"type":"string","pattern":"(?=a)"}"#, "#/pattern"),
             (#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"not":{"required":["a"]}}"#, "unsatisfiable schema at #: the required properties"),
