@@ -59,10 +59,7 @@ mkdir -p "$app/Sources/typed-answer" "$app/Sources/server-answer"
 # This package's modules (the app's own are rebuilt from their new sources).
 while read -r module; do
     rm -rf "$app"/.build/*/debug/"$module".build "$app"/.build/*/debug/"$module"-tool.build
-done < <(cd "$repo" && swift package --scratch-path "$work/dump" dump-package | python3 -c '
-import json, sys
-for target in json.load(sys.stdin)["targets"]:
-    print(target["name"].replace("-", "_"))')
+done < <("$repo/scripts/package-modules.sh" "$work/dump")
 write_manifest() { # write_manifest TRAITS-ARGUMENT
     cat > "$app/Package.swift" <<SWIFT
 // swift-tools-version: 6.2

@@ -38,10 +38,7 @@ if [ -z "${SWIFT_SCRATCH_PATH:-}" ]; then
             done
             # This package's modules (and the tool copies of them), by the
             # names SwiftPM gives them.
-            mapfile -t modules < <("$SWIFT" package --scratch-path "$shared" dump-package | python3 -c '
-import json, sys
-for target in json.load(sys.stdin)["targets"]:
-    print(target["name"].replace("-", "_"))')
+            mapfile -t modules < <(SWIFT="$SWIFT" scripts/package-modules.sh "$shared")
             modules+=(swift_foundation_modelsPackageTests swift_foundation_modelsPackageDiscoveredTests)
             for module in "${modules[@]}"; do
                 rm -rf "$shared"/*/debug/"$module".build "$shared"/*/debug/"$module"-tool.build

@@ -53,10 +53,11 @@ package struct ObjectNode: Sendable, Hashable {
     package var propertyNames: StringNode?
     /// Whether the object must have at least one property, declared or
     /// extra, though none is required (JSON Schema's `minProperties: 1`):
-    /// `{}` is refused. Needs a declared property (one that may be written
-    /// is how a value is finished when the budget runs out). One object that says so, where requiring each
+    /// `{}` is refused. One object that says so, where requiring each
     /// property in turn would make one object per property, all of them
     /// alive until the first key is written (and, nested, multiplied).
+    /// Needs a declared property: writing one is how a value is finished
+    /// when the budget runs out.
     package var requiresAProperty: Bool
 
     package init(
