@@ -109,10 +109,24 @@ package struct Grammar: Sendable {
         /// The first position from which every property is optional: extra
         /// keys may start there or later (set with the key tries).
         var optionalTail: Int32 = 0
-        /// `keyTries[position * 2 + (emittedAny ? 1 : 0)]`: the trie of
-        /// `,"key":` (or `"key":` before the first emitted property) for each
-        /// property that can come next, and `}` where the rest are optional.
+        /// The key tries, each serving a run of positions: from one past a
+        /// required property up to and including the next required one
+        /// (or the end), once before any property was emitted and once
+        /// after. A trie holds `,"key":` (or `"key":` before the first
+        /// emitted property) for each property of its run, and `}` where
+        /// the run ends the object; at a position it is read from that
+        /// position on (``KeyTrie/child(of:byte:from:)``), so the keys
+        /// before it are gone. One trie per run rather than per position:
+        /// an object of n optional properties has two tries of n keys, not
+        /// 2n tries of n/2 keys on average.
         var keyTries: [KeyTrie]
+        /// `keyTries[trieAt[a]]` is the trie at `a = position * 2 +
+        /// (emittedAny ? 1 : 0)`, read from `position` (`a >> 1`) on.
+        var trieAt: [Int32] = []
+
+        /// The trie at `a` (`position * 2 + emitted`).
+        @inline(__always)
+        func keyTrie(_ a: Int32) -> Int { Int(trieAt[Int(a)]) }
         /// `}` only after a property (``ObjectNode/requiresAProperty``):
         /// the tries before the first emitted property have no `}`.
         var requiresAProperty = false
@@ -313,12 +327,14 @@ package struct Grammar: Sendable {
     }
 }
 
-/// The possible continuations at one point of an object, as a byte trie.
+/// The possible continuations at the points of an object, as a byte trie.
 ///
 /// Exists so optional properties cost nothing at match time: after property
-/// 2 of an object whose properties 3 and 4 are optional, the trie holds
-/// `,"p3":`, `,"p4":`, `,"p5":` and (if 5 is optional too) `}`, and a byte
-/// walks it in one step.
+/// 2 of an object whose properties 3 and 4 are optional, the trie read
+/// from position 3 holds `,"p3":`, `,"p4":`, `,"p5":` and (if 5 is
+/// optional too) `}`, and a byte walks it in one step. One trie serves
+/// every position of a run of optional properties: reading it from a
+/// position leaves out the keys of the properties before it.
 struct KeyTrie: Sendable {
     /// What reaching a node completes.
     enum Outcome: Sendable, Hashable {
@@ -342,6 +358,10 @@ struct KeyTrie: Sendable {
     private var incoming: [UInt8]
     private var depths: [Int32]
     private var subtreeEnd: [Int32]
+    /// For node `n`, the greatest property index of an outcome at or below
+    /// it (`Int32.max` for the closing brace, -1 for none): whether the
+    /// node leads anywhere when the trie is read from a position.
+    private var greatestBelow: [Int32]
     /// The nodes with an outcome, ascending: in the order of their bytes.
     private(set) var ends: [Int32]
 
@@ -393,10 +413,22 @@ struct KeyTrie: Sendable {
             edgeTargets[Int(cursor[parent])] = Int32(node)
             cursor[parent] += 1
         }
+        var greatestBelow = outcomes.map { outcome -> Int32 in
+            switch outcome {
+            case .none: -1
+            case .property(let index): index
+            case .close: Int32.max
+            }
+        }
         for node in stride(from: count - 1, through: 0, by: -1) {
             subtreeEnd[node] = max(subtreeEnd[node], Int32(node + 1))
-            if node > 0 { subtreeEnd[Int(parents[node])] = max(subtreeEnd[Int(parents[node])], subtreeEnd[node]) }
+            if node > 0 {
+                let parent = Int(parents[node])
+                subtreeEnd[parent] = max(subtreeEnd[parent], subtreeEnd[node])
+                greatestBelow[parent] = max(greatestBelow[parent], greatestBelow[node])
+            }
         }
+        self.greatestBelow = greatestBelow
         self.firstEdge = firstEdge
         self.edgeBytes = edgeBytes
         self.edgeTargets = edgeTargets
@@ -438,15 +470,28 @@ struct KeyTrie: Sendable {
         return path.reversed()
     }
 
+    /// The node after `byte` from `node`, read from property `position`
+    /// on: nil where no key of a property at or after `position` (nor the
+    /// closing brace) goes that way.
     @inline(__always)
-    func child(of node: Int32, byte: UInt8) -> Int32? {
+    func child(of node: Int32, byte: UInt8, from position: Int32) -> Int32? {
         var index = Int(firstEdge[Int(node)])
         let end = Int(firstEdge[Int(node) + 1])
         while index < end {
-            if edgeBytes[index] == byte { return edgeTargets[index] }
+            if edgeBytes[index] == byte {
+                let target = edgeTargets[index]
+                return greatestBelow[Int(target)] >= position ? target : nil
+            }
             index += 1
         }
         return nil
+    }
+
+    /// Whether outcome node `end` is there when the trie is read from
+    /// property `position` on.
+    @inline(__always)
+    func reaches(_ end: Int32, from position: Int32) -> Bool {
+        greatestBelow[Int(end)] >= position
     }
 
     @inline(__always)

@@ -346,8 +346,22 @@ package struct GrammarCompiler {
     }
 
     /// The automaton of every constraint on a string (choices, patterns,
-    /// format, length), canonical encoding; nil for a free string.
+    /// format, length), canonical encoding; nil for a free string. One
+    /// of choices, or that combines several constraints, is kept for the
+    /// process (``BuiltAutomata``, which keeps a lone pattern or length
+    /// already): only errors name `path`.
     private func stringAutomaton(_ string: StringNode, at path: String) throws(GuidedGenerationError) -> ByteDFA? {
+        let constraints = [string.choices != nil || string.constant != nil, string.pattern != nil, string.format != nil,
+                           (string.minimumLength ?? 0) > 0 || string.maximumLength != nil, !string.excludedValues.isEmpty]
+            .filter { $0 }.count + string.searchPatterns.count + string.excludedPatterns.count
+        let kept = constraints > 1 || string.choices != nil
+        if kept, let known = BuiltAutomata.known(.string(string)) { return known }
+        guard let built = try buildStringAutomaton(string, at: path) else { return nil }
+        if kept { BuiltAutomata.keep(built, for: .string(string)) }
+        return built
+    }
+
+    private func buildStringAutomaton(_ string: StringNode, at path: String) throws(GuidedGenerationError) -> ByteDFA? {
         var parts: [ByteDFA] = []
         var choices = string.choices
         if let constant = string.constant {
@@ -535,20 +549,23 @@ package struct GrammarCompiler {
             let keysAfterComma = keys.map { comma + $0 }
             let order = properties.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
             var tries: [KeyTrie] = []
-            tries.reserveCapacity(2 * properties.count + 2)
+            var trieAt = [Int32](repeating: 0, count: 2 * (properties.count + 1))
             var entries: [(bytes: [UInt8], outcome: KeyTrie.Outcome)] = []
-            for position in 0...properties.count {
-                // The keys that may come next: from `position` up to and
-                // including the first required one.
-                var last = position
+            let requiresAProperty = grammar.objects[shape].requiresAProperty
+            // Runs of positions with the same last candidate: from `first`
+            // up to and including the first required property (or the
+            // end). At each position of a run the keys that may come next
+            // are the run's from that position on (KeyTrie.child(of:byte:from:)).
+            var first = 0
+            while first <= properties.count {
+                var last = first
                 while last < properties.count, properties[last].isOptional { last += 1 }
                 let closes = last == properties.count
-                let requiresAProperty = grammar.objects[shape].requiresAProperty
                 for emitted in [false, true] {
                     entries.removeAll(keepingCapacity: true)
                     let close: [UInt8] = (emitted ? newline : []) + [UInt8(ascii: "}")]
                     var closed = !closes || (requiresAProperty && !emitted)
-                    for index in order where index >= position && index <= last {
+                    for index in order where index >= first && index <= last {
                         let key = emitted ? keysAfterComma[index] : keys[index]
                         if !closed, close.lexicographicallyPrecedes(key) {
                             entries.append((close, .close))
@@ -557,9 +574,12 @@ package struct GrammarCompiler {
                         entries.append((key, .property(Int32(index))))
                     }
                     if !closed { entries.append((close, .close)) }
+                    for position in first...last { trieAt[position * 2 + (emitted ? 1 : 0)] = Int32(tries.count) }
                     tries.append(KeyTrie(sorted: entries))
                 }
+                first = last + 1
             }
+            grammar.objects[shape].trieAt = trieAt
             grammar.objects[shape].keyTries = tries
             var tail = properties.count
             while tail > 0, properties[tail - 1].isOptional { tail -= 1 }

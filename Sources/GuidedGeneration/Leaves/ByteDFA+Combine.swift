@@ -20,26 +20,37 @@ extension ByteDFA {
         let count = automata.count
         var work = 0
         // Product states as `count` components each, flat; indexed by the
-        // components packed into one integer where two fit (the common
+        // components in mixed radix (a component's dead state as 0) in a
+        // flat table where the whole product space is small (the common
         // case: a universe less the declared names, one pattern with a
         // length), else by the components' array.
         var components: [Int32] = []
-        var packedIndex: [UInt64: Int32] = [:]
+        var strides: [Int] = []
+        var space = 1
+        for automaton in automata {
+            strides.append(space)
+            let (product, overflow) = space.multipliedReportingOverflow(by: automaton.stateCount + 1)
+            space = overflow ? Int.max : product
+        }
+        var directIndex = [Int32](repeating: -1, count: space <= Self.directProductLimit ? space : 0)
         var arrayIndex: [[Int32]: Int32] = [:]
         var targets: [Int32] = []
         var accepting: [Bool] = []
         let limit = maximumStateCount * 4
         func state(_ next: [Int32]) throws(GuidedGenerationError) -> Int32 {
-            if next.allSatisfy({ $0 < 0 }) { return ByteDFA.dead }
-            let key: UInt64 = count == 2 ? UInt64(UInt32(bitPattern: next[0])) << 32 | UInt64(UInt32(bitPattern: next[1])) : 0
-            if count == 2 {
-                if let known = packedIndex[key] { return known }
-            } else if let known = arrayIndex[next] {
-                return known
+            var key = 0
+            if !directIndex.isEmpty {
+                for position in 0..<count { key &+= (Int(next[position]) &+ 1) &* strides[position] }
+                if key == 0 { return ByteDFA.dead }
+                let known = directIndex[key]
+                if known >= 0 { return known }
+            } else {
+                if next.allSatisfy({ $0 < 0 }) { return ByteDFA.dead }
+                if let known = arrayIndex[next] { return known }
             }
             guard accepting.count < limit else { throw ByteNFA.tooLarge(subject, limit: maximumStateCount) }
             let id = Int32(accepting.count)
-            if count == 2 { packedIndex[key] = id } else { arrayIndex[next] = id }
+            if !directIndex.isEmpty { directIndex[key] = id } else { arrayIndex[next] = id }
             components.append(contentsOf: next)
             accepting.append(accepts((0..<count).map { automata[$0].isAccepting(next[$0]) }))
             return id
@@ -106,6 +117,11 @@ extension ByteDFA {
         }
         return ByteDFA(minimal.canonical())
     }
+
+    /// The largest product space (each component's states and its dead
+    /// state, multiplied) that ``combine(_:subject:accepts:)`` indexes in a
+    /// flat table (1 MiB) rather than by hashing the components.
+    static let directProductLimit = 1 << 18
 
     /// The most component transitions ``combine(_:subject:accepts:)``
     /// computes before it gives up: room for the state limit with three

@@ -232,41 +232,72 @@ extension ByteDFA {
     }
 }
 
-/// Automata built from a pattern or a length bound, by what they were built
-/// from. Exists because building one (parse, subset construction,
-/// minimization) is most of what compiling a string costs, and the same
-/// inputs come back: the schema reader checks a pattern, the disjointness
-/// test and the compiler build it again, and schemas share their patterns
-/// (identifiers, dates) and lengths. Only automata are kept, never errors;
-/// emptied when it holds ``capacity`` of them or ``transitionCapacity``
-/// transitions (16 MiB).
+/// Automata built from a pattern, a length bound or all of a string's
+/// constraints, by what they were built from. Exists because building one
+/// (parse, subset construction, product, minimization) is most of what
+/// compiling a string costs, and the same inputs come back: the schema
+/// reader checks a pattern, the disjointness test and the compiler build
+/// it again, and schemas share their patterns (identifiers, dates),
+/// lengths and whole strings (a format with a length bound). Only
+/// automata are kept, never errors.
+///
+/// Bounded in two generations, each of at most half of ``capacity``
+/// automata and ``transitionCapacity`` transitions (16 MiB in all): when
+/// the newer is full it becomes the older and the older is dropped, and
+/// an automaton found in the older moves to the newer. What schemas keep
+/// using stays; emptying everything at once made a long-running process
+/// rebuild its formats every few hundred schemas.
 enum BuiltAutomata {
     enum Key: Hashable, Sendable {
         case pattern(String, search: Bool)
         case length(Int, Int?)
+        /// Everything a schema says of one string, where that combines
+        /// several automata (``GrammarCompiler``'s string leaves).
+        case string(StringNode)
     }
 
-    static let capacity = 512
+    static let capacity = 1024
     static let transitionCapacity = 1 << 22
-    private static let kept = Mutex<(automata: [Key: ByteDFA], transitions: Int)>(([:], 0))
+
+    private struct Generations {
+        var newer: [Key: ByteDFA] = [:]
+        var newerTransitions = 0
+        var older: [Key: ByteDFA] = [:]
+
+        mutating func insert(_ automaton: ByteDFA, for key: Key) {
+            if newer.count >= capacity / 2 || newerTransitions + automaton.transitions.count > transitionCapacity / 2 {
+                older = newer
+                newer = [:]
+                newerTransitions = 0
+            }
+            newer[key] = automaton
+            newerTransitions += automaton.transitions.count
+        }
+    }
+
+    private static let kept = Mutex(Generations())
 
     /// The automaton kept for `key`, or the one `build` makes, then kept.
     /// (The lock is not held while building: two threads may build the
     /// same automaton once each.)
     static func automaton(for key: Key, build: () throws(GuidedGenerationError) -> ByteDFA) throws(GuidedGenerationError) -> ByteDFA {
-        if let known = kept.withLock({ $0.automata[key] }) { return known }
+        if let known = known(key) { return known }
         let automaton = try build()
         keep(automaton, for: key)
         return automaton
     }
 
-    private static func keep(_ automaton: ByteDFA, for key: Key) {
+    /// The automaton kept for `key`, if any.
+    static func known(_ key: Key) -> ByteDFA? {
         kept.withLock { kept in
-            if kept.automata.count >= capacity || kept.transitions + automaton.transitions.count > transitionCapacity {
-                kept = ([:], 0)
-            }
-            kept.automata[key] = automaton
-            kept.transitions += automaton.transitions.count
+            if let found = kept.newer[key] { return found }
+            guard let found = kept.older.removeValue(forKey: key) else { return nil }
+            kept.insert(found, for: key)
+            return found
         }
+    }
+
+    static func keep(_ automaton: ByteDFA, for key: Key) {
+        kept.withLock { $0.insert(automaton, for: key) }
     }
 }

@@ -77,14 +77,16 @@ struct Matcher {
                     startExtraKey(shape: frame.node, parent: record.parent, byte, into: &out)
                 }
             }
-            guard let next = grammar.objects[shape].keyTries[Int(frame.a)].child(of: frame.b, byte: byte) else { return }
-            switch grammar.objects[shape].keyTries[Int(frame.a)].outcome(next) {
+            let trie = grammar.objects[shape].keyTrie(frame.a)
+            let position = frame.a >> 1
+            guard let next = grammar.objects[shape].keyTries[trie].child(of: frame.b, byte: byte, from: position) else { return }
+            switch grammar.objects[shape].keyTries[trie].outcome(next) {
             case .none:
                 let moved = push(Frame(.object, node: frame.node, a: frame.a, b: next), parent: record.parent)
                 if byte == UInt8(ascii: "\n") {
                     // An indented line: a key one level in, or the closing
                     // brace at the object's own level.
-                    let level = depth(below: record.parent) + (grammar.objects[shape].keyTries[Int(frame.a)].child(of: next, byte: UInt8(ascii: "}")) == nil ? 1 : 0)
+                    let level = depth(below: record.parent) + (grammar.objects[shape].keyTries[trie].child(of: next, byte: UInt8(ascii: "}"), from: position) == nil ? 1 : 0)
                     out.append(indentation(level, over: moved))
                 } else {
                     out.append(Alternative(top: moved))

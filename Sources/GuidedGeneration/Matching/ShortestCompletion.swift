@@ -57,7 +57,7 @@ struct ShortestCompletion: Sendable {
     init(grammar: Grammar) {
         let infinity = Self.infinity
         var length = [Int](repeating: infinity, count: grammar.nodes.count)
-        var rest = grammar.objects.map { [Int](repeating: infinity, count: $0.keyTries.count) }
+        var rest = grammar.objects.map { [Int](repeating: infinity, count: $0.trieAt.count) }
         let leafLength = grammar.leaves.indices.map { leaf in
             Self.leafCompletion(grammar, Int32(leaf), grammar.leafInitial(Int32(leaf)))?.count ?? infinity
         }
@@ -68,14 +68,8 @@ struct ShortestCompletion: Sendable {
         var changed = true
         while changed {
             changed = false
-            for shape in grammar.objects.indices {
-                for index in grammar.objects[shape].keyTries.indices.reversed() {
-                    let cost = Self.trieLength(grammar, shape: shape, trieIndex: index, length: length, rest: rest)
-                    if cost < rest[shape][index] {
-                        rest[shape][index] = cost
-                        changed = true
-                    }
-                }
+            for shape in grammar.objects.indices where Self.updateRests(grammar, shape: shape, length: length, rest: &rest) {
+                changed = true
             }
             for node in grammar.nodes.indices {
                 let value: Int
@@ -114,19 +108,50 @@ struct ShortestCompletion: Sendable {
         restLength = rest
         nodeText = grammar.nodes.indices.map { builder.text(of: Int32($0)) }
         objectRest = grammar.objects.indices.map { shape in
-            grammar.objects[shape].keyTries.indices.map { builder.objectRest(shape: shape, trieIndex: $0, from: 0) }
+            grammar.objects[shape].trieAt.indices.map { builder.objectRest(shape: shape, trieIndex: $0, from: 0) }
         }
     }
 
-    /// The length of ``trieCost(_:shape:trieIndex:from:length:rest:)`` from
-    /// the trie's root, without spelling the path (the fixpoint's inner loop).
-    static func trieLength(_ grammar: Grammar, shape: Int, trieIndex: Int, length: [Int], rest: [[Int]]) -> Int {
-        let trie = grammar.objects[shape].keyTries[trieIndex]
-        var best = infinity
-        for end in trie.ends {
-            best = min(best, cost(of: end, in: trie, grammar, shape: shape, length: length, rest: rest))
+    /// Lowers the rest lengths of object `shape` (each position's
+    /// ``trieCost(_:shape:trieIndex:from:length:rest:)`` from its trie's
+    /// root, without spelling the path: the fixpoint's inner loop) to what
+    /// `length` and `rest` now give; whether any went down. A trie read from
+    /// a position holds the outcomes of the properties from there on: its
+    /// rests, from the last position of its run back, are running minima.
+    static func updateRests(_ grammar: Grammar, shape: Int, length: [Int], rest: inout [[Int]]) -> Bool {
+        var changed = false
+        var costs: [(position: Int32, cost: Int)] = []
+        let trieAt = grammar.objects[shape].trieAt
+        // After a property first: the positions before any was emitted
+        // read those rests.
+        for emitted in [1, 0] {
+            var position = trieAt.count / 2 - 1
+            while position >= 0 {
+                let index = Int(trieAt[position * 2 + emitted])
+                let trie = grammar.objects[shape].keyTries[index]
+                costs.removeAll(keepingCapacity: true)
+                for end in trie.ends {
+                    let property: Int32 = if case .property(let property) = trie.outcome(end) { property } else { Int32.max }
+                    costs.append((property, cost(of: end, in: trie, grammar, shape: shape, length: length, rest: rest)))
+                }
+                costs.sort { $0.position > $1.position }
+                // The trie's positions, from the last back.
+                var best = infinity
+                var next = 0
+                while position >= 0, Int(trieAt[position * 2 + emitted]) == index {
+                    while next < costs.count, costs[next].position >= position {
+                        best = min(best, costs[next].cost)
+                        next += 1
+                    }
+                    if best < rest[shape][position * 2 + emitted] {
+                        rest[shape][position * 2 + emitted] = best
+                        changed = true
+                    }
+                    position -= 1
+                }
+            }
         }
-        return best
+        return changed
     }
 
     /// What finishing the object through outcome node `end` costs after
@@ -147,11 +172,13 @@ struct ShortestCompletion: Sendable {
     /// tries: the bytes to an outcome, plus the value and the rest after it.
     /// Of equal costs, the outcome whose bytes come last wins.
     static func trieCost(_ grammar: Grammar, shape: Int, trieIndex: Int, from node: Int32, length: [Int], rest: [[Int]]) -> (cost: Int, path: [UInt8], outcome: KeyTrie.Outcome) {
-        let trie = grammar.objects[shape].keyTries[trieIndex]
+        let trie = grammar.objects[shape].keyTries[grammar.objects[shape].keyTrie(Int32(trieIndex))]
+        let position = Int32(trieIndex >> 1)
         var best: (cost: Int, node: Int32) = (infinity, -1)
         let base = trie.depth(node)
         for index in trie.ends(below: node) {
             let end = trie.ends[index]
+            guard trie.reaches(end, from: position) else { continue }
             let cost = cost(of: end, in: trie, grammar, shape: shape, length: length, rest: rest, below: base)
             if cost < infinity, cost <= best.cost { best = (cost, end) }
         }
@@ -238,7 +265,7 @@ struct ShortestCompletion: Sendable {
             self.grammar = grammar
             self.length = length
             self.rest = rest
-            restMemo = grammar.objects.map { [[UInt8]??](repeating: nil, count: $0.keyTries.count) }
+            restMemo = grammar.objects.map { [[UInt8]??](repeating: nil, count: $0.trieAt.count) }
         }
 
         mutating func text(of node: Int32) -> [UInt8]? {
