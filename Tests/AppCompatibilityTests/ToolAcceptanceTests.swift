@@ -12,7 +12,8 @@ import TestSupport
 
 @Suite("Tool calling acceptance", .serialized, .tags(.defaultModel), .needs(.defaultModel))
 struct ToolAcceptanceTests {
-    /// Seeded runs (ACCEPTANCE_RUNS, 8 by default; see GuidedAcceptanceTests).
+    /// Seeded runs (ACCEPTANCE_RUNS, 4 by default; see GuidedAcceptanceTests):
+    /// in ``judgement()``, each of the four ``cases`` once.
     static let runs = GuidedAcceptanceTests.runs
     static var flightNumber: Regex<Substring> { /[A-Z]{2}[0-9]{1,4}/ }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A minimal deterministic automaton over bytes for one JSON leaf: a string
 /// value (with its quotes) or a literal such as `true` or `null`.
 ///
@@ -239,14 +237,8 @@ extension ByteDFA {
 /// reader checks a pattern, the disjointness test and the compiler build
 /// it again, and schemas share their patterns (identifiers, dates),
 /// lengths and whole strings (a format with a length bound). Only
-/// automata are kept, never errors.
-///
-/// Bounded in two generations, each of at most half of ``capacity``
-/// automata and ``transitionCapacity`` transitions (16 MiB in all): when
-/// the newer is full it becomes the older and the older is dropped, and
-/// an automaton found in the older moves to the newer. What schemas keep
-/// using stays; emptying everything at once made a long-running process
-/// rebuild its formats every few hundred schemas.
+/// automata are kept, never errors: up to ``capacity`` of them and
+/// ``transitionCapacity`` transitions (16 MiB), by ``KeptGenerations``.
 enum BuiltAutomata {
     enum Key: Hashable, Sendable {
         case pattern(String, search: Bool)
@@ -258,46 +250,21 @@ enum BuiltAutomata {
 
     static let capacity = 1024
     static let transitionCapacity = 1 << 22
-
-    private struct Generations {
-        var newer: [Key: ByteDFA] = [:]
-        var newerTransitions = 0
-        var older: [Key: ByteDFA] = [:]
-
-        mutating func insert(_ automaton: ByteDFA, for key: Key) {
-            if newer.count >= capacity / 2 || newerTransitions + automaton.transitions.count > transitionCapacity / 2 {
-                older = newer
-                newer = [:]
-                newerTransitions = 0
-            }
-            newer[key] = automaton
-            newerTransitions += automaton.transitions.count
-        }
+    private static let kept = KeptGenerations<Key, ByteDFA>(capacity: capacity, weightCapacity: transitionCapacity) {
+        $0.transitions.count
     }
 
-    private static let kept = Mutex(Generations())
-
     /// The automaton kept for `key`, or the one `build` makes, then kept.
-    /// (The lock is not held while building: two threads may build the
-    /// same automaton once each.)
     static func automaton(for key: Key, build: () throws(GuidedGenerationError) -> ByteDFA) throws(GuidedGenerationError) -> ByteDFA {
-        if let known = known(key) { return known }
-        let automaton = try build()
-        keep(automaton, for: key)
-        return automaton
+        try kept.value(for: key, make: build)
     }
 
     /// The automaton kept for `key`, if any.
     static func known(_ key: Key) -> ByteDFA? {
-        kept.withLock { kept in
-            if let found = kept.newer[key] { return found }
-            guard let found = kept.older.removeValue(forKey: key) else { return nil }
-            kept.insert(found, for: key)
-            return found
-        }
+        kept.value(for: key)
     }
 
     static func keep(_ automaton: ByteDFA, for key: Key) {
-        kept.withLock { $0.insert(automaton, for: key) }
+        kept.keep(automaton, for: key)
     }
 }
