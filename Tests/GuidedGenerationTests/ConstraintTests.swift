@@ -52,6 +52,36 @@ struct ConstraintTests {
         #expect(!accepts(person, #"{"name":"Ada"}"#), "required property")
     }
 
+    /// Optional properties on both sides of a required one: each run of
+    /// positions shares one key trie, read from the position on, so a key
+    /// before the position is refused however the run was entered.
+    @Test func keysBeforeThePositionAreGoneInARunOfOptionalProperties() throws {
+        let number = SchemaNode.integer(NumberNode())
+        let object = try constraint(.object(ObjectNode(properties: [
+            PropertyNode(name: "a", node: number, isOptional: true),
+            PropertyNode(name: "b", node: number, isOptional: true),
+            PropertyNode(name: "c", node: number),
+            PropertyNode(name: "d", node: number, isOptional: true),
+            PropertyNode(name: "e", node: number, isOptional: true),
+        ])))
+        #expect(accepts(object, #"{"c":1}"#))
+        #expect(accepts(object, #"{"a":1,"b":2,"c":3,"d":4,"e":5}"#))
+        #expect(accepts(object, #"{"b":2,"c":3,"e":5}"#))
+        #expect(!accepts(object, #"{"b":2,"a":1,"c":3}"#), "a after b")
+        #expect(!accepts(object, #"{"a":1,"a":1,"c":3}"#), "a twice")
+        #expect(!accepts(object, #"{"c":3,"e":5,"d":4}"#), "d after e")
+        #expect(!accepts(object, #"{"a":1,"b":2}"#), "c is required")
+        #expect(!accepts(object, #"{"c":3,"c":3}"#), "c twice")
+        #expect(!accepts(object, #"{}"#))
+        // The shortest completion from each position counts only what may
+        // still come: the required c, then the brace.
+        for (prefix, rest) in [("", #"{"c":0}"#), (#"{"a":1"#, #","c":0}"#), (#"{"b":1"#, #","c":0}"#), (#"{"c":1,"d":1"#, "}"), (#"{"c":1,"e":1"#, "}")] {
+            var decoder = object.makeDecoder()
+            do { let accepted = decoder.accept(bytes: Array(prefix.utf8)); #expect(accepted, "\(prefix)") }
+            #expect(decoder.completionLength() == rest.utf8.count, "after \(prefix)")
+        }
+    }
+
     @Test func tokensSpanningStructureAreAllowedWhenEveryByteIsValid() throws {
         var decoder = try constraint(Self.person).makeDecoder()
         for byte in #"{"name":"Ada"#.utf8 { do { let accepted = decoder.accept(bytes: [byte]); #expect(accepted) } }
