@@ -77,7 +77,7 @@ struct ConstraintTests {
         // still come: the required c, then the brace.
         for (prefix, rest) in [("", #"{"c":0}"#), (#"{"a":1"#, #","c":0}"#), (#"{"b":1"#, #","c":0}"#), (#"{"c":1,"d":1"#, "}"), (#"{"c":1,"e":1"#, "}")] {
             var decoder = object.makeDecoder()
-            do { let accepted = decoder.accept(bytes: Array(prefix.utf8)); #expect(accepted, "\(prefix)") }
+            if !prefix.isEmpty { do { let accepted = decoder.accept(bytes: Array(prefix.utf8)); #expect(accepted, "\(prefix)") } }
             #expect(decoder.completionLength() == rest.utf8.count, "after \(prefix)")
         }
     }
