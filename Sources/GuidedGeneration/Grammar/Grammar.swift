@@ -480,18 +480,18 @@ struct KeyTrie: Sendable {
         while index < end {
             if edgeBytes[index] == byte {
                 let target = edgeTargets[index]
-                return greatestBelow[Int(target)] >= position ? target : nil
+                return reaches(target, from: position) ? target : nil
             }
             index += 1
         }
         return nil
     }
 
-    /// Whether outcome node `end` is there when the trie is read from
-    /// property `position` on.
+    /// Whether `node` (an outcome, or a node above outcomes) is there when
+    /// the trie is read from property `position` on.
     @inline(__always)
-    func reaches(_ end: Int32, from position: Int32) -> Bool {
-        greatestBelow[Int(end)] >= position
+    func reaches(_ node: Int32, from position: Int32) -> Bool {
+        greatestBelow[Int(node)] >= position
     }
 
     @inline(__always)

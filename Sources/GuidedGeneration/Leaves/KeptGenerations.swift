@@ -2,10 +2,10 @@ import Synchronization
 
 /// Values kept for the process by key, bounded in two generations.
 ///
-/// Exists for the work that compiling and masking redo for every schema
-/// unless it is kept (automata built from patterns, the text distances of
-/// an automaton): schemas that arrive one after another share their
-/// patterns and formats. Each generation holds at most half of `capacity`
+/// Exists for the work that compiling redoes for every schema unless it
+/// is kept (``BuiltAutomata``: automata built from patterns, lengths and
+/// a string's several constraints): schemas that arrive one after another
+/// share their patterns and formats. Each generation holds at most half of `capacity`
 /// values and half of `weightCapacity` (a value's weight is what its
 /// owner says it costs in memory); when the newer is full it becomes the
 /// older and the older is dropped, and a value found in the older moves
