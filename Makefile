@@ -124,7 +124,12 @@ fuzz: setup
 # guided and through the example's own pipeline, and the receipts also in
 # free text and through llama-server's JSON-schema grammar; the receipts
 # with example-laden guide descriptions measure how often an answer copies
-# an example; the fast 0.5B answers guided and through the pipelines, the
+# an example; the receipts with each field documented at length, and the
+# tickets, with the schema described whole, then more briefly
+# (FOUNDATION_MODELS_SCHEMA_DETAIL: descriptions cut to their first
+# sentence, then names and types alone, what a schema too large for half
+# the context gets), measure what those shorter descriptions keep and
+# save; the fast 0.5B answers guided and through the pipelines, the
 # small SmolLM2 guided; the receipts again from the held-out sample
 # (eval/heldout: the same generator, other seeds), so a change tuned to the
 # corpus's own items shows; and the receipts as photos (rendered by
@@ -132,6 +137,9 @@ fuzz: setup
 # read by Tesseract) on the default model, guided and through the pipeline. Each run's answers, scored, stay in
 # .build/eval/*.json (`fm eval report` compares runs).
 EVAL_RUNS := .build/eval
+# The schema-detail runs: 60 s an answer, since the documented receipts'
+# whole description takes most of an app's 20 s to read on 2 cores.
+EVAL_DETAIL = receipts-documented tickets --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --mode guided --time-limit 60
 FM_BIN = "$$($(SWIFT) build -c release --show-bin-path)/fm"
 
 eval: setup
@@ -141,9 +149,12 @@ eval: setup
 	$(FM_ENV) $(FM_BIN) eval receipts --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode free grammar --json $(EVAL_RUNS)/default-modes.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval receipts --corpora eval/heldout --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label "Qwen2.5-Coder-1.5B, held-out" --mode guided pipeline --json $(EVAL_RUNS)/heldout.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval receipts-photo-light receipts-photo-heavy --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode guided pipeline --json $(EVAL_RUNS)/photos.json > /dev/null
+	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=full $(FM_BIN) eval $(EVAL_DETAIL) --label "Qwen2.5-Coder-1.5B, whole descriptions" --json $(EVAL_RUNS)/detail-full.json > /dev/null
+	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=brief $(FM_BIN) eval $(EVAL_DETAIL) --label "Qwen2.5-Coder-1.5B, descriptions cut to a sentence" --json $(EVAL_RUNS)/detail-brief.json > /dev/null
+	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=outline $(FM_BIN) eval $(EVAL_DETAIL) --label "Qwen2.5-Coder-1.5B, names and types alone" --json $(EVAL_RUNS)/detail-outline.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_FAST_MODEL" --label Qwen2.5-Coder-0.5B --mode guided pipeline --json $(EVAL_RUNS)/fast.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_SMALL_MODEL" --label SmolLM2-135M --mode guided --json $(EVAL_RUNS)/small.json > /dev/null
-	$(FM_ENV) $(FM_BIN) eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/default-modes.json $(EVAL_RUNS)/photos.json $(EVAL_RUNS)/heldout.json $(EVAL_RUNS)/fast.json $(EVAL_RUNS)/small.json --output EVAL.md
+	$(FM_ENV) $(FM_BIN) eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/default-modes.json $(EVAL_RUNS)/photos.json $(EVAL_RUNS)/heldout.json $(EVAL_RUNS)/detail-full.json $(EVAL_RUNS)/detail-brief.json $(EVAL_RUNS)/detail-outline.json $(EVAL_RUNS)/fast.json $(EVAL_RUNS)/small.json --output EVAL.md
 
 clean:
 	rm -rf .build

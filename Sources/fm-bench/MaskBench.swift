@@ -209,7 +209,7 @@ enum MaskBench {
     /// What each schema the reader accepts costs in the prompt, tokenized
     /// by the model's tokenizer: its description in full, and the one the
     /// in-process model sends with half a 4,096-token context as its budget
-    /// (shorter where the full one does not fit).
+    /// (shorter where the full one is long or does not fit).
     static func promptSizes(_ jobs: [Job], vocabulary: LlamaVocabulary) -> String {
         let budget = 2048
         func count(_ text: String) -> Int { (try? vocabulary.tokenize(text, addSpecial: false, parseSpecial: false).count) ?? 0 }
@@ -224,7 +224,7 @@ enum MaskBench {
         func over(_ values: [Double]) -> Int { values.filter { $0 > Double(budget) }.count }
         return "Schemas in the prompt: of the \(full.count) schemas the reader accepts, the full description (one field a line) takes "
             + String(format: "%.0f tokens at the median, %.0f at p99 and %.0f at most", before.p50, before.p99, before.max)
-            + "; \(over(full)) take more than \(budget), half of a 4,096-token context. What the in-process model sends instead (descriptions cut to their first sentence, then names and types alone, where the whole does not fit in half its context): "
+            + "; \(over(full)) take more than \(budget), half of a 4,096-token context. What the in-process model sends instead (descriptions cut to their first sentence where the whole takes more than \(GenerationSchema.wholeDescriptionTokenLimit) tokens, then names and types alone where that does not fit in half its context): "
             + String(format: "%.0f at the median, %.0f at p99, %.0f at most", after.p50, after.p99, after.max)
             + ", \(over(sent)) still over \(budget). The decoder enforces the whole schema either way."
     }

@@ -10,7 +10,7 @@ extension FM {
     struct Eval: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Score typed answers on golden corpora of the apps' tasks.",
-            discussion: "fm eval CORPUS... runs corpora (receipts, receipts-guide-examples, tickets, flashcards, crates, receipts-photo-light, receipts-photo-heavy, or all: those answered from text); fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
+            discussion: "fm eval CORPUS... runs corpora (receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, receipts-photo-light, receipts-photo-heavy, or all: those answered from text, but for the documented receipts); fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
             subcommands: [Run.self, Report.self, Generate.self],
             defaultSubcommand: Run.self
         )
@@ -21,7 +21,7 @@ extension FM.Eval {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Answer and score a corpus (the default subcommand).")
 
-        @Argument(help: "One or more of receipts, receipts-guide-examples, tickets, flashcards, crates, receipts-photo-light, receipts-photo-heavy; or all (every corpus answered from text).")
+        @Argument(help: "One or more of receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, receipts-photo-light, receipts-photo-heavy; or all (every corpus answered from text, but for the documented receipts).")
         var corpora: [String]
 
         @OptionGroup var model: ModelOptions

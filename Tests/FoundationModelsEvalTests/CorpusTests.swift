@@ -110,9 +110,28 @@ struct CorpusTests {
 
     @Test func variantsOfACorpusShareItsFile() {
         #expect(Corpus.receiptsGuideExamples.fileName == Corpus.receipts.fileName)
+        #expect(Corpus.receiptsDocumented.fileName == Corpus.receipts.fileName && !Corpus.text.contains(.receiptsDocumented))
         #expect(Corpus.files == [.receipts, .tickets, .flashcards, .crates])
         #expect(Corpus.receiptsPhotoLight.fileName == Corpus.receipts.fileName && Corpus.receiptsPhotoHeavy.fileName == Corpus.receipts.fileName)
         #expect(!Corpus.text.contains(.receiptsPhotoLight) && Corpus.text.contains(.receiptsGuideExamples), "fm eval all answers from text")
+    }
+
+    /// The documented receipt is what the detail runs measure: its full
+    /// description is several times its brief one, the brief one is the
+    /// example's own descriptions (their first sentences), and the outline
+    /// names the fields alone.
+    @Test func theDocumentedReceiptShrinksAtEachDetail() {
+        let schema = DocumentedFuelReceipt.generationSchema
+        let full = schema.promptDescription(detail: .full)
+        let brief = schema.promptDescription(detail: .brief)
+        let outline = schema.promptDescription(detail: .outline)
+        #expect(full.count > 4 * brief.count && brief.count > outline.count, "\(full.count), \(brief.count), \(outline.count)")
+        for (field, sentence) in [("stationBrand", "The brand of the fuel station"), ("totalAmount", "Total amount paid"),
+                                  ("volume", "Fuel dispensed, in litres or gallons as printed"), ("pricePerUnit", "Price per litre or per gallon")] {
+            #expect(brief.contains("\"\(field)\": a") && brief.contains(sentence) && !brief.contains(sentence + ". This"), "\(brief)")
+            #expect(outline.contains("\"\(field)\"") && !outline.contains(sentence), "\(outline)")
+        }
+        #expect(DocumentedReceiptTask.fields == ReceiptTask.fields)
     }
 
     /// What survived OCR is judged on the rows alone: amounts with their

@@ -28,6 +28,26 @@ struct EvalModelTests {
         #expect(try await model.renderedInput(for: EvalRunner.plainTranscript(instructions: turns.instructions, prompt: turns.prompt)).text == rendered.text)
     }
 
+    /// The model's tokenizer puts every eval type's whole description under
+    /// the limit, and the documented receipt's over it: the session sends
+    /// that one cut to first sentences, the others whole.
+    @Test func onlyTheDocumentedReceiptIsDescribedBriefly() async throws {
+        let model = SystemLanguageModel.default
+        try #require(model.isAvailable, "The default model is not installed; run `make setup`.")
+        func answerSchema<T: EvalTask>(_ task: T.Type) -> GenerationSchema { T.Answer.generationSchema }
+        for corpus in Corpus.allCases {
+            let schema = answerSchema(corpus.taskType)
+            let rendered = try await model.renderedInput(for: EvalRunner.typedTranscript(instructions: "Answer.", prompt: "Go.", schema: schema)).text
+            let whole = schema.promptDescription(detail: .full)
+            if corpus == .receiptsDocumented {
+                #expect(!rendered.contains(whole) && rendered.contains(schema.promptDescription(detail: .brief)), "\(rendered)")
+                #expect(try await model.tokenCount(for: whole) > GenerationSchema.wholeDescriptionTokenLimit)
+            } else {
+                #expect(rendered.contains(whole), "\(corpus): \(rendered)")
+            }
+        }
+    }
+
     @Test func twoReceiptsInEveryMode() async throws {
         let model = SystemLanguageModel.default
         try #require(model.isAvailable, "The default model is not installed; run `make setup`.")

@@ -36,9 +36,10 @@ extension SystemLanguageModel {
     ///
     /// `FOUNDATION_MODELS_DISABLED=1` switches off the model Apple's
     /// initializers create (as turning off Apple Intelligence would); a
-    /// model built from a configuration stays on. Two measurement switches
+    /// model built from a configuration stays on. Three measurement switches
     /// have no public property: `FOUNDATION_MODELS_JSON_LAYOUT` (`compact`,
-    /// `spaced`, `indented`) and `FOUNDATION_MODELS_TOOL_FORMAT` (`hermes`, `array`).
+    /// `spaced`, `indented`), `FOUNDATION_MODELS_TOOL_FORMAT` (`hermes`, `array`)
+    /// and `FOUNDATION_MODELS_SCHEMA_DETAIL` (`full`, `brief`, `outline`).
     public struct Configuration: Hashable, Sendable {
         /// The GGUF file to run.
         public var modelFile: URL
@@ -94,6 +95,11 @@ extension SystemLanguageModel {
         /// The tool-call format, when forced (measurements only); nil: the
         /// model's own (``ChatRendering/toolFormat(for:forced:)``).
         package var forcedToolFormat: ToolCallFormat?
+        /// How much of a response schema the prompt describes, when forced
+        /// (measurements only: the eval's runs at each detail); nil: by
+        /// size, the whole while it is short and a shorter one past that
+        /// (``GenerationSchema/promptDescription(style:budget:tokenCount:)``).
+        package var forcedSchemaDetail: SchemaPromptDetail?
         /// The LoRA adapter applied to the model, set by
         /// `SystemLanguageModel(adapter:)`: an adapted model is an engine of
         /// its own.
@@ -176,6 +182,7 @@ extension SystemLanguageModel {
             case "array": forcedToolFormat = .toolCallTags
             default: forcedToolFormat = nil
             }
+            forcedSchemaDetail = environment["FOUNDATION_MODELS_SCHEMA_DETAIL"].flatMap(SchemaPromptDetail.init(rawValue:))
         }
 
         /// The installed default model (`scripts/setup.sh`, `make setup`):

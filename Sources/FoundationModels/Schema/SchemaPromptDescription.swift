@@ -28,20 +28,33 @@ extension GenerationSchema {
         fieldLinesDescription(detail: detail)
     }
 
-    /// The description in `style` or, when that takes more than `budget`
-    /// tokens as `tokenCount` counts them, the first shorter one that fits
-    /// (descriptions cut to a sentence, then names and types alone); the
-    /// shortest when none does. The decoder enforces the schema either way:
-    /// a large schema's description must not take the room its answer needs.
+    /// The most tokens a schema's whole description may take before its
+    /// descriptions are cut to their first sentence (a description of one
+    /// sentence is whole either way). Measured on the default model
+    /// (the receipts with a documented schema, `make eval`'s schema-detail runs; docs/GUIDED_GENERATION.md): the
+    /// sentences after the first took all four values from 18 to 15 of 24
+    /// right and doubled the time to an answer (786 prompt tokens against
+    /// 410; 20.1 s against 10.2 s on 2 cores); names and types alone kept
+    /// 18. The limit lies above the whole description of every example's
+    /// type and below that of the documented receipt (about 470 tokens).
+    package static let wholeDescriptionTokenLimit = 256
+
+    /// The description in `style` while it takes at most `budget` tokens
+    /// and ``wholeDescriptionTokenLimit``, as `tokenCount` counts them;
+    /// past that, the first shorter one that fits `budget` (descriptions
+    /// cut to a sentence, then names and types alone); the shortest when
+    /// none does. The decoder enforces the schema either way: a large
+    /// schema's description must not take the room, or the time, its
+    /// answer needs.
     package func promptDescription(style: SchemaPromptStyle, budget: Int, tokenCount: (String) -> Int) -> String {
         // (A token is at least one byte: a short text fits uncounted.)
-        func fits(_ text: String) -> Bool { text.utf8.count <= budget || tokenCount(text) <= budget }
+        func fits(_ text: String, _ budget: Int) -> Bool { text.utf8.count <= budget || tokenCount(text) <= budget }
         let full = promptDescription(style: style)
-        if fits(full) { return full }
+        if fits(full, min(budget, Self.wholeDescriptionTokenLimit)) { return full }
         var shorter = full
         for detail in [SchemaPromptDetail.brief, .outline] {
             shorter = promptDescription(detail: detail)
-            if fits(shorter) { return shorter }
+            if fits(shorter, budget) { return shorter }
         }
         return shorter
     }
@@ -64,8 +77,9 @@ extension GenerationSchema {
 /// whole schema whatever the prompt says; the description is what tells
 /// the model what each field is for, and a large schema's (a Kubernetes
 /// object, a SchemaStore file) can outgrow the context it shares with the
-/// conversation and the answer.
-package enum SchemaPromptDetail: CaseIterable, Sendable {
+/// conversation and the answer, or take longer to read than the answer
+/// takes to write.
+package enum SchemaPromptDetail: String, CaseIterable, Sendable {
     /// Every field with its description and guides.
     case full
     /// Descriptions cut to their first sentence, at most 80 characters.

@@ -83,6 +83,10 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
     /// The receipts again, asked for with guide descriptions that carry
     /// examples (`e.g. SHELL, CHEVRON`), as app developers write them.
     case receiptsGuideExamples = "receipts-guide-examples"
+    /// The receipts again, asked for with each field documented at length,
+    /// as an API's JSON Schema documents it: what the shorter descriptions
+    /// of a large schema keep (``SchemaPromptDetail``).
+    case receiptsDocumented = "receipts-documented"
     case tickets, flashcards, crates
     /// The receipts rendered to photos with light noise (slight rotation,
     /// blur, grain), read back by Tesseract, laid out in rows.
@@ -94,7 +98,7 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
     /// The file of its items: variants of a corpus share their items.
     package var fileName: String {
         switch self {
-        case .receiptsGuideExamples, .receiptsPhotoLight, .receiptsPhotoHeavy: Corpus.receipts.fileName
+        case .receiptsGuideExamples, .receiptsDocumented, .receiptsPhotoLight, .receiptsPhotoHeavy: Corpus.receipts.fileName
         default: rawValue + ".json"
         }
     }
@@ -103,6 +107,7 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
     package var title: String {
         switch self {
         case .receiptsGuideExamples: "Receipts with guide examples"
+        case .receiptsDocumented: "Receipts with a documented schema"
         case .receiptsPhotoLight: "Receipts from photos, light noise"
         case .receiptsPhotoHeavy: "Receipts from photos, heavy noise"
         default: rawValue.capitalized
@@ -110,8 +115,9 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
     }
 
     /// What `fm eval all` runs: the corpora answered from text (the photo
-    /// corpora are run by name).
-    package static var text: [Corpus] { allCases.filter { $0 != .receiptsPhotoLight && $0 != .receiptsPhotoHeavy } }
+    /// corpora, and the documented receipts of the schema-detail runs, are
+    /// run by name).
+    package static var text: [Corpus] { allCases.filter { ![.receiptsPhotoLight, .receiptsPhotoHeavy, .receiptsDocumented].contains($0) } }
 
     /// The corpora with files of their own.
     package static var files: [Corpus] { allCases.filter { $0.fileName == $0.rawValue + ".json" } }
@@ -121,6 +127,7 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
         switch self {
         case .receipts: "fuel receipts as OCR rows → the receipt example's `FuelReceipt`: stationBrand, totalAmount, volume, pricePerUnit (numbers within 1 %); the pipeline is its `ReceiptExtractor` (model, pattern reader, arithmetic check, one re-prompt)"
         case .receiptsGuideExamples: "the same receipts asked for with guide descriptions that give examples, as app developers write them (`The brand of the fuel station, e.g. SHELL, CHEVRON`); an answer that repeats an example its receipt does not contain copied it"
+        case .receiptsDocumented: "the same receipts asked for with each field documented in a paragraph, as an API's JSON Schema documents it (`DocumentedFuelReceipt`: what the field is, where it is printed, its unit, what it is not); the runs at each schema detail (`FOUNDATION_MODELS_SCHEMA_DETAIL`: descriptions cut to their first sentence, or names and types alone) show what the shorter descriptions a large schema gets keep"
         case .receiptsPhotoLight, .receiptsPhotoHeavy:
             "the receipts rendered to photos of a thermal receipt (`scripts/receipt_photos.py`, \(self == .receiptsPhotoLight ? "light" : "heavy") noise), read by Tesseract and laid out as `Row NN [y=…]` lines (`ReceiptExtractor.rows(of:)`); the ocr columns say whether each value survived OCR and the row layout at all (in any row, as printed), the others score the answers as for the text receipts; the pipeline is `ReceiptExtractor.extract(photo:)`, OCR included"
         case .tickets: "support tickets → the ticket example's `Triage`: queue (one of the acceptable ones), priority (low, normal or urgent as the ticket warrants), a summary of at most 15 words; the pipeline is its `TicketTriager` (on device)"
@@ -133,6 +140,7 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
         switch self {
         case .receipts: ReceiptTask.self
         case .receiptsGuideExamples: GuideExampleReceiptTask.self
+        case .receiptsDocumented: DocumentedReceiptTask.self
         case .tickets: TicketTask.self
         case .flashcards: FlashcardTask.self
         case .crates: CrateTask.self

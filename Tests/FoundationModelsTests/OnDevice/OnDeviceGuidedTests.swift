@@ -130,6 +130,31 @@ extension OnDeviceTests {
             #expect(without.usage.input.totalTokenCount < with.usage.input.totalTokenCount)
         }
 
+        /// `FOUNDATION_MODELS_SCHEMA_DETAIL` (the eval's runs at each detail)
+        /// describes every schema at that detail, however small, and the
+        /// answer is still the type: the decoder enforces the schema whatever
+        /// the prompt says.
+        @Test func aForcedDetailDescribesTheSchemaAtThatDetail() async throws {
+            try OnDevice.requireModel()
+            var environment = ["FOUNDATION_MODELS_SCHEMA_DETAIL": "outline"]
+            environment["FOUNDATION_MODELS_MODEL"] = SystemLanguageModel.Configuration.default.modelPath
+            let configuration = SystemLanguageModel.Configuration(environment: environment)
+            #expect(configuration.forcedSchemaDetail == .outline)
+            #expect(SystemLanguageModel.Configuration(environment: ["FOUNDATION_MODELS_SCHEMA_DETAIL": "terse"]).forcedSchemaDetail == nil)
+            let outlined = SystemLanguageModel(configuration: configuration)
+            let transcript = Transcript(entries: [
+                .prompt(Transcript.Prompt(segments: [.text(.init(content: "Describe Rome."))],
+                                          responseFormat: Transcript.ResponseFormat(schema: GuidedCity.generationSchema))),
+            ])
+            let full = try await SystemLanguageModel.default.renderedInput(for: transcript).text
+            let outline = try await outlined.renderedInput(for: transcript).text
+            #expect(full.contains("Population in millions") && full.contains("\"landmarks\""), "\(full)")
+            #expect(!outline.contains("Population in millions") && outline.contains("\"landmarks\""), "\(outline)")
+            let response = try await LanguageModelSession(model: outlined).respond(to: "Describe Rome.", generating: GuidedCity.self, options: Self.options)
+            #expect(response.content.landmarks.count == 2)
+            #expect((0...40).contains(response.content.population))
+        }
+
         @Test func aSmallBudgetStillEndsInAValidValue() async throws {
             try OnDevice.requireModel()
             // String pacing fits answers to small budgets on its own; without

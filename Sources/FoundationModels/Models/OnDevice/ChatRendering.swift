@@ -28,6 +28,9 @@ struct ChatRendering: Sendable {
     /// The most tokens a schema's description may take; past it, a shorter
     /// one (``schemaDescription(_:)``). Nil: no limit.
     var schemaTokenBudget: Int?
+    /// A detail every schema is described at, one field a line, whatever
+    /// its size (measurements only); nil: by ``schemaTokenBudget``.
+    var forcedSchemaDetail: SchemaPromptDetail?
 
     /// The tool format for `model`: `forced` when given (measurements),
     /// else its template's own where it has the Hermes-style
@@ -122,9 +125,10 @@ struct ChatRendering: Sendable {
     }
 
     /// The schema's description in the configured style, or a shorter one
-    /// where that would take more than ``schemaTokenBudget`` tokens
+    /// where that is long or would take more than ``schemaTokenBudget`` tokens
     /// (``GenerationSchema/promptDescription(style:budget:tokenCount:)``).
     func schemaDescription(_ schema: GenerationSchema) -> String {
+        if let forcedSchemaDetail { return schema.promptDescription(detail: forcedSchemaDetail) }
         guard let budget = schemaTokenBudget else { return schema.promptDescription(style: schemaStyle) }
         return schema.promptDescription(style: schemaStyle, budget: budget) { text in
             (try? Self.tokens(of: text, vocabulary: model.vocabulary).count) ?? Int.max

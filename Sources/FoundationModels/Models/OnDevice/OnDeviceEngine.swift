@@ -40,7 +40,8 @@ package final class OnDeviceEngine: Sendable {
                 toolFormat: ChatRendering.toolFormat(for: model, forced: configuration.forcedToolFormat),
                 schemaStyle: configuration.schemaPromptStyle,
                 schemaPlacement: configuration.schemaPromptPlacement,
-                schemaTokenBudget: contextSize / 2
+                schemaTokenBudget: contextSize / 2,
+                forcedSchemaDetail: configuration.forcedSchemaDetail
             )
             // One context with a sequence per session served at once: their
             // steps are decoded together (``DecodeScheduler``).
