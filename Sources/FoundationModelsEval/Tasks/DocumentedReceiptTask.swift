@@ -50,21 +50,11 @@ package struct DocumentedFuelReceipt: Sendable {
     package var pricePerUnit: Double
 }
 
-/// The receipts with ``DocumentedFuelReceipt``: the same instructions,
-/// prompts and scoring as ``ReceiptTask``.
-package enum DocumentedReceiptTask: EvalTask {
+extension DocumentedFuelReceipt: FuelReceiptValues {}
+
+/// The receipts with ``DocumentedFuelReceipt``.
+package enum DocumentedReceiptTask: ReceiptVariantTask {
+    package typealias Item = ReceiptItem
+    package typealias Answer = DocumentedFuelReceipt
     package static let corpus = Corpus.receiptsDocumented
-    package static var instructions: String { ReceiptTask.instructions }
-    package static func prompt(for item: ReceiptItem) -> String { ReceiptTask.prompt(for: item) }
-    package static var fields: [String] { ReceiptTask.fields }
-    package static var informational: Set<String> { ReceiptTask.informational }
-
-    package static func score(_ answer: DocumentedFuelReceipt, for item: ReceiptItem) -> [FieldScore] {
-        ReceiptTask.scores(stationBrand: answer.stationBrand, totalAmount: answer.totalAmount, volume: answer.volume,
-                           pricePerUnit: answer.pricePerUnit, for: item)
-    }
-
-    package static func groups(of item: ReceiptItem) -> [String] { item.features }
-    package static var seed: UInt64 { ReceiptTask.seed }
-    package static func generate(seed: UInt64) -> [ReceiptItem] { ReceiptTask.generate(seed: seed) }
 }

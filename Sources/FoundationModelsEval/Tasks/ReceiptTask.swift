@@ -113,16 +113,28 @@ package struct GuideExampleFuelReceipt: Sendable {
     package var pricePerUnit: Double
 }
 
-/// The receipts with ``GuideExampleFuelReceipt``: the same instructions,
-/// prompts and scoring as ``ReceiptTask``.
-package enum GuideExampleReceiptTask: EvalTask {
-    package static let corpus = Corpus.receiptsGuideExamples
+/// A type that carries a receipt's four values.
+package protocol FuelReceiptValues {
+    var stationBrand: String { get }
+    var totalAmount: Double { get }
+    var volume: Double { get }
+    var pricePerUnit: Double { get }
+}
+
+extension GuideExampleFuelReceipt: FuelReceiptValues {}
+
+/// A variant of the receipts: the same items, instructions, prompts,
+/// scoring and breakdowns as ``ReceiptTask``, asked for with another type
+/// that carries the same four values.
+package protocol ReceiptVariantTask: EvalTask where Item == ReceiptItem, Answer: FuelReceiptValues {}
+
+extension ReceiptVariantTask {
     package static var instructions: String { ReceiptTask.instructions }
     package static func prompt(for item: ReceiptItem) -> String { ReceiptTask.prompt(for: item) }
     package static var fields: [String] { ReceiptTask.fields }
     package static var informational: Set<String> { ReceiptTask.informational }
 
-    package static func score(_ answer: GuideExampleFuelReceipt, for item: ReceiptItem) -> [FieldScore] {
+    package static func score(_ answer: Answer, for item: ReceiptItem) -> [FieldScore] {
         ReceiptTask.scores(stationBrand: answer.stationBrand, totalAmount: answer.totalAmount, volume: answer.volume,
                            pricePerUnit: answer.pricePerUnit, for: item)
     }
@@ -130,6 +142,13 @@ package enum GuideExampleReceiptTask: EvalTask {
     package static func groups(of item: ReceiptItem) -> [String] { item.features }
     package static var seed: UInt64 { ReceiptTask.seed }
     package static func generate(seed: UInt64) -> [ReceiptItem] { ReceiptTask.generate(seed: seed) }
+}
+
+/// The receipts with ``GuideExampleFuelReceipt``.
+package enum GuideExampleReceiptTask: ReceiptVariantTask {
+    package typealias Item = ReceiptItem
+    package typealias Answer = GuideExampleFuelReceipt
+    package static let corpus = Corpus.receiptsGuideExamples
 
     package static let descriptionExamples = [
         "stationBrand": ["SHELL", "CHEVRON"],
