@@ -28,20 +28,23 @@ extension GenerationSchema {
         fieldLinesDescription(detail: detail)
     }
 
-    /// The most tokens a schema's whole description may take before its
-    /// descriptions are cut to their first sentence (a description of one
-    /// sentence is whole either way). Measured on the default model
-    /// (the receipts with a documented schema, `make eval`'s schema-detail runs; docs/GUIDED_GENERATION.md): the
-    /// sentences after the first took all four values from 18 to 15 of 24
-    /// right and doubled the time to an answer (786 prompt tokens against
-    /// 410; 20.1 s against 10.2 s on 2 cores); names and types alone kept
-    /// 18. The limit lies above the whole description of every example's
-    /// type and below that of the documented receipt (about 470 tokens).
+    /// The most tokens a schema's whole description, one field a line, may
+    /// take before its descriptions are cut to their first sentence (a
+    /// description of one sentence is whole either way). Measured on the
+    /// default model (the receipts with a documented schema, `make eval`'s
+    /// schema-detail runs; docs/GUIDED_GENERATION.md): the sentences after
+    /// the first took all four values from 18 to 15 of 24 right and doubled
+    /// the time to an answer (786 prompt tokens against 410; 20.1 s against
+    /// 10.2 s on 2 cores); names and types alone kept 18. The limit lies
+    /// above the whole description of every example's type and below that
+    /// of the documented receipt (about 470 tokens). The TypeScript and JSON
+    /// Schema renderings, chosen for measurements, were not measured so and
+    /// are kept whole while they fit the budget.
     package static let wholeDescriptionTokenLimit = 256
 
     /// The description in `style` while it takes at most `budget` tokens
-    /// and ``wholeDescriptionTokenLimit``, as `tokenCount` counts them;
-    /// past that, the first shorter one that fits `budget` (descriptions
+    /// (and, one field a line, ``wholeDescriptionTokenLimit``), as
+    /// `tokenCount` counts them; past that, the first shorter one that fits `budget` (descriptions
     /// cut to a sentence, then names and types alone); the shortest when
     /// none does. The decoder enforces the schema either way: a large
     /// schema's description must not take the room, or the time, its
@@ -50,7 +53,7 @@ extension GenerationSchema {
         // (A token is at least one byte: a short text fits uncounted.)
         func fits(_ text: String, _ budget: Int) -> Bool { text.utf8.count <= budget || tokenCount(text) <= budget }
         let full = promptDescription(style: style)
-        if fits(full, min(budget, Self.wholeDescriptionTokenLimit)) { return full }
+        if fits(full, style == .fieldLines ? min(budget, Self.wholeDescriptionTokenLimit) : budget) { return full }
         var shorter = full
         for detail in [SchemaPromptDetail.brief, .outline] {
             shorter = promptDescription(detail: detail)

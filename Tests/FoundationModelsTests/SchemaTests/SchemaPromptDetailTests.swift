@@ -58,6 +58,12 @@ extension SchemaTests {
             #expect(schema.promptDescription(style: .fieldLines, budget: 100_000, tokenCount: tokens) == brief)
             #expect(schema.promptDescription(style: .fieldLines, budget: tokens(brief), tokenCount: tokens) == brief)
             #expect(schema.promptDescription(style: .fieldLines, budget: tokens(brief) - 1, tokenCount: tokens) == outline)
+            // A rendering other than field lines (chosen for measurements)
+            // stays whole while it fits the budget.
+            let typeScript = schema.promptDescription(style: .typeScript)
+            #expect(tokens(typeScript) > limit)
+            #expect(schema.promptDescription(style: .typeScript, budget: 100_000, tokenCount: tokens) == typeScript)
+            #expect(schema.promptDescription(style: .typeScript, budget: tokens(brief), tokenCount: tokens) == brief)
             // Below the limit the whole one is sent, and a description of one
             // sentence is whole at any size.
             let short = try GenerationSchema(jsonSchema: GeneratedContent(json: #"{"type":"object","properties":{"name":{"type":"string","description":"The name. It is unique."}},"required":["name"]}"#))
