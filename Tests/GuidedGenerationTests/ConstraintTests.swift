@@ -52,6 +52,32 @@ struct ConstraintTests {
         #expect(!accepts(person, #"{"name":"Ada"}"#), "required property")
     }
 
+    /// A choice among the schema's own strings (patterns, choice lists, a
+    /// `oneOf` of patterns) is one leaf, the union of their automata:
+    /// inside it the decoder holds one reading, so a mask there is one walk
+    /// of the vocabulary rather than one per choice. Literals one of which
+    /// begins another (`1`, `12`) stay apart, and each still ends where it
+    /// may.
+    @Test func aChoiceAmongStringsIsOneReading() throws {
+        let strings = try constraint(.array(ArrayNode(items: .anyOf([
+            .string(StringNode(searchPatterns: ["ab"])), .string(StringNode(choices: ["name", "age"])), .string(StringNode(pattern: "[0-9]{2}")),
+        ]))))
+        var decoder = strings.makeDecoder()
+        let opened = decoder.accept(bytes: Array(#"[""#.utf8))
+        #expect(opened)
+        #expect(decoder.readings == 1)
+        #expect(accepts(strings, #"["xaby","age","12"]"#))
+        #expect(!accepts(strings, #"["xy"]"#))
+        #expect(!accepts(strings, #"["123"]"#))
+        let numbers = try constraint(.array(ArrayNode(items: .anyOf([.literal("1"), .literal("12")]))))
+        var numberDecoder = numbers.makeDecoder()
+        let one = numberDecoder.accept(bytes: Array("[1".utf8))
+        #expect(one)
+        #expect(numberDecoder.readings == 2)
+        #expect(accepts(numbers, "[1,12,1]"))
+        #expect(!accepts(numbers, "[121]"))
+    }
+
     /// Optional properties on both sides of a required one: each run of
     /// positions shares one key trie, read from the position on, so a key
     /// before the position is refused however the run was entered.

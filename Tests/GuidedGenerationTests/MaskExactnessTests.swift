@@ -76,6 +76,15 @@ struct MaskExactnessTests {
             PropertyNode(name: "t", node: .string(StringNode(pattern: ".{0,12}"))),
             PropertyNode(name: "u", node: .string(StringNode(searchPatterns: ["[0-9a-f]{4}"])), isOptional: true),
         ]))),
+        // A choice among the schema's own strings is one leaf (the union
+        // of their automata); literals one of which begins another stay
+        // apart.
+        ("choices among strings", .object(ObjectNode(properties: [
+            PropertyNode(name: "a", node: .anyOf([
+                .string(StringNode(searchPatterns: ["ab"])), .string(StringNode(choices: ["é", "abcd"])), .string(StringNode(pattern: "[0-9a-f]{2,3}")),
+            ])),
+            PropertyNode(name: "b", node: .array(ArrayNode(items: .anyOf([.literal("1"), .literal("12"), .string(StringNode(constant: "ab"))]), maximumCount: 3))),
+        ]))),
         ("distinct elements", .object(ObjectNode(properties: [
             PropertyNode(name: "t", node: .array(ArrayNode(items: .string(StringNode()), minimumCount: 2, maximumCount: 4, uniqueItems: true))),
             PropertyNode(name: "e", node: .array(ArrayNode(items: .string(StringNode(choices: ["ab", "abc", "é"])), uniqueItems: true))),

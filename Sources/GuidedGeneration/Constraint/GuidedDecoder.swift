@@ -46,6 +46,12 @@ package struct GuidedDecoder {
 
     var vocabulary: TokenVocabulary { constraint.vocabulary }
 
+    /// How many readings of the output so far are open (branches of an
+    /// anyOf that agree so far, a key that may be declared or extra): a
+    /// mask costs a walk of the vocabulary for each reading that is not
+    /// inside a string.
+    package var readings: Int { state.count }
+
     /// Nothing more may be generated: the value is complete.
     package var isComplete: Bool { ended || matcher.isDone(state) }
 
@@ -237,7 +243,7 @@ package struct GuidedDecoder {
                             position += 1
                             continue
                         }
-                        let masks = constraint.subtreeMasks(leaf: alternative.leaf, state: alternative.leafState, node: child, depth: depth + 1)
+                        let masks = constraint.subtreeMasks(leaf: alternative.leaf, state: alternative.leafState, node: child)
                         mask.formUnion(masks.always)
                         addExits(masks, after: alternative, remaining: Int.max, into: &mask)
                         scratch.remove(at: position)
@@ -252,7 +258,7 @@ package struct GuidedDecoder {
     }
 
     /// The trie depth down to which readings inside a string use
-    /// ``TokenConstraint/subtreeMasks(leaf:state:node:depth:)``.
+    /// ``TokenConstraint/subtreeMasks(leaf:state:node:)``.
     private static let subtreeDepth: Int32 = 2
 
     /// Whether `bytes` can follow from `alternatives`.

@@ -40,15 +40,28 @@ struct LeafMasks: Sendable {
     }
 
     /// Walks the trie with the leaf's automaton alone from `state`: from
-    /// the root, or — for the tokens below trie node `start` at `depth`,
-    /// whose first `depth` bytes were read before the leaf reached `state`
-    /// — from that node.
+    /// the root, or — for the tokens below trie node `start`, whose bytes
+    /// up to `start` were read before the automaton reached `state` — from
+    /// that node.
     ///
-    /// `textDistances` (``textDistances(_:)`` of the leaf's automaton, for
-    /// a leaf that is a plain string automaton) lets the walk take a
+    /// The nodes below `start` are read in their numbering (depth-first
+    /// preorder), each one's state from its parent's, which is the last
+    /// node read one level up: no stack, and a subtree the automaton rules
+    /// out (or takes whole) is jumped over. `countsCharacters` (the free
+    /// string from the root) records how many characters each token writes
+    /// inside the string, for length-bounded strings. `textDistances`
+    /// (``textDistances(_:)`` of the automaton) lets the walk take a
     /// subtree's text tokens at once where no text as long as they are can
-    /// close or kill the string, and read only its other tokens byte by byte.
-    init(grammar: Grammar, leaf: Int32, state: LeafState, vocabulary: TokenVocabulary, start: Int32 = TokenTrie.root, depth: Int32 = 0, textDistances: [Int32]? = nil) {
+    /// close or kill the string, and read only its other tokens byte by
+    /// byte.
+    init(automaton: ByteDFA, state: Int32, vocabulary: TokenVocabulary, start: Int32 = TokenTrie.root, countsCharacters counts: Bool = false, textDistances: [Int32]? = nil) {
+        guard state >= 0, Int(state) < automaton.stateCount else {
+            always = TokenMask(count: vocabulary.count)
+            exits = []
+            exitStart = [Int32](repeating: 0, count: 257)
+            closers = []
+            return
+        }
         let trie = vocabulary.trie
         var always = TokenMask(count: vocabulary.count)
         var exits: [Exit] = []
@@ -58,98 +71,133 @@ struct LeafMasks: Sendable {
         // Characters are counted as a counted string counts them (see
         // `Grammar.leafNext`): a byte read in the content state that is not
         // a UTF-8 continuation byte or the closing quote.
-        let counts = leaf == SharedLeaf.anyString.rawValue && depth == 0
         let body = ByteDFA.anyJSONString.next(ByteDFA.anyJSONString.start, UInt8(ascii: "\""))
-        // The bytes on which a state stays where it is: a subtree whose
-        // bytes all loop keeps every token below inside the leaf.
-        // (By automaton state: string leaves' states are small integers.)
-        var loops: [ByteSet?] = []
-        if case .string(let automaton) = grammar.leaves[Int(leaf)] { loops = Array(repeating: nil, count: automaton.stateCount) }
-        func loopBytes(_ state: LeafState) -> ByteSet {
-            let index = Int(state.low)
-            guard state.high == 0, index < loops.count else { return ByteSet() }
-            if let known = loops[index] { return known }
+        // The bytes on which a state stays where it is, worked out on the
+        // state's first need: a subtree whose bytes all loop keeps every
+        // token below inside the leaf.
+        var loops = [ByteSet](repeating: ByteSet(), count: automaton.stateCount)
+        var loopsKnown = [Bool](repeating: false, count: automaton.stateCount)
+        let classes = automaton.byteClasses
+        let classCount = automaton.classCount
+        let transitions = automaton.transitions
+        func loopBytes(_ state: Int32) -> ByteSet {
+            let index = Int(state)
+            if loopsKnown[index] { return loops[index] }
             var set = ByteSet()
-            for byte in UInt8.min...UInt8.max where grammar.leafNext(leaf, state, byte) == state { set.insert(byte) }
+            for byte in UInt8.min...UInt8.max where transitions[index &* classCount &+ Int(classes[Int(byte)])] == state { set.insert(byte) }
             loops[index] = set
+            loopsKnown[index] = true
             return set
         }
         let spellings = vocabulary.tokens
-        var stack: [(node: Int32, state: LeafState, depth: Int32, characters: Int32)] = [(start, state, depth, 0)]
-        while let (node, current, depth, characters) = stack.popLast() {
-            for index in trie.children(of: node) {
-                let byte = trie.childByte(at: index)
-                guard let next = grammar.leafNext(leaf, current, byte) else { continue }
-                let written = counts && Int32(truncatingIfNeeded: current.low) == body && byte & 0xC0 != 0x80 && byte != UInt8(ascii: "\"") ? characters + 1 : characters
-                let child = trie.childNode(at: index)
-                trie.forEachToken(endingAt: child) { token in
-                    always.insert(token)
-                    if counts, written > 0 { alwaysByCharacters.append((token, written)) }
+        let startDepth = Int(trie.depth(start))
+        // The state (and characters written) of the last node read at each
+        // depth below `start`: index 0 is `start` itself.
+        var states = [Int32](repeating: 0, count: trie.maximumDepth - startDepth + 1)
+        var written = [Int32](repeating: 0, count: counts ? states.count : 0)
+        states[0] = state
+        let end = Int(trie.subtreeEndNode(start))
+        var node = Int(start) + 1
+        trie.withWalkTables { nodes in automaton.withTables { classes, transitions, flags in always.withUnsafeMutableWords { words in states.withUnsafeMutableBufferPointer { states in
+            @inline(__always) func insert(_ token: Int32) {
+                words[Int(token) >> 6] |= 1 << UInt64(Int(token) & 63)
+            }
+            while node < end {
+                let level = Int(nodes.depths[node]) - startDepth
+                let current = states[level - 1]
+                let byte = nodes.bytes[node]
+                let next = transitions[Int(current) &* classCount &+ Int(classes[Int(byte)])]
+                guard next != ByteDFA.dead else {
+                    node = Int(nodes.ends[node])
+                    continue
                 }
-                if grammar.leafIsFinal(leaf, next) {
-                    trie.forEachToken(endingAt: child) { token in
-                        closers.append(token)
-                        closerCharacters.append(written)
+                var characters: Int32 = 0
+                if counts {
+                    characters = written[level - 1]
+                    if current == body, byte & 0xC0 != 0x80, byte != UInt8(ascii: "\"") { characters += 1 }
+                    written[level] = characters
+                }
+                let ending = Int(nodes.firstToken[node])..<Int(nodes.firstToken[node + 1])
+                for position in ending {
+                    let token = nodes.tokenList[position]
+                    insert(token)
+                    if counts, characters > 0 { alwaysByCharacters.append((token, characters)) }
+                }
+                let subtreeEndNode = Int(nodes.ends[node])
+                if flags[Int(next)] & ByteDFA.finalFlag != 0 {
+                    for position in ending {
+                        closers.append(nodes.tokenList[position])
+                        closerCharacters.append(characters)
                     }
                     // The leaf closes here; everything longer goes on past it.
-                    for grandchild in trie.children(of: child) {
-                        trie.forEachToken(inSubtree: trie.childNode(at: grandchild)) { token in
-                            exits.append(Exit(token: token, offset: depth + 1, characters: written))
-                        }
+                    let offset = Int32(level + startDepth)
+                    for position in ending.upperBound..<Int(nodes.subtreeEnd[node]) {
+                        exits.append(Exit(token: nodes.tokenList[position], offset: offset, characters: characters))
                     }
-                } else if trie.hasChildren(child) {
-                    // (A state that loops on no byte, as in a counter or a
-                    // search, takes no subtree whole: its bytes are not read.)
-                    if !counts || Int32(truncatingIfNeeded: next.low) == body, case let loop = loopBytes(next), !loop.isEmpty, trie.bytesBelow(child).isSubset(of: loop) {
-                        // (Content bytes that loop are ASCII: one character each.)
-                        for grandchild in trie.children(of: child) {
-                            trie.forEachToken(inSubtree: trie.childNode(at: grandchild)) { token in
-                                always.insert(token)
-                                if counts { alwaysByCharacters.append((token, written + Int32(spellings[Int(token)].count) - depth - 1)) }
-                            }
-                        }
-                    } else if let textDistances, !counts, next.high == 0, case let place = trie.place(child), place != TextPlace.notText,
-                              trie.height(child) < textDistances[Int(next.low) &* TextPlace.count &+ Int(place)] {
-                        // No text as long as the longest token below can
-                        // close or kill the string: every text token stays
-                        // inside it. The others are read byte by byte.
-                        let below = trie.positionsBelow(child)
-                        var others = trie.nonTextPositions(in: below).makeIterator()
-                        var other = others.next().map(Int.init)
-                        for position in below {
-                            let token = trie.token(at: position)
-                            guard position == other else {
-                                always.insert(token)
-                                continue
-                            }
-                            other = others.next().map(Int.init)
-                            let bytes = spellings[Int(token)]
-                            var current = next
-                            var index = Int(depth) + 1
-                            while index < bytes.count, let after = grammar.leafNext(leaf, current, bytes[index]) {
-                                if grammar.leafIsFinal(leaf, after) {
-                                    if index == bytes.count - 1 {
-                                        always.insert(token)
-                                        closers.append(token)
-                                        closerCharacters.append(0)
-                                    } else {
-                                        exits.append(Exit(token: token, offset: Int32(index) + 1))
-                                    }
-                                    break
-                                }
-                                current = after
-                                index += 1
-                            }
-                            if index == bytes.count { always.insert(token) }
-                        }
-                    } else {
-                        stack.append((child, next, depth + 1, written))
-                    }
+                    node = subtreeEndNode
+                    continue
                 }
+                guard subtreeEndNode > node + 1 else {
+                    node += 1
+                    continue
+                }
+                // (A state that loops on no byte, as in a counter or a
+                // search, takes no subtree whole: its bytes are not read.)
+                if !counts || next == body, case let loop = loopBytes(next), !loop.isEmpty, trie.bytesBelow(Int32(node)).isSubset(of: loop) {
+                    // (Content bytes that loop are ASCII: one character each.)
+                    let depth = Int32(level + startDepth)
+                    for position in ending.upperBound..<Int(nodes.subtreeEnd[node]) {
+                        let token = nodes.tokenList[position]
+                        insert(token)
+                        if counts { alwaysByCharacters.append((token, characters + Int32(spellings[Int(token)].count) - depth)) }
+                    }
+                    node = subtreeEndNode
+                    continue
+                }
+                if let textDistances, !counts, case let place = trie.place(Int32(node)), place != TextPlace.notText,
+                   trie.height(Int32(node)) < textDistances[Int(next) &* TextPlace.count &+ Int(place)] {
+                    // No text as long as the longest token below can close
+                    // or kill the string: every text token stays inside it.
+                    // The others are read byte by byte.
+                    let below = trie.positionsBelow(Int32(node))
+                    var others = trie.nonTextPositions(in: below).makeIterator()
+                    var other = others.next().map(Int.init)
+                    for position in below {
+                        let token = nodes.tokenList[position]
+                        guard position == other else {
+                            insert(token)
+                            continue
+                        }
+                        other = others.next().map(Int.init)
+                        let bytes = spellings[Int(token)]
+                        var state = next
+                        var index = level + startDepth
+                        while index < bytes.count {
+                            let after = transitions[Int(state) &* classCount &+ Int(classes[Int(bytes[index])])]
+                            guard after != ByteDFA.dead else { break }
+                            if flags[Int(after)] & ByteDFA.finalFlag != 0 {
+                                if index == bytes.count - 1 {
+                                    insert(token)
+                                    closers.append(token)
+                                    closerCharacters.append(0)
+                                } else {
+                                    exits.append(Exit(token: token, offset: Int32(index) + 1))
+                                }
+                                break
+                            }
+                            state = after
+                            index += 1
+                        }
+                        if index == bytes.count { insert(token) }
+                    }
+                    node = subtreeEndNode
+                    continue
+                }
+                states[level] = next
+                node += 1
             }
-        }
-        alwaysByCharacters.sort { $0.characters > $1.characters }
-        self.alwaysByCharacters = alwaysByCharacters
+        } } } }
+        self.alwaysByCharacters = Self.sortedByCharacters(alwaysByCharacters)
         self.closerCharacters = closerCharacters
         let tokens = vocabulary.tokens
         exits.sort { tokens[Int($0.token)][Int($0.offset)] < tokens[Int($1.token)][Int($1.offset)] }
@@ -163,6 +211,34 @@ struct LeafMasks: Sendable {
         self.exits = exits
         self.exitStart = exitStart
         self.closers = closers
+    }
+
+    /// `entries`, most characters first, by counting (a token writes no
+    /// more characters than it has bytes): the free string's list holds
+    /// most of the vocabulary, and a comparison sort of it took longer than
+    /// the walk that made it.
+    private static func sortedByCharacters(_ entries: [(token: Int32, characters: Int32)]) -> [(token: Int32, characters: Int32)] {
+        guard let most = entries.lazy.map(\.characters).max() else { return [] }
+        // starts[c]: where the entries with c characters begin, the
+        // largest count first.
+        var starts = [Int](repeating: 0, count: Int(most) + 2)
+        for entry in entries { starts[Int(most - entry.characters) + 1] += 1 }
+        for index in 1..<starts.count { starts[index] += starts[index - 1] }
+        var sorted = [(token: Int32, characters: Int32)](repeating: (0, 0), count: entries.count)
+        for entry in entries {
+            let slot = Int(most - entry.characters)
+            sorted[starts[slot]] = entry
+            starts[slot] += 1
+        }
+        return sorted
+    }
+
+    /// Nothing allowed: the masks of a state no closed leaf reaches.
+    init(vocabulary: TokenVocabulary) {
+        always = TokenMask(count: vocabulary.count)
+        exits = []
+        exitStart = [Int32](repeating: 0, count: 257)
+        closers = []
     }
 
     /// The most entries (states times ``TextPlace/count``) a

@@ -51,13 +51,13 @@ package final class TokenConstraint: Sendable {
         if let shared = grammar.sharedLeaf(leaf) {
             let key = SharedLeafKey(leaf: shared, state: state)
             if let found = vocabulary.sharedLeafMasks.withLock({ $0[key] }) { return found }
-            let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary)
+            let computed = walk(leaf: leaf, state: state, node: TokenTrie.root, countsCharacters: shared == .anyString)
             vocabulary.sharedLeafMasks.withLock { $0[key] = computed }
             return computed
         }
         let key = LeafKey(leaf: leaf, state: state)
         if let found = ownLeafMasks.withLock({ $0[key] }) { return found }
-        let computed = automatonMasks(leaf: leaf, state: state, node: TokenTrie.root, depth: 0)
+        let computed = automatonMasks(leaf: leaf, state: state, node: TokenTrie.root)
         ownLeafMasks.withLock { $0[key] = computed }
         return computed
     }
@@ -65,9 +65,10 @@ package final class TokenConstraint: Sendable {
     /// The masks of a schema's own leaf in `state`, from the vocabulary's
     /// masks by residual automaton (computed there when no state of any
     /// schema with the same residual had them yet).
-    private func automatonMasks(leaf: Int32, state: LeafState, node: Int32, depth: Int32) -> LeafMasks {
-        guard case .string(let automaton) = grammar.leaves[Int(leaf)], state.high == 0, state.low < UInt64(automaton.stateCount) else {
-            return LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary, start: node, depth: depth)
+    private func automatonMasks(leaf: Int32, state: LeafState, node: Int32) -> LeafMasks {
+        guard case .string(let automaton) = grammar.leaves[Int(leaf)], state.high == 0, state.low < UInt64(automaton.stateCount),
+              automaton.stateCount <= Self.sharedAutomatonStateLimit else {
+            return walk(leaf: leaf, state: state, node: node)
         }
         let key = AutomatonMaskKey(residual: automaton.residual(from: Int32(truncatingIfNeeded: state.low)), node: node)
         if let found = vocabulary.automatonMasks.withLock({ $0[key] }) { return found }
@@ -78,7 +79,7 @@ package final class TokenConstraint: Sendable {
             distances = LeafMasks.textDistances(automaton)
             ownTextDistances.withLock { $0[leaf] = .some(distances) }
         }
-        let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary, start: node, depth: depth, textDistances: distances)
+        let computed = LeafMasks(automaton: automaton, state: Int32(truncatingIfNeeded: state.low), vocabulary: vocabulary, start: node, textDistances: distances)
         vocabulary.automatonMasks.withLock { cache in
             if cache.count >= TokenVocabulary.automatonMaskCapacity { cache.removeAll() }
             cache[key] = computed
@@ -86,22 +87,39 @@ package final class TokenConstraint: Sendable {
         return computed
     }
 
+    /// The most states an automaton may have for its states' masks to be
+    /// kept in the vocabulary by residual. A larger one (a pattern with a
+    /// long count, a length bound on a pattern) is the schema's own: its
+    /// residuals take longer to build and hash than the walk they would
+    /// save elsewhere, and their masks would crowd out the formats' and
+    /// key sets'. Its masks are kept here, with the schema.
+    static let sharedAutomatonStateLimit = 1024
+
     /// The masks of closed leaf `leaf` in `state` for the tokens below trie
-    /// node `node` (at `depth`), computed once: how a token that enters a
+    /// node `node`, computed once: how a token that enters a
     /// string after its first bytes (`"` then the key, `,"` then the key)
     /// is judged without walking the vocabulary at every step.
-    func subtreeMasks(leaf: Int32, state: LeafState, node: Int32, depth: Int32) -> LeafMasks {
+    func subtreeMasks(leaf: Int32, state: LeafState, node: Int32) -> LeafMasks {
         let key = SubtreeKey(leaf: leaf, state: state, node: node)
         if grammar.sharedLeaf(leaf) != nil {
             if let found = vocabulary.sharedSubtreeMasks.withLock({ $0[key] }) { return found }
-            let computed = LeafMasks(grammar: grammar, leaf: leaf, state: state, vocabulary: vocabulary, start: node, depth: depth)
+            let computed = walk(leaf: leaf, state: state, node: node)
             vocabulary.sharedSubtreeMasks.withLock { $0[key] = computed }
             return computed
         }
         if let found = ownSubtreeMasks.withLock({ $0[key] }) { return found }
-        let computed = automatonMasks(leaf: leaf, state: state, node: node, depth: depth)
+        let computed = automatonMasks(leaf: leaf, state: state, node: node)
         ownSubtreeMasks.withLock { $0[key] = computed }
         return computed
+    }
+
+    /// The masks of closed leaf `leaf` in `state` from trie node `node`,
+    /// walked afresh (nothing allowed for a state no string reaches).
+    private func walk(leaf: Int32, state: LeafState, node: Int32, countsCharacters: Bool = false) -> LeafMasks {
+        guard let automaton = grammar.closedAutomaton(leaf), state.high == 0, state.low < UInt64(automaton.stateCount) else {
+            return LeafMasks(vocabulary: vocabulary)
+        }
+        return LeafMasks(automaton: automaton, state: Int32(truncatingIfNeeded: state.low), vocabulary: vocabulary, start: node, countsCharacters: countsCharacters && node == TokenTrie.root)
     }
 
     /// The tokens a length-bounded free string (``Grammar/Leaf/counted``)

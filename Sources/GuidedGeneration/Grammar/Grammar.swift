@@ -213,6 +213,15 @@ package struct Grammar: Sendable {
         return Int32(leaves.count - 1)
     }
 
+    /// The automaton of closed leaf `leaf` (a string's; a counted string's
+    /// is the free string's), nil for a number.
+    func closedAutomaton(_ leaf: Int32) -> ByteDFA? {
+        switch leaves[Int(leaf)] {
+        case .string(let automaton), .counted(let automaton, _, _, _): automaton
+        case .number: nil
+        }
+    }
+
     /// Whether `leaf` is one of the vocabulary-wide shared leaves.
     func sharedLeaf(_ leaf: Int32) -> SharedLeaf? {
         SharedLeaf(rawValue: leaf)

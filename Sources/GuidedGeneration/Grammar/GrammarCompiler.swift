@@ -169,6 +169,7 @@ package struct GrammarCompiler {
             for (index, choice) in choices.enumerated() {
                 nodes.append(try node(for: choice, at: "\(path)/anyOf/\(index)"))
             }
+            if let merged = mergedStringChoices(nodes) { return merged }
             return add(.anyOf(nodes))
 
         case .reference(let name):
@@ -191,6 +192,36 @@ package struct GrammarCompiler {
             return add(.leaf(leaf))
         }
     }
+
+    /// One leaf for an anyOf whose choices are all strings of the schema's
+    /// own (patterns, choice lists, formats, constants), none of whose
+    /// values starts another's: the union of their automata. A mask inside the string is then one walk of the
+    /// vocabulary per state rather than one per choice still open (a
+    /// `oneOf` of five patterns walked it five times a token). Nil where a
+    /// choice is anything else — a free string keeps its shared masks and
+    /// its pacing — or where the union would cost more than
+    /// ``mergeWorkLimit`` to build.
+    private mutating func mergedStringChoices(_ nodes: [Int32]) -> Int32? {
+        guard nodes.count > 1 else { return nil }
+        var automata: [ByteDFA] = []
+        for node in nodes {
+            guard case .leaf(let leaf) = grammar.nodes[Int(node)], grammar.sharedLeaf(leaf) == nil,
+                  case .string(let automaton) = grammar.leaves[Int(leaf)] else { return nil }
+            automata.append(automaton)
+        }
+        // A leaf is left where it is complete and nothing can follow it
+        // (a string's closing quote), so no value of one choice may begin
+        // another's (`1` and `1000` of an integer enum stay apart): only
+        // quoted strings, which end at their closing quote, are merged.
+        guard automata.allSatisfy(\.isQuotedString) else { return nil }
+        guard let union = try? ByteDFA.combine(automata, subject: "anyOf", workLimit: Self.mergeWorkLimit, accepts: { $0.contains(true) }),
+              union.start >= 0 else { return nil }
+        return add(.leaf(grammar.addLeaf(.string(union))))
+    }
+
+    /// The most component transitions ``mergedStringChoices(_:)`` spends on
+    /// a union (a few milliseconds): past that the choices stay apart.
+    static let mergeWorkLimit = 1 << 19
 
     /// The key languages of an open object's extra keys and their values:
     /// canonical strings that are not a declared property's name (and

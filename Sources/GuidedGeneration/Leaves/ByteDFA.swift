@@ -48,6 +48,29 @@ package struct ByteDFA: Sendable, Hashable {
         self.flags = flags
     }
 
+    /// Whether every value starts with a quote and ends at its closing one:
+    /// the start state moves on `"` alone and no complete value goes on.
+    /// Such languages are self-delimiting: no value of one begins a value
+    /// of another.
+    var isQuotedString: Bool {
+        guard start >= 0 else { return false }
+        let quote = Int(byteClasses[Int(UInt8(ascii: "\""))])
+        for byteClass in 0..<classCount where byteClass != quote {
+            if transitions[Int(start) * classCount + byteClass] != Self.dead { return false }
+        }
+        return (0..<Int32(stateCount)).allSatisfy { !isAccepting($0) || isFinal($0) }
+    }
+
+    /// Calls `body` with ``byteClasses``, ``transitions`` and ``flags`` as
+    /// buffers, for loops that step through many bytes.
+    func withTables<Result>(_ body: (_ classes: UnsafeBufferPointer<UInt8>, _ transitions: UnsafeBufferPointer<Int32>, _ flags: UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        byteClasses.withUnsafeBufferPointer { classes in
+            transitions.withUnsafeBufferPointer { transitions in
+                flags.withUnsafeBufferPointer { flags in body(classes, transitions, flags) }
+            }
+        }
+    }
+
     /// The state after `byte`, or ``dead``: one table lookup. `state` must
     /// be ``dead`` or a state of this automaton.
     @inlinable

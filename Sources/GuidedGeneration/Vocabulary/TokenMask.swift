@@ -32,6 +32,12 @@ package struct TokenMask: Sendable, Hashable {
         words[index >> 6] &= ~(1 << UInt64(index & 63))
     }
 
+    /// Calls `body` with the mask's words to change in place (token `t`
+    /// is bit `t % 64` of word `t / 64`), for loops that set many bits.
+    package mutating func withUnsafeMutableWords<Result>(_ body: (UnsafeMutableBufferPointer<UInt64>) throws -> Result) rethrows -> Result {
+        try words.withUnsafeMutableBufferPointer { try body($0) }
+    }
+
     package mutating func removeAll() {
         for index in words.indices { words[index] = 0 }
     }

@@ -25,6 +25,17 @@ package struct TokenTrie: Sendable {
 
     package var nodeCount: Int { firstChild.count - 1 }
 
+    /// By node, in the depth-first preorder of the numbering: the byte on
+    /// the edge into it, its depth (the length of its prefix) and the first
+    /// node after its subtree. A walk over every node below one reads these
+    /// front to back, jumping over a subtree it rules out, instead of
+    /// keeping a stack of children to visit (see ``LeafMasks``).
+    private(set) var nodeBytes: [UInt8]
+    private(set) var nodeDepths: [Int32]
+    private(set) var nodeEnds: [Int32]
+    /// The longest token's length in bytes.
+    package private(set) var maximumDepth: Int
+
     /// Builds the trie of `tokens` (token id = index); empty tokens are left out.
     package init(tokens: [[UInt8]]) {
         // Sort ids by their bytes so that children come out grouped and the
@@ -62,11 +73,15 @@ package struct TokenTrie: Sendable {
         tokenList = []
         firstChild.reserveCapacity(nodeCount + 1)
         firstToken.reserveCapacity(nodeCount + 1)
+        var nodeBytes = [UInt8](repeating: 0, count: nodeCount)
+        var nodeDepths = [Int32](repeating: 0, count: nodeCount)
         for node in 0..<nodeCount {
             firstChild.append(Int32(childBytes.count))
             for (byte, child) in children[node] {
                 childBytes.append(byte)
                 childNodes.append(child)
+                nodeBytes[Int(child)] = byte
+                nodeDepths[Int(child)] = nodeDepths[node] + 1
             }
             firstToken.append(Int32(tokenList.count))
             tokenList.append(contentsOf: ending[node])
@@ -83,6 +98,10 @@ package struct TokenTrie: Sendable {
         }
         let tokenStarts = firstToken
         subtreeEnd = endNode.map { tokenStarts[Int($0)] }
+        self.nodeBytes = nodeBytes
+        self.nodeDepths = nodeDepths
+        self.nodeEnds = endNode
+        self.maximumDepth = Int(nodeDepths.max() ?? 0)
         // The bytes below each node, bottom-up (children have higher
         // numbers than their parent), shared between nodes with equal sets.
         var below = [ByteSet](repeating: ByteSet(), count: nodeCount)
@@ -189,6 +208,43 @@ package struct TokenTrie: Sendable {
     /// The bytes that follow `node`'s prefix in the tokens below it.
     @inline(__always)
     package func bytesBelow(_ node: Int32) -> ByteSet { alphabets[Int(subtreeAlphabet[Int(node)])] }
+
+    /// The tables a walk over the nodes in their numbering reads (see
+    /// ``LeafMasks``), as buffers for the duration of `body`: a walk reads
+    /// them hundreds of thousands of times, without bounds checks or
+    /// reference counting this way.
+    package struct WalkTables {
+        /// ``nodeBytes``, ``nodeDepths``, ``nodeEnds``.
+        let bytes: UnsafeBufferPointer<UInt8>
+        let depths: UnsafeBufferPointer<Int32>
+        let ends: UnsafeBufferPointer<Int32>
+        /// ``firstToken``, ``tokenList``, ``subtreeEnd``.
+        let firstToken: UnsafeBufferPointer<Int32>
+        let tokenList: UnsafeBufferPointer<Int32>
+        let subtreeEnd: UnsafeBufferPointer<Int32>
+    }
+
+    package func withWalkTables<Result>(_ body: (WalkTables) -> Result) -> Result {
+        nodeBytes.withUnsafeBufferPointer { bytes in
+            nodeDepths.withUnsafeBufferPointer { depths in
+                nodeEnds.withUnsafeBufferPointer { ends in
+                    firstToken.withUnsafeBufferPointer { firstToken in
+                        tokenList.withUnsafeBufferPointer { tokenList in
+                            subtreeEnd.withUnsafeBufferPointer { subtreeEnd in
+                                body(WalkTables(bytes: bytes, depths: depths, ends: ends, firstToken: firstToken, tokenList: tokenList, subtreeEnd: subtreeEnd))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The length of `node`'s prefix.
+    @inline(__always) package func depth(_ node: Int32) -> Int32 { nodeDepths[Int(node)] }
+
+    /// The first node after `node`'s subtree in the numbering.
+    @inline(__always) package func subtreeEndNode(_ node: Int32) -> Int32 { nodeEnds[Int(node)] }
 
     /// The child of `node` along `byte`, if any.
     @inline(__always)

@@ -19,11 +19,12 @@ package final class TokenVocabulary: Sendable {
     /// Text to tokens, the way the model tokenizes it (no special tokens).
     /// Returns nil if it cannot.
     package let tokenize: @Sendable ([UInt8]) -> [Int32]?
-    /// Masks of states of the shared leaves (free strings, booleans, null),
-    /// filled on first use.
+    /// Masks of states of the shared leaves (free strings, booleans, null):
+    /// the free string's two common states from the start, the others on
+    /// first use.
     let sharedLeafMasks = Mutex<[SharedLeafKey: LeafMasks]>([:])
     /// Masks of shared-leaf states for the tokens below one trie node (see
-    /// ``TokenConstraint/subtreeMasks(leaf:state:node:depth:)``).
+    /// ``TokenConstraint/subtreeMasks(leaf:state:node:)``).
     let sharedSubtreeMasks = Mutex<[SubtreeKey: LeafMasks]>([:])
     /// Masks of free-string states for strings that may take only a few
     /// more characters (see ``TokenConstraint/countedAlways(_:low:remaining:)``).
@@ -65,6 +66,17 @@ package final class TokenVocabulary: Sendable {
         self.tokensByLength = tokens.indices.lazy.filter { tokens[$0].count > 1 }
             .map { (token: Int32($0), length: Int32(tokens[$0].count)) }
             .sorted { $0.length > $1.length }
+        // The free string's masks before its opening quote and inside it,
+        // which nearly every schema needs: worked out here, with the trie,
+        // rather than on the first request that writes a string (a walk of
+        // the whole vocabulary, the slowest mask a request would wait for).
+        let string = ByteDFA.anyJSONString
+        var free: [SharedLeafKey: LeafMasks] = [:]
+        for state in [string.start, string.next(string.start, UInt8(ascii: "\""))] {
+            free[SharedLeafKey(leaf: .anyString, state: LeafState(low: UInt64(state)))] =
+                LeafMasks(automaton: string, state: state, vocabulary: self, countsCharacters: true)
+        }
+        sharedLeafMasks.withLock { $0 = free }
     }
 
     /// Greedy longest-match tokenization over the trie.
