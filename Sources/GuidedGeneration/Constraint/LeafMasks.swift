@@ -56,10 +56,7 @@ struct LeafMasks: Sendable {
     /// byte.
     init(automaton: ByteDFA, state: Int32, vocabulary: TokenVocabulary, start: Int32 = TokenTrie.root, countsCharacters counts: Bool = false, textDistances: [Int32]? = nil) {
         guard state >= 0, Int(state) < automaton.stateCount else {
-            always = TokenMask(count: vocabulary.count)
-            exits = []
-            exitStart = [Int32](repeating: 0, count: 257)
-            closers = []
+            self = LeafMasks(vocabulary: vocabulary)
             return
         }
         let trie = vocabulary.trie
@@ -75,20 +72,15 @@ struct LeafMasks: Sendable {
         // The bytes on which a state stays where it is, worked out on the
         // state's first need: a subtree whose bytes all loop keeps every
         // token below inside the leaf.
-        var loops = [ByteSet](repeating: ByteSet(), count: automaton.stateCount)
-        var loopsKnown = [Bool](repeating: false, count: automaton.stateCount)
-        let classes = automaton.byteClasses
-        let classCount = automaton.classCount
-        let transitions = automaton.transitions
+        var loops = [ByteSet?](repeating: nil, count: automaton.stateCount)
         func loopBytes(_ state: Int32) -> ByteSet {
-            let index = Int(state)
-            if loopsKnown[index] { return loops[index] }
+            if let known = loops[Int(state)] { return known }
             var set = ByteSet()
-            for byte in UInt8.min...UInt8.max where transitions[index &* classCount &+ Int(classes[Int(byte)])] == state { set.insert(byte) }
-            loops[index] = set
-            loopsKnown[index] = true
+            for byte in UInt8.min...UInt8.max where automaton.next(state, byte) == state { set.insert(byte) }
+            loops[Int(state)] = set
             return set
         }
+        let classCount = automaton.classCount
         let spellings = vocabulary.tokens
         let startDepth = Int(trie.depth(start))
         // The state (and characters written) of the last node read at each
