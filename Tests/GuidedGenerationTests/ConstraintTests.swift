@@ -78,6 +78,59 @@ struct ConstraintTests {
         #expect(!accepts(numbers, "[121]"))
     }
 
+    /// A pattern under a length bound past what its automaton could hold
+    /// keeps the pattern's own states and counts its characters beside
+    /// them: a long string walks the vocabulary for a few states, not for
+    /// each count. The count is exact on both sides, escapes and all, and
+    /// never leads where the bounds cannot be met (`@` needs a letter
+    /// after it).
+    @Test func aPatternUnderALengthBoundCountsBesideItsAutomaton() throws {
+        let bounded = try constraint(.string(StringNode(pattern: "[a-z]+@[a-z]+", minimumLength: 5, maximumLength: 2000)))
+        #expect(accepts(bounded, "\"" + String(repeating: "a", count: 1500) + "@b\""))
+        #expect(bounded.keptLeafStates < 10, "\(bounded.keptLeafStates) states walked")
+        #expect(accepts(bounded, #""ab@cd""#))
+        #expect(!accepts(bounded, #""a@cd""#))
+        #expect(!accepts(bounded, "\"" + String(repeating: "a", count: 1998) + "@bc\""))
+        // With 1,999 characters written and one left, only a letter that
+        // ends the string may follow `@`; before `@`, only `@` itself.
+        var decoder = bounded.makeDecoder()
+        let opened = decoder.accept(bytes: Array(("\"" + String(repeating: "a", count: 1998)).utf8))
+        let beforeAt = Set(decoder.allowedTokens().tokens)
+        let at = decoder.accept(bytes: Array("@z".utf8))
+        let atTheEnd = Set(decoder.allowedTokens().tokens)
+        #expect(opened && at)
+        #expect(beforeAt == [ToyVocabulary.token("@")])
+        #expect(atTheEnd == [ToyVocabulary.token("\"")])
+
+        // Escapes count one character each (counted at any bound here).
+        let escapes = try counted(.string(StringNode(pattern: "[a\\n\"]+", minimumLength: 2, maximumLength: 3)))
+        #expect(accepts(escapes, #""a\n""#))
+        #expect(accepts(escapes, #""\"\"\"""#))
+        #expect(!accepts(escapes, #""\n""#))
+        #expect(!accepts(escapes, #""a\n\na""#))
+        // Lengths that skip (`(ab)+` has only even ones) and a pattern
+        // whose states are reached both inside an escape and between
+        // characters cannot be counted beside the automaton: the bound
+        // goes into it, as exactly, and past what it can hold is refused.
+        let even = try counted(.string(StringNode(pattern: "(ab)+", maximumLength: 5)))
+        #expect(accepts(even, #""abab""#))
+        #expect(!accepts(even, #""ababab""#))
+        #expect(!accepts(even, #""aba""#))
+        let merged = try counted(.string(StringNode(pattern: "(a\\nn|bnn)+", minimumLength: 4, maximumLength: 6)))
+        #expect(accepts(merged, #""bnna\nn""#))
+        #expect(!accepts(merged, #""bnn""#))
+        #expect(!accepts(merged, #""a\nnbnnbnn""#))
+        #expect(throws: GuidedGenerationError.unsupportedGuide("#: a length bound above 1000 together with a pattern, format or choices")) {
+            try constraint(.string(StringNode(pattern: "(ab)+", maximumLength: 1001)))
+        }
+    }
+
+    /// `root` compiled with every bounded pattern counted beside its
+    /// automaton where that is exact, however small its product would be.
+    func counted(_ root: SchemaNode) throws -> TokenConstraint {
+        TokenConstraint(grammar: try GrammarCompiler.compile(root: root, definitions: [], countedStates: 0), vocabulary: ToyVocabulary.make)
+    }
+
     /// Optional properties on both sides of a required one: each run of
     /// positions shares one key trie, read from the position on, so a key
     /// before the position is refused however the run was entered.

@@ -100,6 +100,21 @@ struct MaskExactnessTests {
         Self.expectExactMasks(constraint, name: name)
     }
 
+    /// Patterns and a search under length bounds, their characters
+    /// counted beside their automata (compiled so even at these small
+    /// bounds): characters of several bytes, escapes, tokens that close
+    /// the string and go on, and bounds that a state can or cannot still
+    /// meet.
+    @Test func countedPatternsAreExact() throws {
+        let root = SchemaNode.object(ObjectNode(properties: [
+            PropertyNode(name: "a", node: .string(StringNode(pattern: "[a-cé\\n\"]+", minimumLength: 2, maximumLength: 5))),
+            PropertyNode(name: "b", node: .string(StringNode(pattern: "[a-z]+@[a-z]+", minimumLength: 4, maximumLength: 7)), isOptional: true),
+            PropertyNode(name: "c", node: .array(ArrayNode(items: .string(StringNode(searchPatterns: ["[0-9a-f]{3}"], maximumLength: 6)), maximumCount: 2))),
+        ]))
+        let grammar = try GrammarCompiler.compile(root: root, definitions: [], countedStates: 0)
+        Self.expectExactMasks(TokenConstraint(grammar: grammar, vocabulary: Self.vocabulary), name: "patterns under length bounds")
+    }
+
     /// The masks of a pattern's states are kept by the vocabulary, by
     /// automaton: a second schema with the same pattern, elsewhere in its
     /// structure, takes the first one's and they are still exact there

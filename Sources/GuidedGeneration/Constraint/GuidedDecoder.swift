@@ -109,8 +109,8 @@ package struct GuidedDecoder {
             allowedInElement(alternative, into: &mask)
             return
         }
-        if case .counted(_, _, let minimum, let maximum) = constraint.grammar.leaves[Int(alternative.leaf)] {
-            allowedInCountedString(alternative, minimum: minimum, maximum: maximum, into: &mask)
+        if case .counted(let string) = constraint.grammar.leaves[Int(alternative.leaf)] {
+            allowedInCountedString(alternative, string, into: &mask)
             return
         }
         let masks = constraint.masks(leaf: alternative.leaf, state: alternative.leafState)
@@ -165,20 +165,21 @@ package struct GuidedDecoder {
         }
     }
 
-    /// A length-bounded free string: the free string's masks in the same
-    /// automaton state, less the tokens that write more characters than it
-    /// may still take, and less those that close it before its minimum.
-    private mutating func allowedInCountedString(_ alternative: Alternative, minimum: UInt64, maximum: UInt64, into mask: inout TokenMask) {
-        let low = LeafState(low: alternative.leafState.low)
+    /// A string with a length bound: the masks of its automaton state with
+    /// the characters each token writes counted, less the tokens after
+    /// which it would need more characters than it may still take, and
+    /// less those after which it could not reach its minimum (among them
+    /// the tokens that close it too soon).
+    private mutating func allowedInCountedString(_ alternative: Alternative, _ string: Grammar.CountedString, into mask: inout TokenMask) {
+        let low = alternative.leafState.low
         let count = alternative.leafState.high
-        let masks = constraint.masks(leaf: SharedLeaf.anyString.rawValue, state: low)
-        let remaining = Int(clamping: maximum - min(count, maximum))
-        let needed = minimum > count ? Int(clamping: minimum - count) : 0
-        mask.assign(constraint.countedAlways(masks, low: low.low, remaining: remaining))
-        if needed > 0 {
-            for (token, characters) in zip(masks.closers, masks.closerCharacters) where Int(characters) < needed {
-                mask.remove(token)
-            }
+        let masks = constraint.countedMasks(leaf: alternative.leaf, string, low: low)
+        let remaining = Int(clamping: string.maximum - min(count, string.maximum))
+        let needed = string.minimum > count ? Int(clamping: string.minimum - count) : 0
+        mask.assign(constraint.countedAlways(masks, leaf: alternative.leaf, string, low: low, remaining: remaining))
+        for entry in masks.alwaysByMost {
+            guard Int(entry.characters) < needed else { break }
+            mask.remove(entry.token)
         }
         addExits(masks, after: alternative, remaining: Int.max, into: &mask) { exit in
             Int(exit.characters) >= needed && Int(exit.characters) <= remaining

@@ -22,13 +22,17 @@ struct LeafMasks: Sendable {
     /// that finish the leaf in one step (see ``GuidedDecoder/closingTokens(into:)``).
     var closers: [Int32]
 
-    /// For the free string's masks (``SharedLeaf/anyString``), what a
-    /// length-bounded string (``Grammar/Leaf/counted``) needs: the
-    /// characters each token writes inside the string. The tokens of
-    /// ``always`` that write at least one character, most characters first;
-    /// and the characters of each of ``closers``. (Exits carry their own.)
-    var alwaysByCharacters: [(token: Int32, characters: Int32)] = []
-    var closerCharacters: [Int32] = []
+    /// For the masks of a counted string (``Grammar/Leaf/counted``, or
+    /// the free string's, which counted free strings share): what its
+    /// bounds need, counted from the state the masks are for. The tokens
+    /// of ``always`` after which the string must still have at least one
+    /// character, with the fewest it then has (the characters the token
+    /// writes, and the fewest from the state it reaches), most first; and
+    /// those after which it can have only so many, with the most, fewest
+    /// first (``closers`` among them). Exits carry the characters they
+    /// write.
+    var alwaysByFewest: [(token: Int32, characters: Int32)] = []
+    var alwaysByMost: [(token: Int32, characters: Int32)] = []
 
     struct Exit: Sendable {
         var token: Int32
@@ -47,14 +51,14 @@ struct LeafMasks: Sendable {
     /// The nodes below `start` are read in their numbering (depth-first
     /// preorder), each one's state from its parent's, which is the last
     /// node read one level up: no stack, and a subtree the automaton rules
-    /// out (or takes whole) is jumped over. `countsCharacters` (the free
-    /// string from the root) records how many characters each token writes
-    /// inside the string, for length-bounded strings. `textDistances`
+    /// out (or takes whole) is jumped over. `characters` (a counted string
+    /// from the root) has the characters each token writes counted, for
+    /// ``alwaysByFewest``, ``alwaysByMost`` and the exits. `textDistances`
     /// (``textDistances(_:)`` of the automaton) lets the walk take a
     /// subtree's text tokens at once where no text as long as they are can
     /// close or kill the string, and read only its other tokens byte by
     /// byte.
-    init(automaton: ByteDFA, state: Int32, vocabulary: TokenVocabulary, start: Int32 = TokenTrie.root, countsCharacters counts: Bool = false, textDistances: [Int32]? = nil) {
+    init(automaton: ByteDFA, state: Int32, vocabulary: TokenVocabulary, start: Int32 = TokenTrie.root, characters: CharacterCounts? = nil, textDistances: [Int32]? = nil) {
         guard state >= 0, Int(state) < automaton.stateCount else {
             self = LeafMasks(vocabulary: vocabulary)
             return
@@ -63,12 +67,14 @@ struct LeafMasks: Sendable {
         var always = TokenMask(count: vocabulary.count)
         var exits: [Exit] = []
         var closers: [Int32] = []
-        var closerCharacters: [Int32] = []
-        var alwaysByCharacters: [(token: Int32, characters: Int32)] = []
+        var byFewest: [(token: Int32, characters: Int32)] = []
+        var byMost: [(token: Int32, characters: Int32)] = []
         // Characters are counted as a counted string counts them (see
-        // `Grammar.leafNext`): a byte read in the content state that is not
-        // a UTF-8 continuation byte or the closing quote.
-        let body = ByteDFA.anyJSONString.next(ByteDFA.anyJSONString.start, UInt8(ascii: "\""))
+        // `Grammar.leafNext`).
+        let counts = characters != nil
+        let startsCharacter = characters?.startsCharacter ?? []
+        let fewest = characters?.fewest ?? []
+        let most = characters?.most ?? []
         // The bytes on which a state stays where it is, worked out on the
         // state's first need: a subtree whose bytes all loop keeps every
         // token below inside the leaf.
@@ -106,21 +112,22 @@ struct LeafMasks: Sendable {
                 var characters: Int32 = 0
                 if counts {
                     characters = written[level - 1]
-                    if current == body, byte & 0xC0 != 0x80, byte != UInt8(ascii: "\"") { characters += 1 }
+                    if startsCharacter[Int(current)], CharacterCounts.startsCharacter(byte) { characters += 1 }
                     written[level] = characters
                 }
                 let ending = Int(nodes.firstToken[node])..<Int(nodes.firstToken[node + 1])
                 for position in ending {
                     let token = nodes.tokenList[position]
                     insert(token)
-                    if counts, characters > 0 { alwaysByCharacters.append((token, characters)) }
+                    if counts {
+                        let least = characters + Int32(fewest[Int(next)])
+                        if least > 0 { byFewest.append((token, least)) }
+                        if most[Int(next)] != CharacterCounts.unlimited { byMost.append((token, characters + Int32(most[Int(next)]))) }
+                    }
                 }
                 let subtreeEndNode = Int(nodes.ends[node])
                 if flags[Int(next)] & ByteDFA.finalFlag != 0 {
-                    for position in ending {
-                        closers.append(nodes.tokenList[position])
-                        closerCharacters.append(characters)
-                    }
+                    for position in ending { closers.append(nodes.tokenList[position]) }
                     // The leaf closes here; everything longer goes on past it.
                     let offset = Int32(level + startDepth)
                     for position in ending.upperBound..<Int(nodes.subtreeEnd[node]) {
@@ -135,13 +142,14 @@ struct LeafMasks: Sendable {
                 }
                 // (A state that loops on no byte, as in a counter or a
                 // search, takes no subtree whole: its bytes are not read.)
-                if !counts || next == body, case let loop = loopBytes(next), !loop.isEmpty, trie.bytesBelow(Int32(node)).isSubset(of: loop) {
-                    // (Content bytes that loop are ASCII: one character each.)
+                if !counts || startsCharacter[Int(next)], case let loop = loopBytes(next), !loop.isEmpty, trie.bytesBelow(Int32(node)).isSubset(of: loop) {
+                    // (Bytes that loop between characters are ASCII
+                    // characters, one each; a state that loops has no most.)
                     let depth = Int32(level + startDepth)
                     for position in ending.upperBound..<Int(nodes.subtreeEnd[node]) {
                         let token = nodes.tokenList[position]
                         insert(token)
-                        if counts { alwaysByCharacters.append((token, characters + Int32(spellings[Int(token)].count) - depth)) }
+                        if counts { byFewest.append((token, characters + nodes.tokenLengths[position] - depth + Int32(fewest[Int(next)]))) }
                     }
                     node = subtreeEndNode
                     continue
@@ -171,7 +179,6 @@ struct LeafMasks: Sendable {
                                 if index == bytes.count - 1 {
                                     insert(token)
                                     closers.append(token)
-                                    closerCharacters.append(0)
                                 } else {
                                     exits.append(Exit(token: token, offset: Int32(index) + 1))
                                 }
@@ -189,8 +196,8 @@ struct LeafMasks: Sendable {
                 node += 1
             }
         } } } }
-        self.alwaysByCharacters = Self.sortedByCharacters(alwaysByCharacters)
-        self.closerCharacters = closerCharacters
+        self.alwaysByFewest = Self.sortedByCharacters(byFewest)
+        self.alwaysByMost = byMost.sorted { $0.characters < $1.characters }
         let tokens = vocabulary.tokens
         exits.sort { tokens[Int($0.token)][Int($0.offset)] < tokens[Int($1.token)][Int($1.offset)] }
         var exitStart = [Int32](repeating: 0, count: 257)
@@ -205,10 +212,9 @@ struct LeafMasks: Sendable {
         self.closers = closers
     }
 
-    /// `entries`, most characters first, by counting (a token writes no
-    /// more characters than it has bytes): the free string's list holds
-    /// most of the vocabulary, and a comparison sort of it took longer than
-    /// the walk that made it.
+    /// `entries`, most characters first, by counting: the free string's
+    /// list holds most of the vocabulary, and a comparison sort of it took
+    /// longer than the walk that made it.
     private static func sortedByCharacters(_ entries: [(token: Int32, characters: Int32)]) -> [(token: Int32, characters: Int32)] {
         guard let most = entries.lazy.map(\.characters).max() else { return [] }
         // starts[c]: where the entries with c characters begin, the

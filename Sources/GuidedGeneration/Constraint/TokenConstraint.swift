@@ -17,6 +17,9 @@ package final class TokenConstraint: Sendable {
     let completions: ShortestCompletion
     private let ownLeafMasks = Mutex<[LeafKey: LeafMasks]>([:])
     private let ownSubtreeMasks = Mutex<[SubtreeKey: LeafMasks]>([:])
+    /// ``countedAlways(_:leaf:low:remaining:)`` of the schema's own counted
+    /// strings (the free string's are the vocabulary's).
+    private let ownCountedMasks = Mutex<[CountedKey: TokenMask]>([:])
     /// ``LeafMasks/textDistances(_:)`` of each string leaf's automaton
     /// (nil where it has none), worked out on the leaf's first walk.
     private let ownTextDistances = Mutex<[Int32: [Int32]?]>([:])
@@ -41,6 +44,11 @@ package final class TokenConstraint: Sendable {
         }
     }
 
+    /// How many states of the schema's own leaves have had their masks
+    /// worked out so far: each one a walk of the vocabulary (or a lookup
+    /// of another schema's), what a string's first visits cost.
+    package var keptLeafStates: Int { ownLeafMasks.withLock { $0.count } }
+
     /// A decoder for one generation, at the start of the value.
     package func makeDecoder() -> GuidedDecoder {
         GuidedDecoder(constraint: self)
@@ -51,7 +59,7 @@ package final class TokenConstraint: Sendable {
         if let shared = grammar.sharedLeaf(leaf) {
             let key = SharedLeafKey(leaf: shared, state: state)
             if let found = vocabulary.sharedLeafMasks.withLock({ $0[key] }) { return found }
-            let computed = walk(leaf: leaf, state: state, node: TokenTrie.root, countsCharacters: shared == .anyString)
+            let computed = walk(leaf: leaf, state: state, node: TokenTrie.root)
             vocabulary.sharedLeafMasks.withLock { $0[key] = computed }
             return computed
         }
@@ -114,29 +122,45 @@ package final class TokenConstraint: Sendable {
     }
 
     /// The masks of closed leaf `leaf` in `state` from trie node `node`,
-    /// walked afresh (nothing allowed for a state no string reaches).
-    private func walk(leaf: Int32, state: LeafState, node: Int32, countsCharacters: Bool = false) -> LeafMasks {
+    /// walked afresh (nothing allowed for a state no string reaches); from
+    /// the root, a counted string's (and the free string's) with the
+    /// characters of each token counted.
+    private func walk(leaf: Int32, state: LeafState, node: Int32) -> LeafMasks {
         guard let automaton = grammar.closedAutomaton(leaf), state.high == 0, state.low < UInt64(automaton.stateCount) else {
             return LeafMasks(vocabulary: vocabulary)
         }
-        return LeafMasks(automaton: automaton, state: Int32(truncatingIfNeeded: state.low), vocabulary: vocabulary, start: node, countsCharacters: countsCharacters && node == TokenTrie.root)
+        return LeafMasks(
+            automaton: automaton, state: Int32(truncatingIfNeeded: state.low), vocabulary: vocabulary, start: node,
+            characters: node == TokenTrie.root ? grammar.characterCounts(leaf) : nil
+        )
     }
 
-    /// The tokens a length-bounded free string (``Grammar/Leaf/counted``)
-    /// allows from automaton state `low` whatever follows it, when it may
-    /// take at most `remaining` more characters: the free string's
-    /// ``LeafMasks/always`` less the tokens that write more. Computed once
-    /// per state and bound, for the vocabulary.
-    func countedAlways(_ masks: LeafMasks, low: UInt64, remaining: Int) -> TokenMask {
-        guard let longest = masks.alwaysByCharacters.first?.characters, remaining < Int(longest) else { return masks.always }
-        let key = CountedKey(low: low, remaining: Int32(remaining))
-        if let found = vocabulary.countedMasks.withLock({ $0[key] }) { return found }
-        var mask = masks.always
-        for entry in masks.alwaysByCharacters {
-            guard Int(entry.characters) > remaining else { break }
-            mask.remove(entry.token)
+    /// The masks of counted string `leaf` (``Grammar/Leaf/counted``) in
+    /// automaton state `low`, its characters counted: the free string's
+    /// for a free string, the leaf's own for the others.
+    func countedMasks(leaf: Int32, _ string: Grammar.CountedString, low: UInt64) -> LeafMasks {
+        masks(leaf: string.isFree ? SharedLeaf.anyString.rawValue : leaf, state: LeafState(low: low))
+    }
+
+    /// The tokens counted string `leaf` allows from automaton state `low`
+    /// whatever follows it, when it may take at most `remaining` more
+    /// characters: ``LeafMasks/always`` of `masks` (from
+    /// ``countedMasks(leaf:_:low:)``) less the tokens after which it would
+    /// need more. Computed once per state and bound: the free string's for
+    /// the vocabulary, the others' for the schema.
+    func countedAlways(_ masks: LeafMasks, leaf: Int32, _ string: Grammar.CountedString, low: UInt64, remaining: Int) -> TokenMask {
+        guard let longest = masks.alwaysByFewest.first?.characters, remaining < Int(longest) else { return masks.always }
+        let key = CountedKey(leaf: string.isFree ? SharedLeaf.anyString.rawValue : leaf, low: low, remaining: Int32(remaining))
+        func kept(in cache: borrowing Mutex<[CountedKey: TokenMask]>) -> TokenMask {
+            if let found = cache.withLock({ $0[key] }) { return found }
+            var mask = masks.always
+            for entry in masks.alwaysByFewest {
+                guard Int(entry.characters) > remaining else { break }
+                mask.remove(entry.token)
+            }
+            cache.withLock { $0[key] = mask }
+            return mask
         }
-        vocabulary.countedMasks.withLock { $0[key] = mask }
-        return mask
+        return string.isFree ? kept(in: vocabulary.countedMasks) : kept(in: ownCountedMasks)
     }
 }

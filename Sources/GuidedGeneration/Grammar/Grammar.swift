@@ -135,11 +135,29 @@ package struct Grammar: Sendable {
     enum Leaf: Sendable {
         case string(ByteDFA)
         case number(NumberConstraint)
-        /// A free JSON string (``ByteDFA/anyJSONString``) of `minimum` to
-        /// `maximum` characters: the state's `high` word counts the
-        /// characters so far (a character starts at a byte that is not a
-        /// UTF-8 continuation, read in state `body`, the string's content).
-        case counted(ByteDFA, body: Int32, minimum: UInt64, maximum: UInt64)
+        /// A string of `minimum` to `maximum` characters: the state's
+        /// `high` word counts the characters so far.
+        case counted(CountedString)
+    }
+
+    /// A string with a length bound whose characters are counted beside
+    /// its automaton (``CharacterCounts``): the free string under
+    /// `minLength`/`maxLength`, or a pattern, format or choice list under
+    /// a bound that would multiply its states.
+    struct CountedString: Sendable {
+        var automaton: ByteDFA
+        var characters: CharacterCounts
+        var minimum: UInt64
+        /// `UInt64.max` where there is no maximum.
+        var maximum: UInt64
+
+        /// The free string (``ByteDFA/anyJSONString``) under bounds: its
+        /// masks are the vocabulary's, those of ``SharedLeaf/anyString``.
+        var isFree = false
+
+        static func free(minimum: UInt64, maximum: UInt64) -> CountedString {
+            CountedString(automaton: .anyJSONString, characters: .anyString, minimum: minimum, maximum: maximum, isFree: true)
+        }
     }
 
     var nodes: [Node]
@@ -217,9 +235,20 @@ package struct Grammar: Sendable {
     /// is the free string's), nil for a number.
     func closedAutomaton(_ leaf: Int32) -> ByteDFA? {
         switch leaves[Int(leaf)] {
-        case .string(let automaton), .counted(let automaton, _, _, _): automaton
+        case .string(let automaton): automaton
+        case .counted(let string): string.automaton
         case .number: nil
         }
+    }
+
+    /// How the characters of closed leaf `leaf` are counted, where they
+    /// are: a counted string's, and the free string's (its masks count
+    /// the characters each token writes, for the counted strings that
+    /// share them).
+    func characterCounts(_ leaf: Int32) -> CharacterCounts? {
+        if sharedLeaf(leaf) == .anyString { return .anyString }
+        guard case .counted(let string) = leaves[Int(leaf)] else { return nil }
+        return string.characters
     }
 
     /// Whether `leaf` is one of the vocabulary-wide shared leaves.
@@ -268,11 +297,14 @@ package struct Grammar: Sendable {
             let next = automatonNext(info, current, byte)
             guard next != ByteDFA.dead else { return nil }
             var count = state.high
-            if current == info.body, byte & 0xC0 != 0x80, byte != UInt8(ascii: "\"") {
+            if automatonFlags(info, current) & LeafTables.startsCharacterFlag != 0, CharacterCounts.startsCharacter(byte) {
                 count += 1
-                guard count <= info.maximum else { return nil }
             }
-            if automatonFlags(info, next) & ByteDFA.finalFlag != 0, count < info.minimum { return nil }
+            // Only to a state the bounds can still complete from.
+            let counts = info.countOffset &+ Int(next)
+            guard count <= info.maximum, UInt64(tables.fewestCharacters[counts]) <= info.maximum &- count else { return nil }
+            let most = tables.mostCharacters[counts]
+            if most != CharacterCounts.unlimited, count &+ UInt64(most) < info.minimum { return nil }
             return LeafState(low: UInt64(UInt32(bitPattern: next)), high: count)
         }
     }
@@ -532,27 +564,42 @@ struct LeafTables: Sendable {
         var flagOffset = 0
         /// Into ``numbers``.
         var number = 0
-        /// A counted string's content state and character bounds.
-        var body: Int32 = 0
+        /// A counted string's character bounds, and where its states'
+        /// counts are in ``fewestCharacters`` and ``mostCharacters``.
         var minimum: UInt64 = 0
         var maximum: UInt64 = 0
+        var countOffset = 0
     }
 
     var info: [Info] = []
     var byteClasses: [UInt8] = []
     var transitions: [Int32] = []
+    /// Per state: ``ByteDFA``'s flags, and ``startsCharacterFlag`` for a
+    /// counted string's states between characters.
     var flags: [UInt8] = []
     var numbers: [NumberConstraint] = []
+    /// Counted strings' ``CharacterCounts/fewest`` and ``CharacterCounts/most``.
+    var fewestCharacters: [UInt32] = []
+    var mostCharacters: [UInt32] = []
+
+    /// A byte read in the state starts a character
+    /// (``CharacterCounts/startsCharacter``).
+    static let startsCharacterFlag: UInt8 = 4
 
     mutating func append(_ leaf: Grammar.Leaf) {
         switch leaf {
         case .string(let automaton):
             info.append(add(automaton, kind: .string))
-        case .counted(let automaton, let body, let minimum, let maximum):
-            var entry = add(automaton, kind: .counted)
-            entry.body = body
-            entry.minimum = minimum
-            entry.maximum = maximum
+        case .counted(let string):
+            var entry = add(string.automaton, kind: .counted)
+            entry.minimum = string.minimum
+            entry.maximum = string.maximum
+            entry.countOffset = fewestCharacters.count
+            for (state, starts) in string.characters.startsCharacter.enumerated() where starts {
+                flags[entry.flagOffset + state] |= Self.startsCharacterFlag
+            }
+            fewestCharacters += string.characters.fewest
+            mostCharacters += string.characters.most
             info.append(entry)
         case .number(let number):
             info.append(Info(kind: .number, number: numbers.count))

@@ -17,14 +17,21 @@ package struct GrammarCompiler {
     private var canonicalStrings = false
     private var canonicalStringLeaves: [StringNode: Int32] = [:]
     private var canonicalDefinitionNodes: [String: Int32] = [:]
+    /// See ``countedStringStates``.
+    private var countedStates = countedStringStates
 
     /// Compiles `root`, resolving references among `definitions`.
+    /// `countedStates` is ``countedStringStates`` (tests lower it to count
+    /// the characters of small strings too).
     /// - Throws: ``GuidedGenerationError/unsupportedGuide(_:)`` for a guide
     ///   that cannot be enforced, ``GuidedGenerationError/unsatisfiable(_:)``
     ///   for a schema no value satisfies.
-    package static func compile(root: SchemaNode, definitions: [SchemaDefinition], layout: JSONLayout = .compact) throws(GuidedGenerationError) -> Grammar {
+    package static func compile(
+        root: SchemaNode, definitions: [SchemaDefinition], layout: JSONLayout = .compact, countedStates: Int = countedStringStates
+    ) throws(GuidedGenerationError) -> Grammar {
         var compiler = GrammarCompiler(definitions: definitions)
         compiler.grammar.layout = layout
+        compiler.countedStates = countedStates
         let rootNode = try compiler.node(for: root, at: "#")
         compiler.grammar.root = rootNode
         try compiler.pruneUnproductive()
@@ -321,8 +328,9 @@ package struct GrammarCompiler {
     }
 
     private mutating func stringLeaf(_ string: StringNode, at path: String) throws(GuidedGenerationError) -> Int32 {
-        if canonicalStrings, !string.constrainsText, string.unsupportedGuides.isEmpty {
-            return try canonicalFreeStringLeaf(string, at: path)
+        let bounded = (string.minimumLength ?? 0) > 0 || string.maximumLength != nil
+        if canonicalStrings, !string.constrainsText || bounded, string.unsupportedGuides.isEmpty {
+            return try canonicalStringLeaf(string, at: path)
         }
         if let existing = stringLeaves[string] { return existing }
         if let guide = string.unsupportedGuides.first {
@@ -336,11 +344,12 @@ package struct GrammarCompiler {
             if let maximum = string.maximumLength, maximum < minimum {
                 throw .unsatisfiable("\(path): minLength \(minimum) is greater than maxLength \(maximum)")
             }
-            let automaton = ByteDFA.anyJSONString
-            leaf = grammar.addLeaf(.counted(
-                automaton, body: automaton.next(automaton.start, UInt8(ascii: "\"")),
+            leaf = grammar.addLeaf(.counted(.free(
                 minimum: UInt64(max(minimum, 0)), maximum: string.maximumLength.map { UInt64(max($0, 0)) } ?? UInt64.max
-            ))
+            )))
+        } else if bounded {
+            guard let bounded = try boundedString(string, at: path) else { return SharedLeaf.anyString.rawValue }
+            leaf = grammar.addLeaf(bounded)
         } else {
             guard let automaton = try stringAutomaton(string, at: path) else { return SharedLeaf.anyString.rawValue }
             leaf = grammar.addLeaf(.string(automaton))
@@ -349,11 +358,75 @@ package struct GrammarCompiler {
         return leaf
     }
 
-    /// A free string (length bounds at most) among the elements of an array
-    /// whose elements must differ: in the canonical spelling, so that equal
-    /// strings are equal bytes.
-    private mutating func canonicalFreeStringLeaf(_ string: StringNode, at path: String) throws(GuidedGenerationError) -> Int32 {
+    /// A pattern, format or choice list under a length bound: the bound in
+    /// the automaton while that stays small (its masks are then the
+    /// vocabulary's, shared with every schema that has the same string,
+    /// and its walks are cut short where the bound rules a token out);
+    /// counted beside it past ``countedStringStates``, or where the product
+    /// cannot be built at all (a bound past the longest count a pattern
+    /// may have, a product past the state limit).
+    private func boundedString(_ string: StringNode, at path: String) throws(GuidedGenerationError) -> Grammar.Leaf? {
+        let product: ByteDFA?
+        do {
+            product = try stringAutomaton(string, at: path)
+        } catch {
+            guard case .unsupportedGuide = error, let counted = try countedString(string, at: path) else { throw error }
+            return .counted(counted)
+        }
+        guard let product else { return nil }
+        if product.stateCount > countedStates, let counted = try countedString(string, at: path) {
+            return .counted(counted)
+        }
+        return .string(product)
+    }
+
+    /// The most states a string's automaton with its length bound in it
+    /// may have before the bound is counted beside the automaton instead:
+    /// past it the automaton is the schema's own
+    /// (``TokenConstraint/sharedAutomatonStateLimit``), and a token
+    /// reaches a new state, a walk of the vocabulary, at almost every step.
+    package static let countedStringStates = TokenConstraint.sharedAutomatonStateLimit
+
+    /// A pattern, format or choice list under a length bound, its
+    /// characters counted beside its own automaton (``CharacterCounts``)
+    /// rather than in the product with the bound, whose states grow with
+    /// the bound (`[a-zA-Z0-9_.-]+` within 3 to 255 characters: three
+    /// states against 3,573). Nil where the language is finite (its
+    /// automaton holds its lengths already) or where counting beside it
+    /// would not be exact.
+    private func countedString(_ string: StringNode, at path: String) throws(GuidedGenerationError) -> Grammar.CountedString? {
+        var free = string
+        free.minimumLength = nil
+        free.maximumLength = nil
+        let minimum = UInt64(max(string.minimumLength ?? 0, 0))
+        let maximum = string.maximumLength.map { UInt64(max($0, 0)) }
+        // (Its shortest completion is a search over state and count, up
+        // to the minimum.)
+        guard minimum <= UInt64(PatternParser.maximumCount) else { return nil }
+        guard let automaton = try stringAutomaton(free, at: path),
+              let characters = CharacterCounts(automaton, maximum: maximum),
+              characters.most[Int(automaton.start)] == CharacterCounts.unlimited else { return nil }
+        if let maximum, maximum < minimum {
+            throw .unsatisfiable("\(path): minLength \(minimum) is greater than maxLength \(maximum)")
+        }
+        guard characters.canComplete(automaton.start, count: 0, minimum: minimum, maximum: maximum ?? UInt64.max) else {
+            throw .unsatisfiable("\(path): no string satisfies all of its constraints")
+        }
+        return Grammar.CountedString(automaton: automaton, characters: characters, minimum: minimum, maximum: maximum ?? UInt64.max)
+    }
+
+    /// A string among the elements of an array whose elements must differ:
+    /// in the canonical spelling, so that equal strings are equal bytes,
+    /// and with any length bound in its automaton, so that the matcher can
+    /// compare elements as the automaton writes them.
+    private mutating func canonicalStringLeaf(_ string: StringNode, at path: String) throws(GuidedGenerationError) -> Int32 {
         if let existing = canonicalStringLeaves[string] { return existing }
+        if string.constrainsText {
+            guard let automaton = try stringAutomaton(string, at: path) else { return SharedLeaf.anyString.rawValue }
+            let leaf = grammar.addLeaf(.string(automaton))
+            canonicalStringLeaves[string] = leaf
+            return leaf
+        }
         let minimum = max(string.minimumLength ?? 0, 0)
         let automaton: ByteDFA
         if minimum == 0, string.maximumLength == nil {

@@ -193,20 +193,23 @@ struct ShortestCompletion: Sendable {
         switch grammar.leaves[Int(leaf)] {
         case .string(let automaton):
             return leafCompletion(automaton, from: Int32(truncatingIfNeeded: state.low))
-        case .counted(let automaton, let body, let minimum, _):
-            // The shortest way to close the string, then as many one-byte
+        case .counted(let string) where string.isFree:
+            // The search below in closed form, for any minimum: the
+            // shortest way to close the string, then as many one-byte
             // characters before the closing quote as the minimum still needs.
-            guard var path = leafCompletion(automaton, from: Int32(truncatingIfNeeded: state.low)) else { return nil }
+            guard var path = leafCompletion(string.automaton, from: Int32(truncatingIfNeeded: state.low)) else { return nil }
             var count = state.high
             var current = Int32(truncatingIfNeeded: state.low)
             for byte in path {
-                if current == body, byte & 0xC0 != 0x80, byte != UInt8(ascii: "\"") { count += 1 }
-                current = automaton.next(current, byte)
+                if string.characters.startsCharacter[Int(current)], CharacterCounts.startsCharacter(byte) { count += 1 }
+                current = string.automaton.next(current, byte)
             }
-            if count < minimum, !path.isEmpty {
-                path.insert(contentsOf: repeatElement(UInt8(ascii: "a"), count: Int(minimum - count)), at: path.count - 1)
+            if count < string.minimum, !path.isEmpty {
+                path.insert(contentsOf: repeatElement(UInt8(ascii: "a"), count: Int(string.minimum - count)), at: path.count - 1)
             }
             return path
+        case .counted(let string):
+            return countedCompletion(grammar, leaf, string.automaton, from: state)
         case .number(let number):
             var current = state
             var path: [UInt8] = []
@@ -220,6 +223,45 @@ struct ShortestCompletion: Sendable {
             }
             return path
         }
+    }
+
+    /// The shortest bytes taking counted string `leaf` (whose automaton is
+    /// `automaton`) from `state` to an accepting state with a count its
+    /// bounds allow: breadth-first over the automaton's state and the
+    /// count, one byte of each class, letters and digits first. The leaf's
+    /// steps go only where the bounds can still be met, so the search
+    /// never wanders off, and it reaches a completion within the minimum's
+    /// characters past the shortest closing.
+    static func countedCompletion(_ grammar: Grammar, _ leaf: Int32, _ automaton: ByteDFA, from state: LeafState) -> [UInt8]? {
+        if grammar.leafIsAccepting(leaf, state) { return [] }
+        // A byte of each class, the first of letters, digits, then the rest.
+        var representatives: [UInt8] = []
+        var classes = Set<UInt8>()
+        for byte in Array(UInt8(ascii: "a")...UInt8(ascii: "z")) + Array(UInt8(ascii: "0")...UInt8(ascii: "9")) + Array(UInt8.min...UInt8.max)
+        where classes.insert(automaton.byteClasses[Int(byte)]).inserted {
+            representatives.append(byte)
+        }
+        var visited: [LeafState: (previous: Int, byte: UInt8)] = [state: (-1, 0)]
+        var queue: [LeafState] = [state]
+        var head = 0
+        while head < queue.count {
+            let current = queue[head]
+            head += 1
+            for byte in representatives {
+                guard let next = grammar.leafNext(leaf, current, byte), visited[next] == nil else { continue }
+                visited[next] = (head - 1, byte)
+                queue.append(next)
+                guard grammar.leafIsAccepting(leaf, next) else { continue }
+                var path: [UInt8] = []
+                var cursor = queue.count - 1
+                while cursor > 0, let (previous, via) = visited[queue[cursor]] {
+                    path.append(via)
+                    cursor = previous
+                }
+                return path.reversed()
+            }
+        }
+        return nil
     }
 
     /// The shortest bytes taking `automaton` from `start` to an accepting

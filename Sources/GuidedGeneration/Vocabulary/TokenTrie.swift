@@ -18,6 +18,10 @@ package struct TokenTrie: Sendable {
     /// `tokenList[firstToken[n] ..< firstToken[n + 1]]`.
     private(set) var firstToken: [Int32]
     private(set) var tokenList: [Int32]
+    /// The byte length of each token of ``tokenList``, at the same
+    /// position: read in a run, where the tokens' own spellings would be a
+    /// cache miss each.
+    private(set) var tokenLengths: [Int32]
     /// For node `n`, `tokenList[firstToken[n] ..< subtreeEnd[n]]` holds
     /// every token at or below it (nodes, and so tokens, are in depth-first
     /// preorder).
@@ -71,6 +75,7 @@ package struct TokenTrie: Sendable {
         childNodes = []
         firstToken = []
         tokenList = []
+        tokenLengths = []
         firstChild.reserveCapacity(nodeCount + 1)
         firstToken.reserveCapacity(nodeCount + 1)
         var nodeBytes = [UInt8](repeating: 0, count: nodeCount)
@@ -85,6 +90,7 @@ package struct TokenTrie: Sendable {
             }
             firstToken.append(Int32(tokenList.count))
             tokenList.append(contentsOf: ending[node])
+            tokenLengths.append(contentsOf: repeatElement(nodeDepths[node], count: ending[node].count))
         }
         firstChild.append(Int32(childBytes.count))
         firstToken.append(Int32(tokenList.count))
@@ -218,9 +224,10 @@ package struct TokenTrie: Sendable {
         let bytes: UnsafeBufferPointer<UInt8>
         let depths: UnsafeBufferPointer<Int32>
         let ends: UnsafeBufferPointer<Int32>
-        /// ``firstToken``, ``tokenList``, ``subtreeEnd``.
+        /// ``firstToken``, ``tokenList``, ``tokenLengths``, ``subtreeEnd``.
         let firstToken: UnsafeBufferPointer<Int32>
         let tokenList: UnsafeBufferPointer<Int32>
+        let tokenLengths: UnsafeBufferPointer<Int32>
         let subtreeEnd: UnsafeBufferPointer<Int32>
     }
 
@@ -230,8 +237,13 @@ package struct TokenTrie: Sendable {
                 nodeEnds.withUnsafeBufferPointer { ends in
                     firstToken.withUnsafeBufferPointer { firstToken in
                         tokenList.withUnsafeBufferPointer { tokenList in
-                            subtreeEnd.withUnsafeBufferPointer { subtreeEnd in
-                                body(WalkTables(bytes: bytes, depths: depths, ends: ends, firstToken: firstToken, tokenList: tokenList, subtreeEnd: subtreeEnd))
+                            tokenLengths.withUnsafeBufferPointer { tokenLengths in
+                                subtreeEnd.withUnsafeBufferPointer { subtreeEnd in
+                                    body(WalkTables(
+                                        bytes: bytes, depths: depths, ends: ends, firstToken: firstToken, tokenList: tokenList,
+                                        tokenLengths: tokenLengths, subtreeEnd: subtreeEnd
+                                    ))
+                                }
                             }
                         }
                     }

@@ -27,7 +27,7 @@ package final class TokenVocabulary: Sendable {
     /// ``TokenConstraint/subtreeMasks(leaf:state:node:)``).
     let sharedSubtreeMasks = Mutex<[SubtreeKey: LeafMasks]>([:])
     /// Masks of free-string states for strings that may take only a few
-    /// more characters (see ``TokenConstraint/countedAlways(_:low:remaining:)``).
+    /// more characters (see ``TokenConstraint/countedAlways(_:leaf:_:low:remaining:)``).
     let countedMasks = Mutex<[CountedKey: TokenMask]>([:])
     /// Masks of the states of schemas' own string automata (patterns,
     /// choice lists, formats, key sets), by what may follow the state
@@ -74,7 +74,7 @@ package final class TokenVocabulary: Sendable {
         var free: [SharedLeafKey: LeafMasks] = [:]
         for state in [string.start, string.next(string.start, UInt8(ascii: "\""))] {
             free[SharedLeafKey(leaf: .anyString, state: LeafState(low: UInt64(state)))] =
-                LeafMasks(automaton: string, state: state, vocabulary: self, countsCharacters: true)
+                LeafMasks(automaton: string, state: state, vocabulary: self, characters: .anyString)
         }
         sharedLeafMasks.withLock { $0 = free }
     }
@@ -110,9 +110,10 @@ struct AutomatonMaskKey: Hashable, Sendable {
     var node: Int32
 }
 
-/// A free-string automaton state and how many more characters a
-/// length-bounded string may take there.
+/// A counted string's automaton state and how many more characters it may
+/// take there.
 struct CountedKey: Hashable, Sendable {
+    var leaf: Int32
     var low: UInt64
     var remaining: Int32
 }

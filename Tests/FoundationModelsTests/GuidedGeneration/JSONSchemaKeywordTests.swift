@@ -59,6 +59,22 @@ extension OnDeviceTests {
                  valid: ["2", "4"], invalid: ["1", "5"]),
             Case(name: "minLength and maxLength", schema: #"{"type":"string","minLength":2,"maxLength":5}"#, valid: [#""ab""#, #""héllo""#], invalid: [#""a""#, #""abcdef""#]),
             Case(name: "long maxLength (counted)", schema: #"{"type":"string","minLength":1,"maxLength":5000}"#, valid: [#""a""#], invalid: [#""""#]),
+            // Patterns and formats under a length bound: in the automaton
+            // while it stays small, counted beside it past that (a bound
+            // past 1,000 with a pattern); escapes count one character; a
+            // pattern whose lengths skip (only even ones).
+            Case(name: "pattern under a length bound", schema: #"{"type":"string","pattern":"^[a-zA-Z0-9_.-]+$","minLength":3,"maxLength":255}"#,
+                 valid: [#""ab.c""#, "\"" + String(repeating: "x", count: 255) + "\""],
+                 invalid: [#""ab""#, "\"" + String(repeating: "x", count: 256) + "\"", #""a b c""#]),
+            Case(name: "pattern under a bound past 1000 (counted)", schema: #"{"type":"string","pattern":"^[a-z]+@[a-z]+$","maxLength":5000}"#,
+                 valid: [#""ada@example""#, "\"" + String(repeating: "a", count: 4000) + "@b\""],
+                 invalid: [#""@b""#, #""ada@""#, "\"" + String(repeating: "a", count: 4999) + "@b\""]),
+            Case(name: "pattern with escapes under a length bound", schema: #"{"type":"string","pattern":"^[a\\n\"]+$","minLength":2,"maxLength":3}"#,
+                 valid: [#""a\n""#, #""\"\"\"""#], invalid: [#""a""#, #""aaaa""#, #""a\n\na""#]),
+            Case(name: "format under a length bound", schema: #"{"type":"string","format":"email","maxLength":12}"#,
+                 valid: [#""ada@ex.com""#], invalid: [#""ada@example.com""#, #""ada""#]),
+            Case(name: "pattern whose lengths skip, under a bound", schema: #"{"type":"string","pattern":"^(ab)+$","maxLength":5}"#,
+                 valid: [#""ab""#, #""abab""#], invalid: [#""aba""#, #""ababab""#]),
             Case(name: "unanchored pattern is a search", schema: #"{"type":"string","pattern":"[0-9]{3}","maxLength":8}"#,
                  valid: [#""ab123cd""#, #""999""#], invalid: [#""ab12cd""#]),
             Case(name: "anchored pattern", schema: #"{"type":"string","pattern":"^ab+$"}"#, valid: [#""abbb""#], invalid: [#""xab""#, #""abx""#]),
