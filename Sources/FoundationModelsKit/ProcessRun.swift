@@ -75,6 +75,11 @@ package enum ProcessRun {
                         return
                     }
                     try process.run()
+                    // A cancellation that came while the program was
+                    // starting found nothing running to kill: it is killed
+                    // here instead (the handler sets the reason before it
+                    // looks, so one of the two sees the other).
+                    if stopped.reason != nil { kill(process.processIdentifier, SIGKILL) }
                 } catch {
                     stopped.set(.cannotStart(error.localizedDescription))
                     continuation.resume(returning: false)
