@@ -95,6 +95,19 @@ struct Benchmark {
             print(ToolRound.markdown(result, error: nil).joined(separator: "\n"))
             return
         }
+        if let first = arguments.first {
+            if ["--help", "-h", "help"].contains(first) {
+                print(usage)
+                return
+            }
+            // Anything else is where the whole run writes, a Markdown file:
+            // a mistyped command or option must not start minutes of
+            // benchmarks and then write a file named after it.
+            guard !first.hasPrefix("-"), first.hasSuffix(".md") else {
+                FileHandle.standardError.write(Data("fm-bench: unknown command or option '\(first)'\n\(usage)\n".utf8))
+                exit(64)
+            }
+        }
         let output = arguments.first ?? "BENCHMARKS.md"
         let report = try await Suite().run()
         // The sections other runs write are kept as they were: MaskBench
@@ -113,6 +126,18 @@ struct Benchmark {
     }
 
     static let started = Measure.clock.now
+
+    /// What `fm-bench --help` prints, and an unknown command with it.
+    static let usage = """
+        usage: fm-bench [OUTPUT.md]          every benchmark, into BENCHMARKS.md (or OUTPUT.md)
+               fm-bench guided [OUTPUT.md]   guided generation alone (GUIDED.md)
+               fm-bench tools | tiers | concurrency | serve
+                                             one table, to standard output
+               fm-bench throughput MODEL.gguf...
+               fm-bench typed [N]
+               fm-bench devices              llama.cpp's devices
+               fm-bench maskbench DATA [--output FILE] [--limit N] [--timeout S] [--xgrammar-every N] [--engines a,b]
+        """
 
     /// Progress on standard error, with the seconds since the start.
     @Sendable static func log(_ message: String) {
