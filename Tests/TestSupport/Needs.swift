@@ -238,6 +238,29 @@ public enum TestMachine {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// The package's executable `name`, built beside the test bundle
+    /// (`swift build --build-tests` builds every product).
+    public static func product(_ name: String) -> URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// Runs `executable` with `arguments` to the end, in `directory` if
+    /// given: its exit status, standard output and standard error apart.
+    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+
     /// The interpreter of one of the tests' pinned Python environments
     /// (`scripts/openai_env.sh`, `scripts/gguf_env.sh`), made on first use.
     public static func python(environment script: String) throws -> String {

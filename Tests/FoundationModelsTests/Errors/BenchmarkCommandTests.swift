@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `fm-bench`'s command line, run as a separate process (`swift build
@@ -9,21 +10,9 @@ import Testing
 @Suite("fm-bench command line")
 struct BenchmarkCommandTests {
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let binary = directory.appendingPathComponent("fm-bench")
+        let binary = TestMachine.product("fm-bench")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no fm-bench executable at \(binary.path); build all products first")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        return try TestMachine.run(binary, arguments, in: FileManager.default.temporaryDirectory)
     }
 
     @Test func helpPrintsUsage() throws {

@@ -10,8 +10,7 @@ extension OnDeviceTests {
     struct CommandLineTool {
         /// The `fm` executable beside the test bundle.
         static func binary() throws -> URL {
-            let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            let binary = directory.appendingPathComponent("fm")
+            let binary = TestMachine.product("fm")
             try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no fm executable at \(binary.path); build all products first")
             return binary
         }
@@ -19,17 +18,7 @@ extension OnDeviceTests {
         /// Runs `fm` with `arguments`; returns its exit status, standard
         /// output and standard error.
         static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-            let process = Process()
-            process.executableURL = try binary()
-            process.arguments = arguments
-            let output = Pipe(), error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            try process.run()
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            let errorData = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+            try TestMachine.run(binary(), arguments)
         }
 
         static let personSchema = """
