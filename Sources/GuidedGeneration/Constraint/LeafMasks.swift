@@ -57,13 +57,23 @@ struct LeafMasks: Sendable {
     /// (``textDistances(_:)`` of the automaton) lets the walk take a
     /// subtree's text tokens at once where no text as long as they are can
     /// close or kill the string, and read only its other tokens byte by
-    /// byte.
-    init(automaton: ByteDFA, state: Int32, vocabulary: TokenVocabulary, start: Int32 = TokenTrie.root, characters: CharacterCounts? = nil, textDistances: [Int32]? = nil) {
+    /// byte. `shapeWalkable` (``ByteShape/walkableStates(_:)`` of the
+    /// automaton) lets a walk from the root read the vocabulary's
+    /// ``TokenVocabulary/shapeTrie``, where a node stands for every token
+    /// of one shape, in place of its byte trie.
+    init(
+        automaton: ByteDFA, state: Int32, vocabulary: TokenVocabulary, start: Int32 = TokenTrie.root, characters: CharacterCounts? = nil,
+        textDistances: [Int32]? = nil, shapeWalkable: [Bool]? = nil
+    ) {
         guard state >= 0, Int(state) < automaton.stateCount else {
             self = LeafMasks(vocabulary: vocabulary)
             return
         }
-        let trie = vocabulary.trie
+        // (A shape stands for its tokens' bytes where the automaton tells
+        // no two bytes of a class apart; the tokens' own bytes are still
+        // read where a shape cannot say what they do, below.)
+        let byShape = start == TokenTrie.root && shapeWalkable?[Int(state)] == true
+        let trie = byShape ? vocabulary.shapeTrie : vocabulary.trie
         var always = TokenMask(count: vocabulary.count)
         var exits: [Exit] = []
         var closers: [Int32] = []

@@ -23,6 +23,9 @@ package final class TokenConstraint: Sendable {
     /// ``LeafMasks/textDistances(_:)`` of each string leaf's automaton
     /// (nil where it has none), worked out on the leaf's first walk.
     private let ownTextDistances = Mutex<[Int32: [Int32]?]>([:])
+    /// ``ByteShape/walkableStates(_:)`` of each closed leaf's automaton,
+    /// worked out on the leaf's first walk from the trie's root.
+    private let ownShapeWalkable = Mutex<[Int32: [Bool]]>([:])
 
     private struct LeafKey: Hashable {
         var leaf: Int32
@@ -87,7 +90,10 @@ package final class TokenConstraint: Sendable {
             distances = LeafMasks.textDistances(automaton)
             ownTextDistances.withLock { $0[leaf] = .some(distances) }
         }
-        let computed = LeafMasks(automaton: automaton, state: Int32(truncatingIfNeeded: state.low), vocabulary: vocabulary, start: node, textDistances: distances)
+        let computed = LeafMasks(
+            automaton: automaton, state: Int32(truncatingIfNeeded: state.low), vocabulary: vocabulary, start: node, textDistances: distances,
+            shapeWalkable: node == TokenTrie.root ? shapeWalkable(leaf: leaf, automaton) : nil
+        )
         vocabulary.automatonMasks.withLock { cache in
             if cache.count >= TokenVocabulary.automatonMaskCapacity { cache.removeAll() }
             cache[key] = computed
@@ -131,8 +137,17 @@ package final class TokenConstraint: Sendable {
         }
         return LeafMasks(
             automaton: automaton, state: Int32(truncatingIfNeeded: state.low), vocabulary: vocabulary, start: node,
-            characters: node == TokenTrie.root ? grammar.characterCounts(leaf) : nil
+            characters: node == TokenTrie.root ? grammar.characterCounts(leaf) : nil,
+            shapeWalkable: node == TokenTrie.root ? shapeWalkable(leaf: leaf, automaton) : nil
         )
+    }
+
+    /// ``ByteShape/walkableStates(_:)`` of `leaf`'s automaton, kept.
+    private func shapeWalkable(leaf: Int32, _ automaton: ByteDFA) -> [Bool] {
+        if let known = ownShapeWalkable.withLock({ $0[leaf] }) { return known }
+        let walkable = ByteShape.walkableStates(automaton)
+        ownShapeWalkable.withLock { $0[leaf] = walkable }
+        return walkable
     }
 
     /// The masks of counted string `leaf` (``Grammar/Leaf/counted``) in

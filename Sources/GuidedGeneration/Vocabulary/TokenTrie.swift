@@ -69,6 +69,52 @@ package struct TokenTrie: Sendable {
             }
             ending[node].append(Int32(id))
         }
+        self.init(children: children, ending: ending)
+    }
+
+    /// The trie of `trie`'s tokens' shapes (``ByteShape/shape(of:)``): the
+    /// nodes of one shape merged, each new node's tokens those of the
+    /// nodes merged into it, in preorder as they are made. No sort of the
+    /// tokens: a node's children come out in byte order because its
+    /// merged nodes' children are grouped by shape byte, each group's in
+    /// byte order.
+    package init(shapesOf trie: TokenTrie) {
+        var children: [[(UInt8, Int32)]] = [[]]
+        var ending: [[Int32]] = [[]]
+        func make(_ merged: [Int32], raw: Bool) -> Int32 {
+            let made = children.count - 1
+            for node in merged {
+                ending[made].append(contentsOf: trie.tokenList[Int(trie.firstToken[Int(node)])..<Int(trie.firstToken[Int(node) + 1])])
+            }
+            // (Shape byte, the child's byte, the child), grouped by shape.
+            var below: [(shape: UInt8, byte: UInt8, node: Int32)] = []
+            for node in merged {
+                for index in trie.children(of: node) {
+                    let byte = trie.childBytes[index]
+                    below.append((raw ? byte : ByteShape.representative[Int(byte)], byte, trie.childNodes[index]))
+                }
+            }
+            below.sort { ($0.shape, $0.byte) < ($1.shape, $1.byte) }
+            var start = 0
+            while start < below.count {
+                var end = start + 1
+                while end < below.count, below[end].shape == below[start].shape { end += 1 }
+                let shape = below[start].shape
+                children.append([])
+                ending.append([])
+                let child = make(below[start..<end].map(\.node), raw: raw || shape == UInt8(ascii: "\\"))
+                children[made].append((shape, child))
+                start = end
+            }
+            return Int32(made)
+        }
+        _ = make([Self.root], raw: false)
+        self.init(children: children, ending: ending)
+    }
+
+    /// The flat tables of a trie given as each node's children (byte
+    /// order) and tokens, its nodes numbered in depth-first preorder.
+    private init(children: [[(UInt8, Int32)]], ending: [[Int32]]) {
         let nodeCount = children.count
         firstChild = []
         childBytes = []

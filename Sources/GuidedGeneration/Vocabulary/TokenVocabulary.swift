@@ -16,6 +16,10 @@ package final class TokenVocabulary: Sendable {
     /// Tokens that end generation; allowed only where the value may end.
     package let endOfGeneration: [Int32]
     package let trie: TokenTrie
+    /// The trie of the tokens' shapes (``ByteShape``), which a walk from a
+    /// state that tells no two bytes of a class apart reads in place of
+    /// ``trie``: about a sixth of its nodes at 151,936 tokens.
+    package let shapeTrie: TokenTrie
     /// Text to tokens, the way the model tokenizes it (no special tokens).
     /// Returns nil if it cannot.
     package let tokenize: @Sendable ([UInt8]) -> [Int32]?
@@ -62,6 +66,7 @@ package final class TokenVocabulary: Sendable {
         self.endOfGeneration = endOfGeneration.filter { $0 >= 0 && Int($0) < tokens.count }
         let trie = TokenTrie(tokens: tokens)
         self.trie = trie
+        self.shapeTrie = TokenTrie(shapesOf: trie)
         self.tokenize = tokenize ?? { bytes in Self.longestMatch(bytes, trie: trie) }
         self.tokensByLength = tokens.indices.lazy.filter { tokens[$0].count > 1 }
             .map { (token: Int32($0), length: Int32(tokens[$0].count)) }
@@ -71,10 +76,11 @@ package final class TokenVocabulary: Sendable {
         // rather than on the first request that writes a string (a walk of
         // the whole vocabulary, the slowest mask a request would wait for).
         let string = ByteDFA.anyJSONString
+        let walkable = ByteShape.walkableStates(string)
         var free: [SharedLeafKey: LeafMasks] = [:]
         for state in [string.start, string.next(string.start, UInt8(ascii: "\""))] {
             free[SharedLeafKey(leaf: .anyString, state: LeafState(low: UInt64(state)))] =
-                LeafMasks(automaton: string, state: state, vocabulary: self, characters: .anyString)
+                LeafMasks(automaton: string, state: state, vocabulary: self, characters: .anyString, shapeWalkable: walkable)
         }
         sharedLeafMasks.withLock { $0 = free }
     }
