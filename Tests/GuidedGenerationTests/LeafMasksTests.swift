@@ -62,17 +62,17 @@ struct LeafMasksTests {
         for leaf in grammar.leaves.indices {
             guard let automaton = grammar.closedAutomaton(Int32(leaf)) else { continue }
             let characters = grammar.characterCounts(Int32(leaf))
-            let walkable = ByteShape.walkableStates(automaton)
+            let splits = ByteShape.splits(automaton)
             for state in 0..<Int32(automaton.stateCount) {
                 let expected = Self.readAlone(automaton, from: state, characters: characters)
-                for shapes in [nil, walkable] {
+                for shapes in [nil, splits] {
                     for distances in characters == nil ? [nil, LeafMasks.textDistances(automaton)] : [nil] {
                         let masks = LeafMasks(
                             automaton: automaton, state: state, vocabulary: Self.vocabulary, characters: characters,
-                            textDistances: distances, shapeWalkable: shapes
+                            textDistances: distances, shapeSplits: shapes
                         )
                         let found = Self.Outcome(masks, vocabulary: Self.vocabulary)
-                        #expect(found == expected, "\(name), leaf \(leaf), state \(state), \(shapes == nil ? "bytes" : walkable[Int(state)] ? "shapes" : "bytes, not walkable")")
+                        #expect(found == expected, "\(name), leaf \(leaf), state \(state), \(shapes == nil ? "bytes" : "shapes")")
                         checked += 1
                     }
                 }
@@ -99,27 +99,38 @@ struct LeafMasksTests {
         }
     }
 
-    /// Which states a walk may read shapes from: the free string's, a
-    /// hexadecimal counter's, and the part of a pattern after its literal
-    /// letters; not a state inside an escape (it tells `n` from `x`), a
-    /// state before a literal letter, or one that tells `£` from `é`.
-    @Test func statesThatMayReadShapes() throws {
-        func walkable(_ automaton: ByteDFA, after text: String) throws -> Bool {
+    /// Which classes a state splits: none in the free string's text, a
+    /// hexadecimal counter's or a pattern's past its literal letters; both
+    /// lowercase classes inside an escape (`b` from `a`, `n` from `x`), `x`
+    /// from the other letters before a literal `x`, and `£` from other
+    /// two-byte characters.
+    @Test func classesThatStatesSplit() throws {
+        func splits(_ automaton: ByteDFA, after text: String) throws -> ByteSet {
             let state = automaton.walk(Array(text.utf8), from: automaton.start)
             try #require(state != ByteDFA.dead, "\(text)")
-            return ByteShape.walkableStates(automaton)[Int(state)]
+            let words = ByteShape.splits(automaton)
+            guard !words.isEmpty else { return ByteSet() }
+            let row = Int(state) * 4
+            return ByteSet(words: (words[row], words[row + 1], words[row + 2], words[row + 3]))
         }
-        func walkable(_ node: StringNode, after text: String) throws -> Bool {
+        func splits(_ node: StringNode, after text: String) throws -> ByteSet {
             let grammar = try GrammarCompiler.compile(root: .string(node), definitions: [], countedStates: 0)
             let leaf = try #require(grammar.leaves.indices.last { grammar.closedAutomaton(Int32($0)) != nil })
-            return try walkable(#require(grammar.closedAutomaton(Int32(leaf))), after: text)
+            return try splits(#require(grammar.closedAutomaton(Int32(leaf))), after: text)
         }
-        #expect(try walkable(ByteDFA.anyJSONString, after: "\"ab"))
-        #expect(try !walkable(ByteDFA.anyJSONString, after: "\"ab\\"))
-        #expect(try walkable(StringNode(pattern: "[0-9a-f]+"), after: "\""))
-        #expect(try !walkable(StringNode(pattern: "x[a-z]+"), after: "\""))
-        #expect(try walkable(StringNode(pattern: "x[a-z]+"), after: "\"x"))
-        #expect(try !walkable(StringNode(pattern: "[a-z£]+"), after: "\""))
+        func classes(_ bytes: String) -> ByteSet {
+            var set = ByteSet()
+            for byte in bytes.utf8 { set.insert(byte) }
+            return set
+        }
+        var twoByteLead = ByteSet()
+        twoByteLead.insert(0xC2)
+        #expect(try splits(ByteDFA.anyJSONString, after: "\"ab") == ByteSet())
+        #expect(try splits(ByteDFA.anyJSONString, after: "\"ab\\") == classes("ag"))
+        #expect(try splits(StringNode(pattern: "[0-9a-f]+"), after: "\"") == ByteSet())
+        #expect(try splits(StringNode(pattern: "x[a-z]+"), after: "\"") == classes("g"))
+        #expect(try splits(StringNode(pattern: "x[a-z]+"), after: "\"x") == ByteSet())
+        #expect(try splits(StringNode(pattern: "[a-z£]+"), after: "\"") == twoByteLead)
     }
 
     /// What a leaf's masks say, in a form to compare: sets, and the

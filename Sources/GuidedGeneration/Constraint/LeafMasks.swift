@@ -57,28 +57,28 @@ struct LeafMasks: Sendable {
     /// (``textDistances(_:)`` of the automaton) lets the walk take a
     /// subtree's text tokens at once where no text as long as they are can
     /// close or kill the string, and read only its other tokens byte by
-    /// byte. `shapeWalkable` (``ByteShape/walkableStates(_:)`` of the
-    /// automaton) lets a walk from the root read the vocabulary's
+    /// byte. `shapeSplits` (``ByteShape/splits(_:)`` of the automaton) lets
+    /// a walk from the root read the vocabulary's
     /// ``TokenVocabulary/shapeTrie``, where a node stands for every token
-    /// of one shape, in place of its byte trie.
+    /// of one shape, in place of its byte trie: at a node whose class the
+    /// state splits, the walk reads the byte-trie nodes it stands for.
     init(
         automaton: ByteDFA, state: Int32, vocabulary: TokenVocabulary, start: Int32 = TokenTrie.root, characters: CharacterCounts? = nil,
-        textDistances: [Int32]? = nil, shapeWalkable: [Bool]? = nil
+        textDistances: [Int32]? = nil, shapeSplits: [UInt64]? = nil
     ) {
         guard state >= 0, Int(state) < automaton.stateCount else {
             self = LeafMasks(vocabulary: vocabulary)
             return
         }
-        // (A shape stands for its tokens' bytes where the automaton tells
-        // no two bytes of a class apart; the tokens' own bytes are still
-        // read where a shape cannot say what they do, below.)
-        let byShape = start == TokenTrie.root && shapeWalkable?[Int(state)] == true
-        let trie = byShape ? vocabulary.shapeTrie : vocabulary.trie
+        let byShape = start == TokenTrie.root && shapeSplits != nil
+        let splits = shapeSplits ?? []
         var always = TokenMask(count: vocabulary.count)
-        var exits: [Exit] = []
-        var closers: [Int32] = []
-        var byFewest: [(token: Int32, characters: Int32)] = []
-        var byMost: [(token: Int32, characters: Int32)] = []
+        // What the walk finds, passed to it `inout` (captured, these
+        // would be checked for exclusive access at every append).
+        var found = Found(loops: [ByteSet?](repeating: nil, count: automaton.stateCount))
+        // (A counted walk lists most of what it keeps: one allocation,
+        // not a doubling copy at every power of two.)
+        if characters != nil { found.byFewest.reserveCapacity(vocabulary.count) }
         // Characters are counted as a counted string counts them (see
         // `Grammar.leafNext`).
         let counts = characters != nil
@@ -87,127 +87,170 @@ struct LeafMasks: Sendable {
         let most = characters?.most ?? []
         // The bytes on which a state stays where it is, worked out on the
         // state's first need: a subtree whose bytes all loop keeps every
-        // token below inside the leaf.
-        var loops = [ByteSet?](repeating: nil, count: automaton.stateCount)
-        func loopBytes(_ state: Int32) -> ByteSet {
-            if let known = loops[Int(state)] { return known }
-            var set = ByteSet()
-            for byte in UInt8.min...UInt8.max where automaton.next(state, byte) == state { set.insert(byte) }
-            loops[Int(state)] = set
-            return set
+        // token below inside the leaf. In the shape trie a byte stands for
+        // its class, which loops only if the state splits it not.
+        func loopBytes(_ state: Int32, splitting splits: UnsafeBufferPointer<UInt64>?, _ loops: inout [ByteSet?]) -> ByteSet {
+            let set: ByteSet
+            if let known = loops[Int(state)] {
+                set = known
+            } else {
+                var looping = ByteSet()
+                for byte in UInt8.min...UInt8.max where automaton.next(state, byte) == state { looping.insert(byte) }
+                loops[Int(state)] = looping
+                set = looping
+            }
+            guard let splits, !splits.isEmpty else { return set }
+            let row = Int(state) * 4
+            return set.subtracting(ByteSet(words: (splits[row], splits[row + 1], splits[row + 2], splits[row + 3])))
         }
         let classCount = automaton.classCount
         let spellings = vocabulary.tokens
-        let startDepth = Int(trie.depth(start))
+        let byteTrie = vocabulary.trie
+        let shapeTrie = vocabulary.shapeTrie
         // The state (and characters written) of the last node read at each
-        // depth below `start`: index 0 is `start` itself.
-        var states = [Int32](repeating: 0, count: trie.maximumDepth - startDepth + 1)
+        // depth below where a walk starts (index 0: where it starts); the
+        // byte trie's walks below a shape node have their own.
+        var states = [Int32](repeating: 0, count: byteTrie.maximumDepth + 1)
         var written = [Int32](repeating: 0, count: counts ? states.count : 0)
-        states[0] = state
-        let end = Int(trie.subtreeEndNode(start))
-        var node = Int(start) + 1
-        trie.withWalkTables { nodes in automaton.withTables { classes, transitions, flags in always.withUnsafeMutableWords { words in states.withUnsafeMutableBufferPointer { states in
+        var byteStates = [Int32](repeating: 0, count: byShape ? states.count : 0)
+        var byteWritten = [Int32](repeating: 0, count: byShape && counts ? states.count : 0)
+        byteTrie.withWalkTables { byteNodes in shapeTrie.withWalkTables { shapeNodes in
+        automaton.withTables { classes, transitions, flags in always.withUnsafeMutableWords { words in
+        states.withUnsafeMutableBufferPointer { states in written.withUnsafeMutableBufferPointer { written in
+        byteStates.withUnsafeMutableBufferPointer { byteStates in byteWritten.withUnsafeMutableBufferPointer { byteWritten in
+        splits.withUnsafeBufferPointer { splits in
             @inline(__always) func insert(_ token: Int32) {
                 words[Int(token) >> 6] |= 1 << UInt64(Int(token) & 63)
             }
-            while node < end {
-                let level = Int(nodes.depths[node]) - startDepth
-                let current = states[level - 1]
-                let byte = nodes.bytes[node]
-                let next = transitions[Int(current) &* classCount &+ Int(classes[Int(byte)])]
-                guard next != ByteDFA.dead else {
-                    node = Int(nodes.ends[node])
-                    continue
-                }
-                var characters: Int32 = 0
-                if counts {
-                    characters = written[level - 1]
-                    if startsCharacter[Int(current)], CharacterCounts.startsCharacter(byte) { characters += 1 }
-                    written[level] = characters
-                }
-                let ending = Int(nodes.firstToken[node])..<Int(nodes.firstToken[node + 1])
-                for position in ending {
-                    let token = nodes.tokenList[position]
-                    insert(token)
+            /// Reads the nodes `first ..< end` of `trie`, whose parents
+            /// above `first` are `base` bytes deep, from `states[0]` (and
+            /// `written[0]`); with `byShape`, the shape trie, handing the
+            /// nodes whose class a state splits to the byte trie.
+            func walk(
+                _ trie: TokenTrie, _ nodes: TokenTrie.WalkTables, from first: Int, to end: Int, base: Int,
+                _ states: UnsafeMutableBufferPointer<Int32>, _ written: UnsafeMutableBufferPointer<Int32>, byShape: Bool, _ found: inout Found
+            ) {
+                var node = first
+                while node < end {
+                    let level = Int(nodes.depths[node]) - base
+                    let current = states[level - 1]
+                    let byte = nodes.bytes[node]
+                    if byShape, !splits.isEmpty, splits[Int(current) &* 4 &+ Int(byte >> 6)] >> UInt64(byte & 63) & 1 != 0 {
+                        // Bytes of this class lead to different states:
+                        // read the byte-trie nodes this node stands for.
+                        for index in Int(shapeTrie.sourceStart[node])..<Int(shapeTrie.sourceStart[node + 1]) {
+                            let source = Int(shapeTrie.sources[index])
+                            byteStates[0] = current
+                            if counts { byteWritten[0] = written[level - 1] }
+                            walk(byteTrie, byteNodes, from: source, to: Int(byteNodes.ends[source]), base: Int(byteNodes.depths[source]) - 1, byteStates, byteWritten, byShape: false, &found)
+                        }
+                        node = Int(nodes.ends[node])
+                        continue
+                    }
+                    let next = transitions[Int(current) &* classCount &+ Int(classes[Int(byte)])]
+                    guard next != ByteDFA.dead else {
+                        node = Int(nodes.ends[node])
+                        continue
+                    }
+                    var characters: Int32 = 0
                     if counts {
-                        let least = characters + Int32(fewest[Int(next)])
-                        if least > 0 { byFewest.append((token, least)) }
-                        if most[Int(next)] != CharacterCounts.unlimited { byMost.append((token, characters + Int32(most[Int(next)]))) }
+                        characters = written[level - 1]
+                        if startsCharacter[Int(current)], CharacterCounts.startsCharacter(byte) { characters += 1 }
+                        written[level] = characters
                     }
-                }
-                let subtreeEndNode = Int(nodes.ends[node])
-                if flags[Int(next)] & ByteDFA.finalFlag != 0 {
-                    for position in ending { closers.append(nodes.tokenList[position]) }
-                    // The leaf closes here; everything longer goes on past it.
-                    let offset = Int32(level + startDepth)
-                    for position in ending.upperBound..<Int(nodes.subtreeEnd[node]) {
-                        exits.append(Exit(token: nodes.tokenList[position], offset: offset, characters: characters))
-                    }
-                    node = subtreeEndNode
-                    continue
-                }
-                guard subtreeEndNode > node + 1 else {
-                    node += 1
-                    continue
-                }
-                // (A state that loops on no byte, as in a counter or a
-                // search, takes no subtree whole: its bytes are not read.)
-                if !counts || startsCharacter[Int(next)], case let loop = loopBytes(next), !loop.isEmpty, trie.bytesBelow(Int32(node)).isSubset(of: loop) {
-                    // (Bytes that loop between characters are ASCII
-                    // characters, one each; a state that loops has no most.)
-                    let depth = Int32(level + startDepth)
-                    for position in ending.upperBound..<Int(nodes.subtreeEnd[node]) {
+                    let ending = Int(nodes.firstToken[node])..<Int(nodes.firstToken[node + 1])
+                    for position in ending {
                         let token = nodes.tokenList[position]
                         insert(token)
-                        if counts { byFewest.append((token, characters + nodes.tokenLengths[position] - depth + Int32(fewest[Int(next)]))) }
+                        if counts {
+                            let least = characters + Int32(fewest[Int(next)])
+                            if least > 0 { found.byFewest.append((token, least)) }
+                            if most[Int(next)] != CharacterCounts.unlimited { found.byMost.append((token, characters + Int32(most[Int(next)]))) }
+                        }
                     }
-                    node = subtreeEndNode
-                    continue
-                }
-                if let textDistances, !counts, case let place = trie.place(Int32(node)), place != TextPlace.notText,
-                   trie.height(Int32(node)) < textDistances[Int(next) &* TextPlace.count &+ Int(place)] {
-                    // No text as long as the longest token below can close
-                    // or kill the string: every text token stays inside it.
-                    // The others are read byte by byte.
-                    let below = trie.positionsBelow(Int32(node))
-                    var others = trie.nonTextPositions(in: below).makeIterator()
-                    var other = others.next().map(Int.init)
-                    for position in below {
-                        let token = nodes.tokenList[position]
-                        guard position == other else {
+                    let subtreeEndNode = Int(nodes.ends[node])
+                    if flags[Int(next)] & ByteDFA.finalFlag != 0 {
+                        for position in ending { found.closers.append(nodes.tokenList[position]) }
+                        // The leaf closes here; everything longer goes on past it.
+                        let offset = Int32(level + base)
+                        for position in ending.upperBound..<Int(nodes.subtreeEnd[node]) {
+                            found.exits.append(Exit(token: nodes.tokenList[position], offset: offset, characters: characters))
+                        }
+                        node = subtreeEndNode
+                        continue
+                    }
+                    guard subtreeEndNode > node + 1 else {
+                        node += 1
+                        continue
+                    }
+                    // (A state that loops on no byte, as in a counter or a
+                    // search, takes no subtree whole: its bytes are not read.)
+                    if !counts || startsCharacter[Int(next)], case let loop = loopBytes(next, splitting: byShape ? splits : nil, &found.loops), !loop.isEmpty,
+                       trie.bytesBelow(Int32(node)).isSubset(of: loop) {
+                        // (Bytes that loop between characters are ASCII
+                        // characters, one each; a state that loops has no
+                        // most.)
+                        let depth = Int32(level + base)
+                        for position in ending.upperBound..<Int(nodes.subtreeEnd[node]) {
+                            let token = nodes.tokenList[position]
                             insert(token)
-                            continue
+                            if counts { found.byFewest.append((token, characters + nodes.tokenLengths[position] - depth + Int32(fewest[Int(next)]))) }
                         }
-                        other = others.next().map(Int.init)
-                        let bytes = spellings[Int(token)]
-                        var state = next
-                        var index = level + startDepth
-                        while index < bytes.count {
-                            let after = transitions[Int(state) &* classCount &+ Int(classes[Int(bytes[index])])]
-                            guard after != ByteDFA.dead else { break }
-                            if flags[Int(after)] & ByteDFA.finalFlag != 0 {
-                                if index == bytes.count - 1 {
-                                    insert(token)
-                                    closers.append(token)
-                                } else {
-                                    exits.append(Exit(token: token, offset: Int32(index) + 1))
-                                }
-                                break
-                            }
-                            state = after
-                            index += 1
-                        }
-                        if index == bytes.count { insert(token) }
+                        node = subtreeEndNode
+                        continue
                     }
-                    node = subtreeEndNode
-                    continue
+                    if let textDistances, !counts, case let place = trie.place(Int32(node)), place != TextPlace.notText,
+                       trie.height(Int32(node)) < textDistances[Int(next) &* TextPlace.count &+ Int(place)] {
+                        // No text as long as the longest token below can close
+                        // or kill the string: every text token stays inside it.
+                        // The others are read byte by byte.
+                        let below = trie.positionsBelow(Int32(node))
+                        var others = trie.nonTextPositions(in: below).makeIterator()
+                        var other = others.next().map(Int.init)
+                        for position in below {
+                            let token = nodes.tokenList[position]
+                            guard position == other else {
+                                insert(token)
+                                continue
+                            }
+                            other = others.next().map(Int.init)
+                            let bytes = spellings[Int(token)]
+                            var state = next
+                            var index = level + base
+                            while index < bytes.count {
+                                let after = transitions[Int(state) &* classCount &+ Int(classes[Int(bytes[index])])]
+                                guard after != ByteDFA.dead else { break }
+                                if flags[Int(after)] & ByteDFA.finalFlag != 0 {
+                                    if index == bytes.count - 1 {
+                                        insert(token)
+                                        found.closers.append(token)
+                                    } else {
+                                        found.exits.append(Exit(token: token, offset: Int32(index) + 1))
+                                    }
+                                    break
+                                }
+                                state = after
+                                index += 1
+                            }
+                            if index == bytes.count { insert(token) }
+                        }
+                        node = subtreeEndNode
+                        continue
+                    }
+                    states[level] = next
+                    node += 1
                 }
-                states[level] = next
-                node += 1
             }
-        } } } }
-        self.alwaysByFewest = Self.sortedByCharacters(byFewest)
-        self.alwaysByMost = byMost.sorted { $0.characters < $1.characters }
+            states[0] = state
+            if byShape {
+                walk(shapeTrie, shapeNodes, from: Int(TokenTrie.root) + 1, to: Int(shapeTrie.subtreeEndNode(TokenTrie.root)), base: 0, states, written, byShape: true, &found)
+            } else {
+                walk(byteTrie, byteNodes, from: Int(start) + 1, to: Int(byteTrie.subtreeEndNode(start)), base: Int(byteTrie.depth(start)), states, written, byShape: false, &found)
+            }
+        } } } } } } } } }
+        var exits = found.exits
+        self.alwaysByFewest = Self.sortedByCharacters(found.byFewest)
+        self.alwaysByMost = found.byMost.sorted { $0.characters < $1.characters }
         let tokens = vocabulary.tokens
         exits.sort { tokens[Int($0.token)][Int($0.offset)] < tokens[Int($1.token)][Int($1.offset)] }
         var exitStart = [Int32](repeating: 0, count: 257)
@@ -219,7 +262,16 @@ struct LeafMasks: Sendable {
         self.always = always
         self.exits = exits
         self.exitStart = exitStart
-        self.closers = closers
+        self.closers = found.closers
+    }
+
+    /// What a walk finds, and the loops of the states it has met.
+    private struct Found {
+        var exits: [Exit] = []
+        var closers: [Int32] = []
+        var byFewest: [(token: Int32, characters: Int32)] = []
+        var byMost: [(token: Int32, characters: Int32)] = []
+        var loops: [ByteSet?]
     }
 
     /// `entries`, most characters first, by counting: the free string's
@@ -232,13 +284,15 @@ struct LeafMasks: Sendable {
         var starts = [Int](repeating: 0, count: Int(most) + 2)
         for entry in entries { starts[Int(most - entry.characters) + 1] += 1 }
         for index in 1..<starts.count { starts[index] += starts[index - 1] }
-        var sorted = [(token: Int32, characters: Int32)](repeating: (0, 0), count: entries.count)
-        for entry in entries {
-            let slot = Int(most - entry.characters)
-            sorted[starts[slot]] = entry
-            starts[slot] += 1
+        // Every slot is written once, so none is filled first.
+        return [(token: Int32, characters: Int32)](unsafeUninitializedCapacity: entries.count) { sorted, count in
+            for entry in entries {
+                let slot = Int(most - entry.characters)
+                (sorted.baseAddress! + starts[slot]).initialize(to: entry)
+                starts[slot] += 1
+            }
+            count = entries.count
         }
-        return sorted
     }
 
     /// Nothing allowed: the masks of a state no closed leaf reaches.

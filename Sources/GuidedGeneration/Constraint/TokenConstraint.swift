@@ -23,9 +23,9 @@ package final class TokenConstraint: Sendable {
     /// ``LeafMasks/textDistances(_:)`` of each string leaf's automaton
     /// (nil where it has none), worked out on the leaf's first walk.
     private let ownTextDistances = Mutex<[Int32: [Int32]?]>([:])
-    /// ``ByteShape/walkableStates(_:)`` of each closed leaf's automaton,
-    /// worked out on the leaf's first walk from the trie's root.
-    private let ownShapeWalkable = Mutex<[Int32: [Bool]]>([:])
+    /// ``ByteShape/splits(_:)`` of each closed leaf's automaton, worked
+    /// out on the leaf's first walk from the trie's root.
+    private let ownShapeSplits = Mutex<[Int32: [UInt64]]>([:])
 
     private struct LeafKey: Hashable {
         var leaf: Int32
@@ -92,7 +92,7 @@ package final class TokenConstraint: Sendable {
         }
         let computed = LeafMasks(
             automaton: automaton, state: Int32(truncatingIfNeeded: state.low), vocabulary: vocabulary, start: node, textDistances: distances,
-            shapeWalkable: node == TokenTrie.root ? shapeWalkable(leaf: leaf, automaton) : nil
+            shapeSplits: node == TokenTrie.root ? shapeSplits(leaf: leaf, automaton) : nil
         )
         vocabulary.automatonMasks.withLock { cache in
             if cache.count >= TokenVocabulary.automatonMaskCapacity { cache.removeAll() }
@@ -138,16 +138,16 @@ package final class TokenConstraint: Sendable {
         return LeafMasks(
             automaton: automaton, state: Int32(truncatingIfNeeded: state.low), vocabulary: vocabulary, start: node,
             characters: node == TokenTrie.root ? grammar.characterCounts(leaf) : nil,
-            shapeWalkable: node == TokenTrie.root ? shapeWalkable(leaf: leaf, automaton) : nil
+            shapeSplits: node == TokenTrie.root ? shapeSplits(leaf: leaf, automaton) : nil
         )
     }
 
-    /// ``ByteShape/walkableStates(_:)`` of `leaf`'s automaton, kept.
-    private func shapeWalkable(leaf: Int32, _ automaton: ByteDFA) -> [Bool] {
-        if let known = ownShapeWalkable.withLock({ $0[leaf] }) { return known }
-        let walkable = ByteShape.walkableStates(automaton)
-        ownShapeWalkable.withLock { $0[leaf] = walkable }
-        return walkable
+    /// ``ByteShape/splits(_:)`` of `leaf`'s automaton, kept.
+    private func shapeSplits(leaf: Int32, _ automaton: ByteDFA) -> [UInt64] {
+        if let known = ownShapeSplits.withLock({ $0[leaf] }) { return known }
+        let splits = ByteShape.splits(automaton)
+        ownShapeSplits.withLock { $0[leaf] = splits }
+        return splits
     }
 
     /// The masks of counted string `leaf` (``Grammar/Leaf/counted``) in

@@ -7,14 +7,15 @@
 /// Exists because a leaf automaton that keeps most of the vocabulary alive
 /// (a free string, `\S+@\S+`, `[\w-]{5,96}`, `[^:]+:[a-fA-F0-9]+`) rarely
 /// tells two letters of one class apart, yet a walk of the byte trie reads
-/// every node it keeps alive: 333,783 at a 151,936-token vocabulary. The
-/// trie of the tokens' shapes (``TokenVocabulary/shapeTrie``) has about a
-/// sixth as many: the lowercase words of one length are a few paths. A walk
-/// may read it from a state from which no state reachable without a
-/// backslash tells two bytes of one class apart (``walkableStates(_:)``).
-/// Hexadecimal letters are classes of their own because patterns of hashes
-/// and identifiers name them; escapes keep their bytes because every
-/// string automaton tells them apart (`\n`, `\u00e9`).
+/// every node it keeps alive: 333,028 at a 151,936-token vocabulary. The
+/// trie of the tokens' shapes (``TokenVocabulary/shapeTrie``) has 57,629:
+/// the lowercase words of one length are a few paths. A leaf's walk from
+/// the root reads it; where a state tells two bytes of a node's class
+/// apart (``splits(_:)``: `K` in `^KONG_`, `£` among other characters), the
+/// walk reads the byte-trie nodes that node stands for. Hexadecimal letters
+/// are classes of their own because patterns of hashes and identifiers name
+/// them; escapes keep their bytes because every string automaton tells them
+/// apart (`\n`, `\u00e9`).
 ///
 /// The classes keep apart every byte that ``TextPlace`` and
 /// ``CharacterCounts/startsCharacter(_:)`` do, so a shape's text places,
@@ -52,68 +53,32 @@ package enum ByteShape {
         return shape
     }
 
-    /// For each state of `automaton`, whether a walk from it may read the
-    /// shape trie in place of the byte trie: no state it reaches without
-    /// reading a backslash (where the shapes stop standing for bytes) goes
-    /// to different states on two bytes of one class. Worked out backwards
-    /// from the states that do, over the automaton's byte classes.
-    package static func walkableStates(_ automaton: ByteDFA) -> [Bool] {
+    /// For each state of `automaton`, the shape bytes (class
+    /// representatives) whose class it splits: two bytes of the class lead
+    /// from it to different states. Four words a state, a bit a byte
+    /// (`splits[state * 4 + byte >> 6] >> (byte & 63) & 1`); a walk of the
+    /// shape trie that meets such a node reads the bytes of the nodes it
+    /// stands for instead. Empty where no state splits a class.
+    package static func splits(_ automaton: ByteDFA) -> [UInt64] {
         let classes = automaton.byteClasses
         let classCount = automaton.classCount
-        let stateCount = automaton.stateCount
-        // The pairs of automaton classes that one shape class joins.
+        // The pairs of automaton classes that one shape class joins, with
+        // the shape byte.
         var joined = Set<Int>()
         for byte in 0..<256 {
             let first = Int(classes[Int(representative[byte])])
             let own = Int(classes[byte])
-            if first != own { joined.insert(first << 8 | own) }
+            if first != own { joined.insert(Int(representative[byte]) << 16 | first << 8 | own) }
         }
-        guard !joined.isEmpty else { return [Bool](repeating: true, count: stateCount) }
-        let pairs = joined.map { ($0 >> 8, $0 & 0xFF) }
-        var walkable = [Bool](repeating: true, count: stateCount)
-        var queue: [Int32] = []
-        for state in 0..<stateCount {
+        guard !joined.isEmpty else { return [] }
+        let pairs = joined.map { (shape: $0 >> 16, first: $0 >> 8 & 0xFF, other: $0 & 0xFF) }
+        var splits = [UInt64](repeating: 0, count: automaton.stateCount * 4)
+        for state in 0..<automaton.stateCount {
             let row = state * classCount
-            if pairs.contains(where: { automaton.transitions[row + $0.0] != automaton.transitions[row + $0.1] }) {
-                walkable[state] = false
-                queue.append(Int32(state))
+            for pair in pairs where automaton.transitions[row + pair.first] != automaton.transitions[row + pair.other] {
+                splits[state * 4 + pair.shape >> 6] |= 1 << UInt64(pair.shape & 63)
             }
         }
-        guard !queue.isEmpty else { return walkable }
-        // A class that holds a byte other than the backslash is read
-        // before one.
-        var readBefore = [Bool](repeating: false, count: classCount)
-        for byte in 0..<256 where byte != Int(UInt8(ascii: "\\")) { readBefore[Int(classes[byte])] = true }
-        // Edges reversed into one flat array (counted first, then filled).
-        var start = [Int32](repeating: 0, count: stateCount + 1)
-        for state in 0..<stateCount {
-            for byteClass in 0..<classCount where readBefore[byteClass] {
-                let next = automaton.transitions[state * classCount + byteClass]
-                if next >= 0 { start[Int(next) + 1] += 1 }
-            }
-        }
-        for state in 0..<stateCount { start[state + 1] += start[state] }
-        var from = [Int32](repeating: 0, count: Int(start[stateCount]))
-        var fill = start
-        for state in 0..<stateCount {
-            for byteClass in 0..<classCount where readBefore[byteClass] {
-                let next = Int(automaton.transitions[state * classCount + byteClass])
-                guard next >= 0 else { continue }
-                from[Int(fill[next])] = Int32(state)
-                fill[next] += 1
-            }
-        }
-        var head = 0
-        while head < queue.count {
-            let state = Int(queue[head])
-            head += 1
-            for index in Int(start[state])..<Int(start[state + 1]) {
-                let previous = Int(from[index])
-                guard walkable[previous] else { continue }
-                walkable[previous] = false
-                queue.append(Int32(previous))
-            }
-        }
-        return walkable
+        return splits.contains { $0 != 0 } ? splits : []
     }
 }

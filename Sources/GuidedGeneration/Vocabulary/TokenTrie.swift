@@ -29,6 +29,12 @@ package struct TokenTrie: Sendable {
 
     package var nodeCount: Int { firstChild.count - 1 }
 
+    /// For a trie of shapes (``init(shapesOf:)``), the nodes of the byte
+    /// trie that node `n` stands for: `sources[sourceStart[n] ..< sourceStart[n + 1]]`.
+    /// Empty for a trie of bytes.
+    private(set) var sourceStart: [Int32] = []
+    private(set) var sources: [Int32] = []
+
     /// By node, in the depth-first preorder of the numbering: the byte on
     /// the edge into it, its depth (the length of its prefix) and the first
     /// node after its subtree. A walk over every node below one reads these
@@ -77,10 +83,12 @@ package struct TokenTrie: Sendable {
     /// nodes merged into it, in preorder as they are made. No sort of the
     /// tokens: a node's children come out in byte order because its
     /// merged nodes' children are grouped by shape byte, each group's in
-    /// byte order.
+    /// byte order. Each node keeps the nodes of `trie` it stands for
+    /// (``sourceStart``), for a walk that must read their bytes.
     package init(shapesOf trie: TokenTrie) {
         var children: [[(UInt8, Int32)]] = [[]]
         var ending: [[Int32]] = [[]]
+        var sources: [[Int32]] = [[Self.root]]
         func make(_ merged: [Int32], raw: Bool) -> Int32 {
             let made = children.count - 1
             for node in merged {
@@ -102,7 +110,8 @@ package struct TokenTrie: Sendable {
                 let shape = below[start].shape
                 children.append([])
                 ending.append([])
-                let child = make(below[start..<end].map(\.node), raw: raw || shape == UInt8(ascii: "\\"))
+                sources.append(below[start..<end].map(\.node))
+                let child = make(sources[sources.count - 1], raw: raw || shape == UInt8(ascii: "\\"))
                 children[made].append((shape, child))
                 start = end
             }
@@ -110,6 +119,13 @@ package struct TokenTrie: Sendable {
         }
         _ = make([Self.root], raw: false)
         self.init(children: children, ending: ending)
+        sourceStart = [0]
+        sourceStart.reserveCapacity(sources.count + 1)
+        self.sources.reserveCapacity(trie.nodeCount)
+        for merged in sources {
+            self.sources.append(contentsOf: merged)
+            sourceStart.append(Int32(self.sources.count))
+        }
     }
 
     /// The flat tables of a trie given as each node's children (byte
@@ -362,6 +378,16 @@ package struct ByteSet: Hashable, Sendable {
     private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
     package init() {}
+
+    /// The bytes of `words`' set bits: byte `b` is bit `b & 63` of word `b >> 6`.
+    package init(words: (UInt64, UInt64, UInt64, UInt64)) {
+        self.words = words
+    }
+
+    /// The bytes of this set that are not in `other`.
+    package func subtracting(_ other: ByteSet) -> ByteSet {
+        ByteSet(words: (words.0 & ~other.words.0, words.1 & ~other.words.1, words.2 & ~other.words.2, words.3 & ~other.words.3))
+    }
 
     @inline(__always)
     package mutating func insert(_ byte: UInt8) {

@@ -16,9 +16,9 @@ package final class TokenVocabulary: Sendable {
     /// Tokens that end generation; allowed only where the value may end.
     package let endOfGeneration: [Int32]
     package let trie: TokenTrie
-    /// The trie of the tokens' shapes (``ByteShape``), which a walk from a
-    /// state that tells no two bytes of a class apart reads in place of
-    /// ``trie``: about a sixth of its nodes at 151,936 tokens.
+    /// The trie of the tokens' shapes (``ByteShape``), which a leaf's walk
+    /// from the root reads in place of ``trie``: about a sixth of its
+    /// nodes at 151,936 tokens.
     package let shapeTrie: TokenTrie
     /// Text to tokens, the way the model tokenizes it (no special tokens).
     /// Returns nil if it cannot.
@@ -76,11 +76,11 @@ package final class TokenVocabulary: Sendable {
         // rather than on the first request that writes a string (a walk of
         // the whole vocabulary, the slowest mask a request would wait for).
         let string = ByteDFA.anyJSONString
-        let walkable = ByteShape.walkableStates(string)
+        let splits = ByteShape.splits(string)
         var free: [SharedLeafKey: LeafMasks] = [:]
         for state in [string.start, string.next(string.start, UInt8(ascii: "\""))] {
             free[SharedLeafKey(leaf: .anyString, state: LeafState(low: UInt64(state)))] =
-                LeafMasks(automaton: string, state: state, vocabulary: self, characters: .anyString, shapeWalkable: walkable)
+                LeafMasks(automaton: string, state: state, vocabulary: self, characters: .anyString, shapeSplits: splits)
         }
         sharedLeafMasks.withLock { $0 = free }
     }
