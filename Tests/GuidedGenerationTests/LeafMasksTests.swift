@@ -84,6 +84,30 @@ struct LeafMasksTests {
     /// The trie of shapes merged from the byte trie is the trie of the
     /// tokens' shapes built afresh: the same nodes in the same order, each
     /// with the same byte, depth, subtree and tokens; and it is smaller.
+    /// The vocabulary's masks by automaton hold at most their capacity:
+    /// past it, each new state's masks take the place of one kept entry
+    /// (emptied at once, the cache freed a thousand masks inside one
+    /// mask), and what a decoder allows stays what it allowed.
+    @Test func masksByAutomatonStayWithinCapacity() throws {
+        let vocabulary = TokenVocabulary(tokens: Self.vocabulary.tokens, endOfGeneration: [])
+        func allowedAfterQuote(_ pattern: String) throws -> TokenMask {
+            let constraint = try TokenConstraint(root: .string(StringNode(pattern: pattern)), definitions: [], vocabulary: vocabulary)
+            var decoder = constraint.makeDecoder()
+            let opened = decoder.accept(bytes: Array("\"".utf8))
+            try #require(opened)
+            return decoder.allowedTokens()
+        }
+        let first = try allowedAfterQuote("x0[a-z]+")
+        let capacity = TokenVocabulary.automatonMaskCapacity
+        for index in 1...(capacity + 40) {
+            _ = try allowedAfterQuote("x\(index)[a-z]+")
+            #expect(vocabulary.automatonMasks.withLock { $0.count } <= capacity)
+        }
+        #expect(vocabulary.automatonMasks.withLock { $0.count } == capacity)
+        #expect(try allowedAfterQuote("x0[a-z]+").tokens == first.tokens)
+        #expect(!first.tokens.isEmpty)
+    }
+
     @Test func shapeTrieIsTheTrieOfShapes() {
         let merged = Self.vocabulary.shapeTrie
         let built = TokenTrie(tokens: Self.vocabulary.tokens.map(ByteShape.shape(of:)))

@@ -95,7 +95,7 @@ package final class TokenConstraint: Sendable {
             shapeSplits: node == TokenTrie.root ? shapeSplits(leaf: leaf, automaton) : nil
         )
         vocabulary.automatonMasks.withLock { cache in
-            if cache.count >= TokenVocabulary.automatonMaskCapacity { cache.removeAll() }
+            if cache.count >= TokenVocabulary.automatonMaskCapacity, cache[key] == nil { cache.remove(at: cache.startIndex) }
             cache[key] = computed
         }
         return computed
