@@ -18,8 +18,6 @@ package struct GuidedDecoder {
     private var scratch: [Alternative] = []
     private var exitScratch: [Alternative] = []
     private var leafScratch = TokenMask(count: 0)
-    /// Which tails after the open leaf its stack takes (``addExits``).
-    private var exitVerdicts = ExitVerdicts()
     /// The bytes accepted so far.
     package private(set) var output: [UInt8] = []
     /// True once an end-of-generation token was accepted.
@@ -89,10 +87,10 @@ package struct GuidedDecoder {
                     scratch.append(alternative)
                 }
             }
-            if !scratch.isEmpty {
-                exploreKept(using: &one, into: &mask)
-            }
             swap(&one, &leafScratch)
+            if !scratch.isEmpty {
+                explore(from: TokenTrie.root, level: 0..<scratch.count, depth: 0, into: &mask)
+            }
         }
         if canEnd {
             for token in vocabulary.endOfGeneration { mask.insert(token) }
@@ -203,52 +201,20 @@ package struct GuidedDecoder {
             }
         }
         guard !masks.exits.isEmpty else { return }
-        // Verdicts on tails are kept while the stack below the leaf is a
-        // committed one (the same leaf across steps); an alternative met
-        // while exploring sits on scratch records and judges afresh.
-        let stable = Int(alternative.top) < committed
-        if !stable || exitVerdicts.top != alternative.top {
-            exitVerdicts.top = stable ? alternative.top : Int32.min
-            exitVerdicts.byTail.removeAll(keepingCapacity: true)
-        }
         let parent = matcher.complete(alternative.top)
         let tokens = vocabulary.tokens
-        let exits = masks.exits
         for byte in 0..<256 {
-            var cursor = Int(masks.exitStart[byte])
-            let end = Int(masks.exitStart[byte + 1])
-            guard cursor < end else { continue }
+            let range = Int(masks.exitStart[byte])..<Int(masks.exitStart[byte + 1])
+            guard !range.isEmpty else { continue }
             exitScratch.removeAll(keepingCapacity: true)
             matcher.step(parent, UInt8(byte), into: &exitScratch)
             guard !exitScratch.isEmpty else { continue }
             let afterFirst = exitScratch
-            while cursor < end {
-                // The run of exits with this exit's tail.
-                let tail = tokens[Int(exits[cursor].token)][Int(exits[cursor].offset)...]
-                var runEnd = cursor + 1
-                while runEnd < end, tokens[Int(exits[runEnd].token)][Int(exits[runEnd].offset)...].elementsEqual(tail) { runEnd += 1 }
-                var verdict: Bool?
-                for exit in exits[cursor..<runEnd] where Int(exit.offset) - 1 <= remaining && include(exit) {
-                    if verdict == nil { verdict = exitVerdict(tail, afterFirst: afterFirst) }
-                    guard verdict == true else { break }
-                    mask.insert(exit.token)
-                }
-                cursor = runEnd
+            for exit in masks.exits[range] where Int(exit.offset) - 1 <= remaining && include(exit) {
+                let bytes = tokens[Int(exit.token)]
+                if accepts(from: afterFirst, bytes[(Int(exit.offset) + 1)...]) { mask.insert(exit.token) }
             }
         }
-    }
-
-    /// Whether the stack below the open leaf takes `tail` (the bytes after
-    /// the leaf; `afterFirst` the alternatives after its first byte), from
-    /// ``exitVerdicts`` where a tail short enough to be a key was judged.
-    private mutating func exitVerdict(_ tail: ArraySlice<UInt8>, afterFirst: [Alternative]) -> Bool {
-        guard exitVerdicts.top != Int32.min, let key = ExitVerdicts.key(tail) else {
-            return accepts(from: afterFirst, tail.dropFirst())
-        }
-        if let known = exitVerdicts.byTail[key] { return known }
-        let verdict = accepts(from: afterFirst, tail.dropFirst())
-        exitVerdicts.byTail[key] = verdict
-        return verdict
     }
 
     /// Depth-first over the trie below `node`, with the alternatives of the
@@ -290,35 +256,6 @@ package struct GuidedDecoder {
             }
             scratch.removeSubrange(start...)
         }
-    }
-
-    /// Adds the tokens the readings in ``scratch`` allow (those that walk
-    /// the vocabulary), from the constraint's ``StructureMasks`` when the
-    /// same readings were walked before; `buffer` is scratch space of the
-    /// vocabulary's size.
-    private mutating func exploreKept(using buffer: inout TokenMask, into mask: inout TokenMask) {
-        guard !constraint.grammar.hasUniqueArrays else {
-            explore(from: TokenTrie.root, level: 0..<scratch.count, depth: 0, into: &mask)
-            return
-        }
-        let readings = scratch.map { alternative in
-            var frames: [Frame] = []
-            var cursor = alternative.top
-            while cursor >= 0 {
-                let record = matcher.arena[Int(cursor)]
-                frames.append(record.frame)
-                cursor = record.parent
-            }
-            return StructureMasks.Reading(leaf: alternative.leaf, leafState: alternative.leafState, frames: frames)
-        }
-        if let kept = constraint.structureMask(readings) {
-            kept.add(to: &mask)
-            return
-        }
-        buffer.removeAll()
-        explore(from: TokenTrie.root, level: 0..<scratch.count, depth: 0, into: &buffer)
-        constraint.keepStructureMask(buffer, for: readings)
-        mask.formUnion(buffer)
     }
 
     /// The trie depth down to which readings inside a string use
@@ -580,8 +517,6 @@ extension GuidedDecoder {
             decoder.acceptedTokens = acceptedTokens
             decoder.openList = openList
             decoder.listElements = listElements
-            // Records past the restored point will be written anew.
-            decoder.exitVerdicts = ExitVerdicts()
         }
     }
 
@@ -631,30 +566,5 @@ extension GuidedDecoder {
             removed = true
         }
         return removed
-    }
-}
-
-/// The verdicts of one stack on the bytes that follow a leaf it waits on
-/// (`",`, `"}`, `"]}`): the exits of every state of a string share a few
-/// hundred tails, and the stack below stays the same while the string is
-/// written, so each tail is judged once per string rather than once per
-/// exit per step.
-struct ExitVerdicts {
-    /// The committed arena record the verdicts are for; `Int32.min` for
-    /// none.
-    var top = Int32.min
-    var byTail: [UInt64: Bool] = [:]
-
-    /// A tail of up to seven bytes, packed with its length; nil for a
-    /// longer one (rare: judged each time).
-    static func key(_ tail: ArraySlice<UInt8>) -> UInt64? {
-        guard tail.count <= 7 else { return nil }
-        var key = UInt64(tail.count) << 56
-        var shift: UInt64 = 0
-        for byte in tail {
-            key |= UInt64(byte) << shift
-            shift += 8
-        }
-        return key
     }
 }

@@ -13,9 +13,8 @@
 struct LeafMasks: Sendable {
     /// Tokens allowed from this state whatever follows the leaf.
     var always: TokenMask
-    /// Exit tokens sorted by their bytes after the leaf (so exits with the
-    /// same tail are adjacent); the tokens whose remainder starts with
-    /// byte `b` are `exits[exitStart[b] ..< exitStart[b + 1]]`.
+    /// Exit tokens sorted by the first byte after the leaf; the tokens whose
+    /// remainder starts with byte `b` are `exits[exitStart[b] ..< exitStart[b + 1]]`.
     var exits: [Exit]
     var exitStart: [Int32]
     /// The tokens of ``always`` that end exactly at the leaf's closing byte
@@ -253,10 +252,7 @@ struct LeafMasks: Sendable {
         self.alwaysByFewest = Self.sortedByCharacters(found.byFewest)
         self.alwaysByMost = found.byMost.sorted { $0.characters < $1.characters }
         let tokens = vocabulary.tokens
-        // By the bytes after the leaf, so each group of one first byte is
-        // contiguous and the exits that go on with the same bytes sit
-        // together: the decoder judges each such tail once.
-        exits.sort { tokens[Int($0.token)][Int($0.offset)...].lexicographicallyPrecedes(tokens[Int($1.token)][Int($1.offset)...]) }
+        exits.sort { tokens[Int($0.token)][Int($0.offset)] < tokens[Int($1.token)][Int($1.offset)] }
         var exitStart = [Int32](repeating: 0, count: 257)
         var cursor = 0
         for byte in 0...256 {

@@ -26,8 +26,6 @@ package final class TokenConstraint: Sendable {
     /// ``ByteShape/splits(_:)`` of each closed leaf's automaton, worked
     /// out on the leaf's first walk from the trie's root.
     private let ownShapeSplits = Mutex<[Int32: [UInt64]]>([:])
-    /// The masks of readings that walk the vocabulary, by their stacks.
-    private let ownStructureMasks = Mutex(StructureMasks())
 
     private struct LeafKey: Hashable {
         var leaf: Int32
@@ -53,20 +51,6 @@ package final class TokenConstraint: Sendable {
     /// worked out so far: each one a walk of the vocabulary (or a lookup
     /// of another schema's), what a string's first visits cost.
     package var keptLeafStates: Int { ownLeafMasks.withLock { $0.count } }
-
-    /// How many walks of the structure are kept (``StructureMasks``).
-    package var keptStructureMasks: Int { ownStructureMasks.withLock { $0.count } }
-
-    /// What the walk from `readings` allowed, if it is kept.
-    func structureMask(_ readings: [StructureMasks.Reading]) -> StructureMasks.Kept? {
-        ownStructureMasks.withLock { $0.mask(for: readings) }
-    }
-
-    /// Keeps what the walk from `readings` allowed.
-    func keepStructureMask(_ mask: TokenMask, for readings: [StructureMasks.Reading]) {
-        let kept = StructureMasks.Kept(mask)
-        ownStructureMasks.withLock { $0.keep(kept, for: readings) }
-    }
 
     /// A decoder for one generation, at the start of the value.
     package func makeDecoder() -> GuidedDecoder {
