@@ -106,6 +106,37 @@ struct UniqueItemsTests {
         #expect(accepts(integers, "[0,1" + rest))
     }
 
+    /// Choices that begin one another, written in a shuffled order until
+    /// none is left: before each element, exactly the choices not yet
+    /// written can be, and a comma is refused once all are. (What an
+    /// array answered carries over to the array one element longer; this
+    /// checks it against the values themselves, element after element.)
+    @Test(arguments: [1, 2, 3])
+    func everyChoiceUntilItIsTaken(_ seed: Int) throws {
+        let choices = ["a", "ab", "abc", "b", "ba", "name", "nam", "n", "x", "ab c", "é", "éa", "12", "1"]
+        let constraint = try Self.unique(.string(StringNode(choices: choices)))
+        var random = SplitMix(state: UInt64(seed))
+        var order = choices
+        order.shuffle(using: &random)
+        var decoder = try Self.decoder(constraint, after: "[")
+        for (index, next) in order.enumerated() {
+            let written = Set(order[..<index])
+            for choice in choices {
+                var copy = decoder
+                let accepted = copy.accept(bytes: Array("\"\(choice)\"".utf8))
+                #expect(accepted == !written.contains(choice), "\(choice) after \(order[..<index])")
+            }
+            let wrote = decoder.accept(bytes: Array("\"\(next)\"".utf8))
+            try #require(wrote)
+            var comma = decoder
+            let more = comma.accept(bytes: Array(",".utf8))
+            #expect(more == (index < order.count - 1), "a comma after \(index + 1) of \(order.count)")
+            if more { decoder = comma }
+        }
+        let closed = decoder.accept(bytes: Array("]".utf8))
+        #expect(closed)
+    }
+
     @Test func tooFewValuesForTheMinimumIsUnsatisfiable() throws {
         #expect(throws: GuidedGenerationError.self) { try Self.unique(.boolean, minimum: 3) }
         #expect(throws: Never.self) { try Self.unique(.boolean, minimum: 2) }

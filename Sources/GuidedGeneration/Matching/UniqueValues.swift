@@ -26,7 +26,19 @@ struct UniqueValues {
     private var prefixCache: [Int32: Set<Int32>] = [:]
     /// Liveness answers (``Matcher/isLive(set:text:leaf:state:)``), by
     /// set, text and leaf.
-    var liveCache: [LiveKey: Bool] = [:]
+    var liveCache: [LiveKey: Liveness] = [:]
+
+    /// Whether an element can still end as a value its array does not
+    /// hold and, where it can, a way to: the answer for an array carries
+    /// over to the array with one more element unless that element is the
+    /// way (``Matcher/isLive(set:text:leaf:state:)``).
+    enum Liveness: Equatable {
+        case dead
+        /// `byte` is -1 where `text` itself may end the element as a new
+        /// value; otherwise `text` followed by `byte` begins no element
+        /// of the array.
+        case live(text: Int32, byte: Int16)
+    }
 
     struct LiveKey: Hashable {
         var set: Int32
@@ -60,6 +72,30 @@ struct UniqueValues {
         sets.list(set, appending: member)
     }
 
+    /// The set `set` was made from by adding its latest member.
+    func earlierSet(of set: Int32) -> Int32 {
+        sets.parent(of: set)
+    }
+
+    /// The member `set` was made with last.
+    func latestMember(of set: Int32) -> Int32 {
+        sets.lastValue(of: set)
+    }
+
+    /// Whether `way` (a ``Liveness/live(text:byte:)`` answer) leads to
+    /// `member` only: the way is that text, or begins it.
+    func isTaken(_ way: Liveness, by member: Int32) -> Bool {
+        guard case .live(let text, let byte) = way else { return false }
+        guard byte >= 0 else { return text == member }
+        guard let longer = existingText(text, appending: UInt8(byte)) else { return false }
+        var cursor = member
+        while cursor >= 0 {
+            if cursor == longer { return true }
+            cursor = texts.parent(of: cursor)
+        }
+        return false
+    }
+
     /// The members of `set`, latest first.
     func members(of set: Int32) -> [Int32] {
         sets.valuesLastFirst(of: set)
@@ -74,8 +110,14 @@ struct UniqueValues {
     /// text included: only a text among them can still become a member.
     mutating func prefixes(of set: Int32) -> Set<Int32> {
         if let known = prefixCache[set] { return known }
+        // The array one element shorter has them but for the latest's.
         var prefixes: Set<Int32> = []
-        for member in members(of: set) {
+        var added = members(of: set)
+        if set != Self.emptySet, let before = prefixCache[earlierSet(of: set)] {
+            prefixes = before
+            added = [latestMember(of: set)]
+        }
+        for member in added {
             var cursor = member
             while cursor >= 0, prefixes.insert(cursor).inserted {
                 cursor = texts.parent(of: cursor)
@@ -119,6 +161,9 @@ private struct InternedLists {
 
     /// The list `list` extends (-1 for the empty list).
     func parent(of list: Int32) -> Int32 { parents[Int(list)] }
+
+    /// The value `list` appended last (-1 for the empty list).
+    func lastValue(of list: Int32) -> Int32 { values[Int(list)] }
 
     /// The values of `list`, the last appended first.
     func valuesLastFirst(of list: Int32) -> [Int32] {
@@ -168,36 +213,47 @@ extension Matcher {
     /// Only a text that begins a member can fail: every other text can end
     /// only in values no member equals, and leaves never enter a dead end.
     /// From one that does, a search along the members' texts finds a way
-    /// off them, or a way to end that is not a member.
+    /// off them, or a way to end that is not a member. The array one
+    /// element shorter answered first where it could: a dead end stays
+    /// one, and its way out stays open unless the latest element took it,
+    /// so an array of many choices does not search them all again at each
+    /// element.
     mutating func isLive(set: Int32, text: Int32, leaf: Int32, state: LeafState) -> Bool {
         guard set != UniqueValues.emptySet else { return true }
         let prefixes = values.prefixes(of: set)
         guard prefixes.contains(text) else { return true }
         let key = UniqueValues.LiveKey(set: set, text: text, leaf: leaf, state: state)
-        if let known = values.liveCache[key] { return known }
-        let answer = search(set: set, prefixes: prefixes, text: text, leaf: leaf, state: state)
-        values.liveCache[key] = answer
-        return answer
+        if let known = values.liveCache[key] { return known != .dead }
+        var answer: UniqueValues.Liveness?
+        let earlier = UniqueValues.LiveKey(set: values.earlierSet(of: set), text: text, leaf: leaf, state: state)
+        if let before = values.liveCache[earlier], !values.isTaken(before, by: values.latestMember(of: set)) {
+            answer = before
+        }
+        let found = answer ?? search(set: set, prefixes: prefixes, text: text, leaf: leaf, state: state)
+        values.liveCache[key] = found
+        return found != .dead
     }
 
     /// Depth first along the members' texts (an explicit stack: a member
     /// may be a long string).
-    private func search(set: Int32, prefixes: Set<Int32>, text: Int32, leaf: Int32, state: LeafState) -> Bool {
+    private func search(set: Int32, prefixes: Set<Int32>, text: Int32, leaf: Int32, state: LeafState) -> UniqueValues.Liveness {
         var stack = [(text, state)]
         while let (text, state) = stack.popLast() {
             // A number may end wherever it is accepting.
-            if !grammar.leafIsClosed(leaf), grammar.leafIsAccepting(leaf, state), !values.contains(set, text) { return true }
+            if !grammar.leafIsClosed(leaf), grammar.leafIsAccepting(leaf, state), !values.contains(set, text) { return .live(text: text, byte: -1) }
             for byte in UInt8.min...UInt8.max {
                 guard let next = grammar.leafNext(leaf, state, byte) else { continue }
-                guard let longer = values.existingText(text, appending: byte), prefixes.contains(longer) else { return true }
+                guard let longer = values.existingText(text, appending: byte), prefixes.contains(longer) else {
+                    return .live(text: text, byte: Int16(byte))
+                }
                 if grammar.leafIsFinal(leaf, next) {
-                    if !values.contains(set, longer) { return true }
+                    if !values.contains(set, longer) { return .live(text: longer, byte: -1) }
                 } else {
                     stack.append((longer, next))
                 }
             }
         }
-        return false
+        return .dead
     }
 
     /// Whether some element of `node` (a leaf, or an `anyOf` of them) can
