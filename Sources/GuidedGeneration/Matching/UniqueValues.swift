@@ -82,18 +82,15 @@ struct UniqueValues {
         sets.lastValue(of: set)
     }
 
-    /// Whether `way` (a ``Liveness/live(text:byte:)`` answer) leads to
-    /// `member` only: the way is that text, or begins it.
-    func isTaken(_ way: Liveness, by member: Int32) -> Bool {
+    /// Whether `way` (a ``Liveness/live(text:byte:)`` answer for the set
+    /// before `member` was added) leads to `member` only: the way is that
+    /// text, or begins it — it is among `prefixes`, those of the set with
+    /// `member` (``prefixes(of:)``), which it was not before.
+    func isTaken(_ way: Liveness, by member: Int32, prefixes: Set<Int32>) -> Bool {
         guard case .live(let text, let byte) = way else { return false }
         guard byte >= 0 else { return text == member }
         guard let longer = existingText(text, appending: UInt8(byte)) else { return false }
-        var cursor = member
-        while cursor >= 0 {
-            if cursor == longer { return true }
-            cursor = texts.parent(of: cursor)
-        }
-        return false
+        return prefixes.contains(longer)
     }
 
     /// The members of `set`, latest first.
@@ -112,10 +109,12 @@ struct UniqueValues {
         if let known = prefixCache[set] { return known }
         // The array one element shorter has them but for the latest's.
         var prefixes: Set<Int32> = []
-        var added = members(of: set)
+        let added: [Int32]
         if set != Self.emptySet, let before = prefixCache[earlierSet(of: set)] {
             prefixes = before
             added = [latestMember(of: set)]
+        } else {
+            added = members(of: set)
         }
         for member in added {
             var cursor = member
@@ -226,7 +225,7 @@ extension Matcher {
         if let known = values.liveCache[key] { return known != .dead }
         var answer: UniqueValues.Liveness?
         let earlier = UniqueValues.LiveKey(set: values.earlierSet(of: set), text: text, leaf: leaf, state: state)
-        if let before = values.liveCache[earlier], !values.isTaken(before, by: values.latestMember(of: set)) {
+        if let before = values.liveCache[earlier], !values.isTaken(before, by: values.latestMember(of: set), prefixes: prefixes) {
             answer = before
         }
         let found = answer ?? search(set: set, prefixes: prefixes, text: text, leaf: leaf, state: state)
