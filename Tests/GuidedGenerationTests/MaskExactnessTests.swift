@@ -132,6 +132,34 @@ struct MaskExactnessTests {
         Self.expectExactMasks(second, name: "second schema", vocabulary: vocabulary)
     }
 
+    /// Tokens that close a string and go on share their beginnings (`"}`,
+    /// `"},`, `"}]`, `"}]}`…) and are judged together, a beginning the
+    /// stack refuses ruling out every one that shares it; and the bytes a
+    /// reading of the structure may take, once worked out, serve later
+    /// steps and generations on other stacks (numbers that end inside
+    /// arrays and objects at several depths, keys that come or do not).
+    @Test func exitsThatShareBeginningsAndKeptFirstBytes() throws {
+        var tokens: [[UInt8]] = (32..<127).map { [UInt8($0)] }
+        let words = [
+            "\"}", "\"},", "\"},{", "\"},{\"", "\"}]", "\"}]}", "\"}],", "\"}]]", "\",", "\",\"", "\",\"a", "\",\"b\":", "\"]", "\"],",
+            "\"]]", "\"]}", "a\"}]", "ab\"},{\"", "1]", "1],", "1]}", "1}", "1},", "1,", "12]]", "\":[", "\":{\"", "{\"a\":",
+        ]
+        tokens += words.map { Array($0.utf8) }
+        tokens.append([])
+        let vocabulary = TokenVocabulary(tokens: tokens, endOfGeneration: [Int32(tokens.count - 1)])
+        let number = SchemaNode.integer(NumberNode(minimum: 0, maximum: 99))
+        let item = SchemaNode.object(ObjectNode(properties: [
+            PropertyNode(name: "a", node: .string(StringNode())),
+            PropertyNode(name: "b", node: .array(ArrayNode(items: number, maximumCount: 3)), isOptional: true),
+        ]))
+        let root = SchemaNode.object(ObjectNode(properties: [
+            PropertyNode(name: "a", node: .array(ArrayNode(items: item, maximumCount: 3))),
+            PropertyNode(name: "b", node: .array(ArrayNode(items: .array(ArrayNode(items: number, minimumCount: 1)), maximumCount: 2)), isOptional: true),
+        ]))
+        let constraint = try TokenConstraint(root: root, definitions: [], vocabulary: vocabulary)
+        Self.expectExactMasks(constraint, name: "exits that share beginnings", vocabulary: vocabulary)
+    }
+
     /// Random walks from the start of `constraint`, comparing the mask with
     /// the tokens accepted one by one at every step.
     static func expectExactMasks(_ constraint: TokenConstraint, name: String, vocabulary: TokenVocabulary = vocabulary) {

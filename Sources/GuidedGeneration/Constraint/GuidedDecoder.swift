@@ -17,6 +17,7 @@ package struct GuidedDecoder {
     var committed: Int
     private var scratch: [Alternative] = []
     private var exitScratch: [Alternative] = []
+    private var exitLevels: [Range<Int>] = []
     private var leafScratch = TokenMask(count: 0)
     /// The bytes accepted so far.
     package private(set) var output: [UInt8] = []
@@ -203,26 +204,72 @@ package struct GuidedDecoder {
         guard !masks.exits.isEmpty else { return }
         let parent = matcher.complete(alternative.top)
         let tokens = vocabulary.tokens
+        // The exits come sorted by what follows the leaf, so consecutive
+        // ones share beginnings: the readings after the first `d + 1` bytes
+        // of the last exit walked are `exitScratch[exitLevels[d]]`, and the
+        // next exit steps on from where the two part (`exitScratch` only
+        // grows while one first byte's exits are walked). A beginning no
+        // reading takes rules out every exit that shares it.
         for byte in 0..<256 {
             let range = Int(masks.exitStart[byte])..<Int(masks.exitStart[byte + 1])
             guard !range.isEmpty else { continue }
             exitScratch.removeAll(keepingCapacity: true)
             matcher.step(parent, UInt8(byte), into: &exitScratch)
             guard !exitScratch.isEmpty else { continue }
-            let afterFirst = exitScratch
+            if exitScratch.count > 1 { matcher.deduplicate(&exitScratch, from: 0) }
+            setExitLevel(0, 0..<exitScratch.count)
+            // The levels past 0 that hold `walked`'s readings.
+            var known = 0
+            var walked: ArraySlice<UInt8> = []
             for exit in masks.exits[range] where Int(exit.offset) - 1 <= remaining && include(exit) {
-                let bytes = tokens[Int(exit.token)]
-                if accepts(from: afterFirst, bytes[(Int(exit.offset) + 1)...]) { mask.insert(exit.token) }
+                let bytes = tokens[Int(exit.token)][(Int(exit.offset) + 1)...]
+                var depth = 0
+                while depth < known, depth < bytes.count, walked[walked.startIndex + depth] == bytes[bytes.startIndex + depth] { depth += 1 }
+                // It begins the way the last one died.
+                if depth == known, exitLevels[known].isEmpty { continue }
+                walked = bytes
+                while depth < bytes.count, !exitLevels[depth].isEmpty {
+                    let next = bytes[bytes.startIndex + depth]
+                    let start = exitScratch.count
+                    for position in exitLevels[depth] {
+                        let reading = exitScratch[position]
+                        matcher.step(reading, next, into: &exitScratch)
+                    }
+                    if exitScratch.count - start > 1 { matcher.deduplicate(&exitScratch, from: start) }
+                    depth += 1
+                    setExitLevel(depth, start..<exitScratch.count)
+                }
+                known = depth
+                if !exitLevels[depth].isEmpty { mask.insert(exit.token) }
             }
         }
+    }
+
+    @inline(__always)
+    private mutating func setExitLevel(_ depth: Int, _ readings: Range<Int>) {
+        if depth < exitLevels.count { exitLevels[depth] = readings } else { exitLevels.append(readings) }
     }
 
     /// Depth-first over the trie below `node`, with the alternatives of the
     /// current prefix in `scratch[level]`.
     private mutating func explore(from node: Int32, level: Range<Int>, depth: Int32, into mask: inout TokenMask) {
         let trie = vocabulary.trie
+        // From the root, the bytes the readings may take at all, where
+        // known: most of the vocabulary's first bytes lead nowhere.
+        var firstBytes: ByteSet?
+        if node == TokenTrie.root {
+            firstBytes = ByteSet()
+            for position in level {
+                guard let bytes = self.firstBytes(of: scratch[position]) else {
+                    firstBytes = nil
+                    break
+                }
+                firstBytes?.formUnion(bytes)
+            }
+        }
         for index in trie.children(of: node) {
             let byte = trie.childByte(at: index)
+            if let firstBytes, !firstBytes.contains(byte) { continue }
             let start = scratch.count
             for position in level {
                 let alternative = scratch[position]
@@ -256,6 +303,32 @@ package struct GuidedDecoder {
             }
             scratch.removeSubrange(start...)
         }
+    }
+
+    /// The bytes `reading` may take next; nil where they depend on more
+    /// than its leaf and top frame. Without arrays whose elements must
+    /// differ (whose frames hold this generation's texts), whether a step
+    /// leads anywhere depends on the frames below the top only where a
+    /// number ends a sequence's last part, so a reading's bytes are worked
+    /// out once (stepping it with every byte) and kept in the constraint
+    /// for every generation.
+    private mutating func firstBytes(of reading: Alternative) -> ByteSet? {
+        guard !constraint.grammar.hasUniqueArrays, reading.top >= 0 else { return nil }
+        let frame = matcher.arena[Int(reading.top)].frame
+        if reading.leaf >= 0, frame.kind == .sequence { return nil }
+        let key = TokenConstraint.ReadingKey(leaf: reading.leaf, leafState: reading.leafState, frame: frame)
+        if let known = constraint.firstBytes.withLock({ $0[key] }) { return known }
+        var bytes = ByteSet()
+        var reached: [Alternative] = []
+        for byte in UInt8.min...UInt8.max {
+            reached.removeAll(keepingCapacity: true)
+            matcher.step(reading, byte, into: &reached)
+            if !reached.isEmpty { bytes.insert(byte) }
+        }
+        constraint.firstBytes.withLock { kept in
+            if kept.count < TokenConstraint.firstByteCapacity { kept[key] = bytes }
+        }
+        return bytes
     }
 
     /// The trie depth down to which readings inside a string use

@@ -13,7 +13,7 @@
 struct LeafMasks: Sendable {
     /// Tokens allowed from this state whatever follows the leaf.
     var always: TokenMask
-    /// Exit tokens sorted by the first byte after the leaf; the tokens whose
+    /// Exit tokens sorted by their bytes after the leaf; the tokens whose
     /// remainder starts with byte `b` are `exits[exitStart[b] ..< exitStart[b + 1]]`.
     var exits: [Exit]
     var exitStart: [Int32]
@@ -252,7 +252,10 @@ struct LeafMasks: Sendable {
         self.alwaysByFewest = Self.sortedByCharacters(found.byFewest)
         self.alwaysByMost = found.byMost.sorted { $0.characters < $1.characters }
         let tokens = vocabulary.tokens
-        exits.sort { tokens[Int($0.token)][Int($0.offset)] < tokens[Int($1.token)][Int($1.offset)] }
+        // By what follows the leaf, byte by byte: exits that go on the
+        // same way lie together, so ``GuidedDecoder/addExits`` steps the
+        // stack through each shared beginning once.
+        exits.sort { tokens[Int($0.token)][Int($0.offset)...].lexicographicallyPrecedes(tokens[Int($1.token)][Int($1.offset)...]) }
         var exitStart = [Int32](repeating: 0, count: 257)
         var cursor = 0
         for byte in 0...256 {

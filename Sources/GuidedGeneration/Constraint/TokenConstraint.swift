@@ -27,6 +27,19 @@ package final class TokenConstraint: Sendable {
     /// out on the leaf's first walk from the trie's root.
     private let ownShapeSplits = Mutex<[Int32: [UInt64]]>([:])
 
+    /// The bytes each reading of the structure may take next, by what they depend on (see
+    /// ``GuidedDecoder/firstBytes(of:)``), up to ``firstByteCapacity`` of them.
+    let firstBytes = Mutex<[ReadingKey: ByteSet]>([:])
+    static let firstByteCapacity = 4096
+
+    /// A reading of the structure as far as its next byte is concerned:
+    /// its leaf and the frame on top of the stack.
+    struct ReadingKey: Hashable {
+        var leaf: Int32
+        var leafState: LeafState
+        var frame: Frame
+    }
+
     private struct LeafKey: Hashable {
         var leaf: Int32
         var state: LeafState

@@ -411,6 +411,17 @@ package struct ByteSet: Hashable, Sendable {
     package var isEmpty: Bool { words.0 | words.1 | words.2 | words.3 == 0 }
 
     @inline(__always)
+    package func contains(_ byte: UInt8) -> Bool {
+        let word = switch byte >> 6 {
+        case 0: words.0
+        case 1: words.1
+        case 2: words.2
+        default: words.3
+        }
+        return word >> UInt64(byte & 63) & 1 != 0
+    }
+
+    @inline(__always)
     package func isSubset(of other: ByteSet) -> Bool {
         words.0 & ~other.words.0 == 0 && words.1 & ~other.words.1 == 0 && words.2 & ~other.words.2 == 0 && words.3 & ~other.words.3 == 0
     }
