@@ -70,6 +70,11 @@ struct LeafMasks: Sendable {
             self = LeafMasks(vocabulary: vocabulary)
             return
         }
+        if start == TokenTrie.root, characters == nil, let textDistances,
+           textDistances[Int(state) &* TextPlace.count &+ Int(TextPlace.boundary)] == Int32.max {
+            self = Self(textStaysFrom: state, automaton: automaton, vocabulary: vocabulary)
+            return
+        }
         let byShape = start == TokenTrie.root && shapeSplits != nil
         let splits = shapeSplits ?? []
         var always = TokenMask(count: vocabulary.count)
@@ -248,13 +253,63 @@ struct LeafMasks: Sendable {
                 walk(byteTrie, byteNodes, from: Int(start) + 1, to: Int(byteTrie.subtreeEndNode(start)), base: Int(byteTrie.depth(start)), states, written, byShape: false, &found)
             }
         } } } } } } } } }
-        var exits = found.exits
         self.alwaysByFewest = Self.sortedByCharacters(found.byFewest)
         self.alwaysByMost = found.byMost.sorted { $0.characters < $1.characters }
-        let tokens = vocabulary.tokens
-        // By what follows the leaf, byte by byte: exits that go on the
-        // same way lie together, so ``GuidedDecoder/addExits`` steps the
-        // stack through each shared beginning once.
+        (self.exits, self.exitStart) = Self.grouped(found.exits, tokens: vocabulary.tokens)
+        self.always = always
+        self.closers = found.closers
+    }
+
+    /// The masks from `state` where no text can close or kill the string
+    /// (``textDistances(_:)`` unbounded at a character's boundary: a search
+    /// not yet matched, a key that can no longer be a declared one): every
+    /// text token of the vocabulary (``TokenVocabulary/textTokens``) stays
+    /// inside it, and only the others — quotes, escapes, control
+    /// characters, broken UTF-8, a few thousand of 150,000 — are read, byte
+    /// by byte. The walk would take the same text a subtree at a time, but
+    /// setting its tokens' bits one by one was most of a mask's first visit.
+    private init(textStaysFrom state: Int32, automaton: ByteDFA, vocabulary: TokenVocabulary) {
+        var always = vocabulary.textTokens
+        var closers: [Int32] = []
+        var exits: [Exit] = []
+        let trie = vocabulary.trie
+        let spellings = vocabulary.tokens
+        let classCount = automaton.classCount
+        automaton.withTables { classes, transitions, flags in
+            for position in trie.nonTextPositions {
+                let token = trie.token(at: Int(position))
+                let bytes = spellings[Int(token)]
+                var current = state
+                var index = 0
+                while index < bytes.count {
+                    let after = transitions[Int(current) &* classCount &+ Int(classes[Int(bytes[index])])]
+                    guard after != ByteDFA.dead else { break }
+                    if flags[Int(after)] & ByteDFA.finalFlag != 0 {
+                        if index == bytes.count - 1 {
+                            always.insert(token)
+                            closers.append(token)
+                        } else {
+                            exits.append(Exit(token: token, offset: Int32(index) + 1))
+                        }
+                        break
+                    }
+                    current = after
+                    index += 1
+                }
+                if index == bytes.count { always.insert(token) }
+            }
+        }
+        self.always = always
+        (self.exits, self.exitStart) = Self.grouped(exits, tokens: spellings)
+        self.closers = closers
+    }
+
+    /// `exits` sorted by what follows the leaf, byte by byte — exits that
+    /// go on the same way lie together, so ``GuidedDecoder/addExits``
+    /// steps the stack through each shared beginning once — and where
+    /// each first byte's begin (``exitStart``).
+    private static func grouped(_ exits: [Exit], tokens: [[UInt8]]) -> (exits: [Exit], exitStart: [Int32]) {
+        var exits = exits
         exits.sort { tokens[Int($0.token)][Int($0.offset)...].lexicographicallyPrecedes(tokens[Int($1.token)][Int($1.offset)...]) }
         var exitStart = [Int32](repeating: 0, count: 257)
         var cursor = 0
@@ -262,10 +317,7 @@ struct LeafMasks: Sendable {
             while cursor < exits.count, Int(tokens[Int(exits[cursor].token)][Int(exits[cursor].offset)]) < byte { cursor += 1 }
             exitStart[byte] = Int32(cursor)
         }
-        self.always = always
-        self.exits = exits
-        self.exitStart = exitStart
-        self.closers = found.closers
+        return (exits, exitStart)
     }
 
     /// What a walk finds, and the loops of the states it has met.

@@ -51,6 +51,12 @@ package final class TokenVocabulary: Sendable {
     /// spelling more than `n` bytes of it.
     let tokensByLength: [(token: Int32, length: Int32)]
 
+    /// The tokens that are text a JSON string holds as it is (``TextPlace``:
+    /// no quote, backslash or control character, UTF-8 that may stop
+    /// part-way through a character), all but a few thousand: what a
+    /// string allows in a state from which no text can close or kill it.
+    let textTokens: TokenMask
+
     package var count: Int { tokens.count }
 
     /// Whether `token` is a token of this vocabulary that spells text (not
@@ -71,6 +77,17 @@ package final class TokenVocabulary: Sendable {
         self.trie = trie
         self.shapeTrie = TokenTrie(shapesOf: trie)
         self.tokenize = tokenize ?? { bytes in Self.longestMatch(bytes, trie: trie) }
+        var text = TokenMask(count: tokens.count)
+        var others = trie.nonTextPositions.makeIterator()
+        var other = others.next().map(Int.init)
+        for position in trie.positionsBelow(TokenTrie.root) {
+            guard position != other else {
+                other = others.next().map(Int.init)
+                continue
+            }
+            text.insert(trie.token(at: position))
+        }
+        self.textTokens = text
         self.tokensByLength = tokens.indices.lazy.filter { tokens[$0].count > 1 }
             .map { (token: Int32($0), length: Int32(tokens[$0].count)) }
             .sorted { $0.length > $1.length }
