@@ -219,25 +219,14 @@ struct LeafMasks: Sendable {
                                 continue
                             }
                             other = others.next().map(Int.init)
-                            let bytes = spellings[Int(token)]
-                            var state = next
-                            var index = level + base
-                            while index < bytes.count {
-                                let after = transitions[Int(state) &* classCount &+ Int(classes[Int(bytes[index])])]
-                                guard after != ByteDFA.dead else { break }
-                                if flags[Int(after)] & ByteDFA.finalFlag != 0 {
-                                    if index == bytes.count - 1 {
-                                        insert(token)
-                                        found.closers.append(token)
-                                    } else {
-                                        found.exits.append(Exit(token: token, offset: Int32(index) + 1))
-                                    }
-                                    break
-                                }
-                                state = after
-                                index += 1
+                            switch Self.read(spellings[Int(token)], from: level + base, state: next, classes, transitions, flags, classCount: classCount) {
+                            case .dies: break
+                            case .stays: insert(token)
+                            case .closes:
+                                insert(token)
+                                found.closers.append(token)
+                            case .exits(let offset): found.exits.append(Exit(token: token, offset: offset))
                             }
-                            if index == bytes.count { insert(token) }
                         }
                         node = subtreeEndNode
                         continue
@@ -278,30 +267,54 @@ struct LeafMasks: Sendable {
         automaton.withTables { classes, transitions, flags in
             for position in trie.nonTextPositions {
                 let token = trie.token(at: Int(position))
-                let bytes = spellings[Int(token)]
-                var current = state
-                var index = 0
-                while index < bytes.count {
-                    let after = transitions[Int(current) &* classCount &+ Int(classes[Int(bytes[index])])]
-                    guard after != ByteDFA.dead else { break }
-                    if flags[Int(after)] & ByteDFA.finalFlag != 0 {
-                        if index == bytes.count - 1 {
-                            always.insert(token)
-                            closers.append(token)
-                        } else {
-                            exits.append(Exit(token: token, offset: Int32(index) + 1))
-                        }
-                        break
-                    }
-                    current = after
-                    index += 1
+                switch Self.read(spellings[Int(token)], from: 0, state: state, classes, transitions, flags, classCount: classCount) {
+                case .dies: break
+                case .stays: always.insert(token)
+                case .closes:
+                    always.insert(token)
+                    closers.append(token)
+                case .exits(let offset): exits.append(Exit(token: token, offset: offset))
                 }
-                if index == bytes.count { always.insert(token) }
             }
         }
         self.always = always
         (self.exits, self.exitStart) = Self.grouped(exits, tokens: spellings)
         self.closers = closers
+    }
+
+    /// What a token does to the leaf when its bytes from `index` on are
+    /// read from `state`.
+    private enum Reading {
+        /// The leaf refuses a byte before it closes.
+        case dies
+        /// Every byte stays inside the leaf.
+        case stays
+        /// The last byte closes the leaf.
+        case closes
+        /// The leaf closes part-way; `offset` is the index of the first
+        /// byte after it.
+        case exits(offset: Int32)
+    }
+
+    /// Reads `bytes[index...]` from `state` with the automaton's tables,
+    /// up to where the leaf dies or closes.
+    @inline(__always)
+    private static func read(
+        _ bytes: [UInt8], from index: Int, state: Int32, _ classes: UnsafeBufferPointer<UInt8>, _ transitions: UnsafeBufferPointer<Int32>,
+        _ flags: UnsafeBufferPointer<UInt8>, classCount: Int
+    ) -> Reading {
+        var current = state
+        var index = index
+        while index < bytes.count {
+            let after = transitions[Int(current) &* classCount &+ Int(classes[Int(bytes[index])])]
+            guard after != ByteDFA.dead else { return .dies }
+            if flags[Int(after)] & ByteDFA.finalFlag != 0 {
+                return index == bytes.count - 1 ? .closes : .exits(offset: Int32(index) + 1)
+            }
+            current = after
+            index += 1
+        }
+        return .stays
     }
 
     /// `exits` sorted by what follows the leaf, byte by byte — exits that
