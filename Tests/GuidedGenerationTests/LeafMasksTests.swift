@@ -84,12 +84,14 @@ struct LeafMasksTests {
     /// The trie of shapes merged from the byte trie is the trie of the
     /// tokens' shapes built afresh: the same nodes in the same order, each
     /// with the same byte, depth, subtree and tokens; and it is smaller.
-    /// The vocabulary's masks by automaton hold at most their capacity:
-    /// past it, each new state's masks take the place of one kept entry
-    /// (emptied at once, the cache freed a thousand masks inside one
-    /// mask), and what a decoder allows stays what it allowed.
-    @Test func masksByAutomatonStayWithinCapacity() throws {
-        let vocabulary = TokenVocabulary(tokens: Self.vocabulary.tokens, endOfGeneration: [])
+    /// The vocabulary's masks by automaton hold at most their budget of
+    /// bytes: past it, each new state's masks take the place of kept ones
+    /// (emptied at once, the cache freed thousands of masks inside one
+    /// mask), and what a decoder allows stays what it allowed, from masks
+    /// kept patched or walked afresh.
+    @Test func masksByAutomatonStayWithinBudget() throws {
+        let budget = 48 << 10
+        let vocabulary = TokenVocabulary(tokens: Self.vocabulary.tokens, endOfGeneration: [], automatonMaskBudget: budget)
         func allowedAfterQuote(_ pattern: String) throws -> TokenMask {
             let constraint = try TokenConstraint(root: .string(StringNode(pattern: pattern)), definitions: [], vocabulary: vocabulary)
             var decoder = constraint.makeDecoder()
@@ -98,14 +100,40 @@ struct LeafMasksTests {
             return decoder.allowedTokens()
         }
         let first = try allowedAfterQuote("x0[a-z]+")
-        let capacity = TokenVocabulary.automatonMaskCapacity
-        for index in 1...(capacity + 40) {
+        #expect(try allowedAfterQuote("x0[a-z]+").tokens == first.tokens, "found kept")
+        var most = 0
+        for index in 1...400 {
             _ = try allowedAfterQuote("x\(index)[a-z]+")
-            #expect(vocabulary.automatonMasks.withLock { $0.count } <= capacity)
+            let (count, bytes) = vocabulary.automatonMasks.withLock { ($0.count, $0.byteCount) }
+            #expect(bytes <= budget)
+            most = max(most, count)
         }
-        #expect(vocabulary.automatonMasks.withLock { $0.count } == capacity)
+        // It filled, and dropped some: 400 states' masks do not fit.
+        #expect(most > 20 && vocabulary.automatonMasks.withLock { $0.count } < 400)
         #expect(try allowedAfterQuote("x0[a-z]+").tokens == first.tokens)
         #expect(!first.tokens.isEmpty)
+    }
+
+    /// A mask patched against no token, the text tokens, or neither, comes
+    /// back as it was, and a mask like either is kept in a few of its words.
+    @Test func patchedMasksComeBackWhole() {
+        let text = Self.vocabulary.textTokens
+        let count = text.count
+        var random = SplitMix(state: 41)
+        var sparse = TokenMask(count: count)
+        for _ in 0..<3 { sparse.insert(Int32(random.next() % UInt64(count))) }
+        var nearlyText = text
+        nearlyText.remove(text.tokens[0])
+        nearlyText.insert(Int32(count - 1))
+        var scattered = TokenMask(count: count)
+        for token in 0..<Int32(count) where random.next() % 2 == 0 { scattered.insert(token) }
+        for mask in [sparse, nearlyText, scattered, TokenMask(count: count), text] {
+            let patched = PatchedMask(mask, text: text)
+            #expect(patched.expanded(text: text) == mask)
+            #expect(patched.byteCount <= mask.words.count * 8 * 3 / 2)
+        }
+        #expect(PatchedMask(sparse, text: text).byteCount <= 3 * 12)
+        #expect(PatchedMask(nearlyText, text: text).byteCount <= 2 * 12)
     }
 
     @Test func shapeTrieIsTheTrieOfShapes() {

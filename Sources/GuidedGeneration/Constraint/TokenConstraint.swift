@@ -95,7 +95,7 @@ package final class TokenConstraint: Sendable {
             return walk(leaf: leaf, state: state, node: node)
         }
         let key = AutomatonMaskKey(residual: automaton.residual(from: Int32(truncatingIfNeeded: state.low)), node: node)
-        if let found = vocabulary.automatonMasks.withLock({ $0[key] }) { return found }
+        if let found = vocabulary.automatonMasks.withLock({ $0[key] }) { return found.expanded(vocabulary: vocabulary) }
         let distances: [Int32]?
         if let known = ownTextDistances.withLock({ $0[leaf] }) {
             distances = known
@@ -107,10 +107,8 @@ package final class TokenConstraint: Sendable {
             automaton: automaton, state: Int32(truncatingIfNeeded: state.low), vocabulary: vocabulary, start: node, textDistances: distances,
             shapeSplits: node == TokenTrie.root ? shapeSplits(leaf: leaf, automaton) : nil
         )
-        vocabulary.automatonMasks.withLock { cache in
-            if cache.count >= TokenVocabulary.automatonMaskCapacity, cache[key] == nil { cache.remove(at: cache.startIndex) }
-            cache[key] = computed
-        }
+        let kept = KeptLeafMasks(computed, text: vocabulary.textTokens)
+        vocabulary.automatonMasks.withLock { $0.keep(kept, for: key) }
         return computed
     }
 

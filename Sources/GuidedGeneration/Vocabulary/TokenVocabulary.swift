@@ -38,14 +38,14 @@ package final class TokenVocabulary: Sendable {
     /// (``ByteDFA/residual(from:)``): they depend on that, not on the
     /// schema, so a pattern or format that comes back in another schema,
     /// the same schema compiled again, or a key set's state past its
-    /// declared names finds its masks here. Sized for
-    /// ``automatonMaskCapacity`` entries from the start, and once full it
-    /// drops one for each it takes in: emptied, or grown, at once, it
-    /// freed or rehashed a thousand entries inside one mask (8.4 ms on
-    /// MaskBench, in a mask that takes 0.6 ms without).
-    let automatonMasks = Mutex<[AutomatonMaskKey: LeafMasks]>(Dictionary(minimumCapacity: automatonMaskCapacity))
-    /// About 20 MiB of masks at 150,000 tokens (each holds a token mask).
-    static let automatonMaskCapacity = 1024
+    /// declared names finds its masks here. Kept patched
+    /// (``KeptLeafMasks``), within ``automatonMaskBudget`` bytes.
+    let automatonMasks: Mutex<AutomatonMaskCache>
+    /// 64 MiB: a third of what all of MaskBench's 42,540 such states'
+    /// masks come to patched (about 190 MB), and enough to take a fifth
+    /// off its masks over 50 µs (first visits that walk the vocabulary)
+    /// against the 1,024 whole masks (20 MiB) kept before.
+    package static let defaultAutomatonMaskBudget = 64 << 20
     /// Token ids, longest spelling first, and the byte length of each: a
     /// string that may take only `n` more characters allows no token
     /// spelling more than `n` bytes of it.
@@ -70,7 +70,12 @@ package final class TokenVocabulary: Sendable {
     ///   - endOfGeneration: end-of-generation token ids.
     ///   - tokenize: the model's tokenizer; nil uses greedy longest match
     ///     over `tokens` (for tests without a model).
-    package init(tokens: [[UInt8]], endOfGeneration: [Int32], tokenize: (@Sendable ([UInt8]) -> [Int32]?)? = nil) {
+    ///   - automatonMaskBudget: the bytes ``automatonMasks`` may hold.
+    package init(
+        tokens: [[UInt8]], endOfGeneration: [Int32], tokenize: (@Sendable ([UInt8]) -> [Int32]?)? = nil,
+        automatonMaskBudget: Int = defaultAutomatonMaskBudget
+    ) {
+        self.automatonMasks = Mutex(AutomatonMaskCache(byteBudget: automatonMaskBudget))
         self.tokens = tokens
         self.endOfGeneration = endOfGeneration.filter { $0 >= 0 && Int($0) < tokens.count }
         let trie = TokenTrie(tokens: tokens)
@@ -152,6 +157,9 @@ struct AutomatonMaskKey: Hashable, Sendable {
         hasher.combine(digest)
         hasher.combine(node)
     }
+
+    /// About what the key holds in memory, in bytes: its automaton's tables.
+    var byteCount: Int { residual.transitions.count * 4 + residual.byteClasses.count + residual.flags.count + 64 }
 }
 
 /// A counted string's automaton state and how many more characters it may
