@@ -17,6 +17,7 @@ package struct GuidedDecoder {
     var committed: Int
     private var scratch: [Alternative] = []
     private var exitScratch: [Alternative] = []
+    private var acceptScratch: [Alternative] = []
     private var exitLevels: [Range<Int>] = []
     private var leafScratch = TokenMask(count: 0)
     /// The bytes accepted so far.
@@ -139,7 +140,7 @@ package struct GuidedDecoder {
         let masks = constraint.masks(leaf: leaf, state: alternative.leafState)
         mask.assign(masks.always)
         let tokens = vocabulary.tokens
-        for exit in masks.exits where accepts(from: [alternative], tokens[Int(exit.token)][...]) {
+        for exit in masks.exits where accepts(from: alternative, tokens[Int(exit.token)][...]) {
             mask.insert(exit.token)
         }
         let record = matcher.arena[Int(alternative.top)]
@@ -157,7 +158,7 @@ package struct GuidedDecoder {
                 let child = trie.childNode(at: index)
                 judged.removeAll(keepingCapacity: true)
                 trie.forEachToken(endingAt: child) { judged.append($0) }
-                for token in judged where mask.contains(token) && !accepts(from: [alternative], tokens[Int(token)][...]) {
+                for token in judged where mask.contains(token) && !accepts(from: alternative, tokens[Int(token)][...]) {
                     mask.remove(token)
                 }
                 // Past the closing byte the tokens are exits, judged above.
@@ -335,12 +336,22 @@ package struct GuidedDecoder {
     /// ``TokenConstraint/subtreeMasks(leaf:state:node:)``.
     private static let subtreeDepth: Int32 = 2
 
-    /// Whether `bytes` can follow from `alternatives`.
-    private mutating func accepts(from alternatives: [Alternative], _ bytes: ArraySlice<UInt8>) -> Bool {
-        var current = alternatives
+    /// Whether `bytes` can follow from `alternative`.
+    private mutating func accepts(from alternative: Alternative, _ bytes: ArraySlice<UInt8>) -> Bool {
+        // The readings after each byte go to the end of `acceptScratch`,
+        // and the ones before them are dropped once stepped: no array per
+        // byte (an element's exits are thousands of tokens at each step).
+        acceptScratch.removeAll(keepingCapacity: true)
+        acceptScratch.append(alternative)
         for byte in bytes {
-            current = matcher.advance(current, byte)
-            if current.isEmpty { return false }
+            let end = acceptScratch.count
+            for position in 0..<end {
+                let reading = acceptScratch[position]
+                matcher.step(reading, byte, into: &acceptScratch)
+            }
+            guard acceptScratch.count > end else { return false }
+            if acceptScratch.count - end > 1 { matcher.deduplicate(&acceptScratch, from: end) }
+            acceptScratch.removeSubrange(0..<end)
         }
         return true
     }

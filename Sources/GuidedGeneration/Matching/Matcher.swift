@@ -311,7 +311,9 @@ struct Matcher {
     /// frame) ended as `text`; nil when the array already has it.
     private mutating func finishElement(_ record: FrameRecord, text: Int32) -> Alternative? {
         let array = arena[Int(record.parent)]
-        guard !values.contains(array.frame.elementSet, text) else { return nil }
+        // A text that begins no member is none (the set's prefixes are
+        // kept, and hashed: its list is as long as the array).
+        guard !(values.prefixes(of: array.frame.elementSet).contains(text) && values.contains(array.frame.elementSet, text)) else { return nil }
         let set = values.set(array.frame.elementSet, adding: text)
         return Alternative(top: push(.array(array.frame.node, count: array.frame.a + 1, phase: .afterElement, set: set), parent: array.parent))
     }
