@@ -68,7 +68,7 @@ package struct GuidedDecoder {
     package mutating func allowedTokens(into mask: inout TokenMask) {
         defer { matcher.truncate(to: committed) }
         if mask.count != vocabulary.count { mask = TokenMask(count: vocabulary.count) }
-        if state.count == 1, state[0].leaf >= 0, constraint.grammar.leafIsClosed(state[0].leaf) {
+        if state.count == 1, state[0].leaf >= 0, matcher.grammar.leafIsClosed(state[0].leaf) {
             allowedInLeaf(state[0], into: &mask)
         } else {
             // Several readings (branches of an anyOf that agree so far, a
@@ -82,7 +82,7 @@ package struct GuidedDecoder {
             swap(&one, &leafScratch)
             if one.count != vocabulary.count { one = TokenMask(count: vocabulary.count) }
             for alternative in state {
-                if alternative.leaf >= 0, constraint.grammar.leafIsClosed(alternative.leaf) {
+                if alternative.leaf >= 0, matcher.grammar.leafIsClosed(alternative.leaf) {
                     allowedInLeaf(alternative, into: &one)
                     mask.formUnion(one)
                 } else {
@@ -111,7 +111,7 @@ package struct GuidedDecoder {
             allowedInElement(alternative, into: &mask)
             return
         }
-        if case .counted(let string) = constraint.grammar.leaves[Int(alternative.leaf)] {
+        if case .counted(let string) = matcher.grammar.leaves[Int(alternative.leaf)] {
             allowedInCountedString(alternative, string, into: &mask)
             return
         }
@@ -124,7 +124,7 @@ package struct GuidedDecoder {
     /// elements must differ (its top frame keeps the element's text).
     @inline(__always)
     func isElement(_ alternative: Alternative) -> Bool {
-        constraint.grammar.hasUniqueArrays && alternative.top >= 0 && matcher.arena[Int(alternative.top)].frame.kind == .element
+        matcher.grammar.hasUniqueArrays && alternative.top >= 0 && matcher.arena[Int(alternative.top)].frame.kind == .element
     }
 
     /// An element of an array whose elements must differ: the leaf's masks,
@@ -135,7 +135,7 @@ package struct GuidedDecoder {
     /// the tokens whose text stays on the texts of the array's elements;
     /// a token that leaves them can only end the element as a new value.
     private mutating func allowedInElement(_ alternative: Alternative, into mask: inout TokenMask) {
-        let grammar = constraint.grammar
+        let grammar = matcher.grammar
         let leaf = alternative.leaf
         let masks = constraint.masks(leaf: leaf, state: alternative.leafState)
         mask.assign(masks.always)
@@ -267,6 +267,18 @@ package struct GuidedDecoder {
                 }
                 firstBytes?.formUnion(bytes)
             }
+        } else {
+            // Below it, readings inside an object's keys take only the
+            // bytes their key tries go on with: the token trie's other
+            // children (a hundred below a letter) are not stepped.
+            firstBytes = ByteSet()
+            for position in level {
+                guard let bytes = matcher.keyBytes(of: scratch[position]) else {
+                    firstBytes = nil
+                    break
+                }
+                firstBytes?.formUnion(bytes)
+            }
         }
         for index in trie.children(of: node) {
             let byte = trie.childByte(at: index)
@@ -288,7 +300,7 @@ package struct GuidedDecoder {
                     var position = start
                     while position < scratch.count {
                         let alternative = scratch[position]
-                        guard alternative.leaf >= 0, case .string = constraint.grammar.leaves[Int(alternative.leaf)], !isElement(alternative) else {
+                        guard alternative.leaf >= 0, case .string = matcher.grammar.leaves[Int(alternative.leaf)], !isElement(alternative) else {
                             position += 1
                             continue
                         }
@@ -314,7 +326,7 @@ package struct GuidedDecoder {
     /// out once (stepping it with every byte) and kept in the constraint
     /// for every generation.
     private mutating func firstBytes(of reading: Alternative) -> ByteSet? {
-        guard !constraint.grammar.hasUniqueArrays, reading.top >= 0 else { return nil }
+        guard !matcher.grammar.hasUniqueArrays, reading.top >= 0 else { return nil }
         let frame = matcher.arena[Int(reading.top)].frame
         if reading.leaf >= 0, frame.kind == .sequence { return nil }
         let key = TokenConstraint.ReadingKey(leaf: reading.leaf, leafState: reading.leafState, frame: frame)

@@ -528,6 +528,16 @@ struct KeyTrie: Sendable {
         return nil
     }
 
+    /// The bytes for which ``child(of:byte:from:)`` has a node: what may
+    /// follow `node` when the trie is read from property `position` on.
+    func nextBytes(of node: Int32, from position: Int32) -> ByteSet {
+        var bytes = ByteSet()
+        for index in Int(firstEdge[Int(node)])..<Int(firstEdge[Int(node) + 1]) where reaches(edgeTargets[index], from: position) {
+            bytes.insert(edgeBytes[index])
+        }
+        return bytes
+    }
+
     /// Whether `node` (an outcome, or a node above outcomes) is there when
     /// the trie is read from property `position` on.
     @inline(__always)

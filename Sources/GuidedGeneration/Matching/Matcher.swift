@@ -36,6 +36,19 @@ struct Matcher {
     // MARK: - Stepping
 
     /// Appends to `out` every alternative reached from `alternative` by `byte`.
+    /// The bytes `reading` may take next if it is inside an object's key,
+    /// past the key trie's root (where extra keys may start too): those
+    /// its key trie goes on with, as ``step(_:_:into:)`` reads it. Nil for
+    /// any other reading.
+    func keyBytes(of reading: Alternative) -> ByteSet? {
+        guard reading.leaf < 0, reading.top >= 0 else { return nil }
+        let frame = arena[Int(reading.top)].frame
+        guard frame.kind == .object, frame.b != 0 else { return nil }
+        let shape = Int(frame.node)
+        let trie = grammar.objects[shape].keyTrie(frame.a)
+        return grammar.objects[shape].keyTries[trie].nextBytes(of: frame.b, from: frame.a >> 1)
+    }
+
     mutating func step(_ alternative: Alternative, _ byte: UInt8, into out: inout [Alternative]) {
         if alternative.leaf >= 0 {
             if grammar.hasUniqueArrays, alternative.top >= 0, arena[Int(alternative.top)].frame.kind == .element {
