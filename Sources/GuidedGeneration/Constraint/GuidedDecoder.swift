@@ -255,30 +255,19 @@ package struct GuidedDecoder {
     /// current prefix in `scratch[level]`.
     private mutating func explore(from node: Int32, level: Range<Int>, depth: Int32, into mask: inout TokenMask) {
         let trie = vocabulary.trie
-        // From the root, the bytes the readings may take at all, where
-        // known: most of the vocabulary's first bytes lead nowhere.
-        var firstBytes: ByteSet?
-        if node == TokenTrie.root {
-            firstBytes = ByteSet()
-            for position in level {
-                guard let bytes = self.firstBytes(of: scratch[position]) else {
-                    firstBytes = nil
-                    break
-                }
-                firstBytes?.formUnion(bytes)
+        // The bytes the readings may take next, where known: from the
+        // root, most of the vocabulary's first bytes lead nowhere; below
+        // it, readings inside an object's keys take only the bytes their
+        // key tries go on with, not the token trie's other children (a
+        // hundred below a letter).
+        var firstBytes: ByteSet? = ByteSet()
+        for position in level {
+            let reading = scratch[position]
+            guard let bytes = node == TokenTrie.root ? self.firstBytes(of: reading) : matcher.keyBytes(of: reading) else {
+                firstBytes = nil
+                break
             }
-        } else {
-            // Below it, readings inside an object's keys take only the
-            // bytes their key tries go on with: the token trie's other
-            // children (a hundred below a letter) are not stepped.
-            firstBytes = ByteSet()
-            for position in level {
-                guard let bytes = matcher.keyBytes(of: scratch[position]) else {
-                    firstBytes = nil
-                    break
-                }
-                firstBytes?.formUnion(bytes)
-            }
+            firstBytes?.formUnion(bytes)
         }
         for index in trie.children(of: node) {
             let byte = trie.childByte(at: index)
