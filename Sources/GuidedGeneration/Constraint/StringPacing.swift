@@ -155,7 +155,7 @@ extension GuidedDecoder {
         let record = matcher.arena[Int(alternative.top)]
         func property(of record: FrameRecord) -> Grammar.ObjectShape.Property? {
             guard record.frame.kind == .objectValue else { return nil }
-            return constraint.grammar.objects[Int(record.frame.node)].properties[Int(record.frame.a)]
+            return matcher.grammar.objects[Int(record.frame.node)].properties[Int(record.frame.a)]
         }
         switch record.frame.kind {
         case .objectValue:
