@@ -75,22 +75,21 @@ struct PatchedMask: Sendable {
 /// A state's ``LeafMasks`` as the vocabulary keeps them across schemas
 /// (``TokenVocabulary/automatonMasks``): the allowed tokens patched
 /// (``PatchedMask``), the exits as they are, and no table of where each
-/// exit's first byte begins when there are no exits.
+/// exit's first byte begins when there are no exits. Only a string's
+/// own automaton is kept so, never a counted string, so there are no
+/// characters counted to keep.
 struct KeptLeafMasks: Sendable {
     private let always: PatchedMask
     private let exits: [LeafMasks.Exit]
     private let exitStart: [Int32]
     private let closers: [Int32]
-    private let alwaysByFewest: [(token: Int32, characters: Int32)]
-    private let alwaysByMost: [(token: Int32, characters: Int32)]
 
     init(_ masks: LeafMasks, text: TokenMask) {
         always = PatchedMask(masks.always, text: text)
         exits = masks.exits
         exitStart = masks.exits.isEmpty ? [] : masks.exitStart
         closers = masks.closers
-        alwaysByFewest = masks.alwaysByFewest
-        alwaysByMost = masks.alwaysByMost
+        assert(masks.alwaysByFewest.isEmpty && masks.alwaysByMost.isEmpty, "a counted string's masks are not kept by automaton")
     }
 
     /// The masks themselves, for `vocabulary` (the one they were kept by).
@@ -100,15 +99,12 @@ struct KeptLeafMasks: Sendable {
         masks.exits = exits
         if !exitStart.isEmpty { masks.exitStart = exitStart }
         masks.closers = closers
-        masks.alwaysByFewest = alwaysByFewest
-        masks.alwaysByMost = alwaysByMost
         return masks
     }
 
     /// About what it holds in memory, in bytes.
     var byteCount: Int {
         always.byteCount + exits.count * MemoryLayout<LeafMasks.Exit>.stride + exitStart.count * 4 + closers.count * 4
-            + (alwaysByFewest.count + alwaysByMost.count) * 8
     }
 }
 
