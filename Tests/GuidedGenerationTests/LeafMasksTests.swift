@@ -48,6 +48,10 @@ struct LeafMasksTests {
         ("a hash", StringNode(pattern: "[^:]+:[a-fA-F0-9]+|[a-fA-F0-9]{8}")),
         ("escapes, counted", StringNode(pattern: #"[a\n"]+"#, minimumLength: 2, maximumLength: 5)),
         ("a search", StringNode(searchPatterns: ["b@x"])),
+        // Text kills it only with the `x` of `b@x`: subtrees without one
+        // are taken whole by their bytes, whatever their height (in the
+        // shape trie, without a letter of `x`'s class).
+        ("no search, and none of two names", StringNode(excludedValues: ["xb", "K_x"], excludedPatterns: ["b@x"])),
         ("a short counter", StringNode(pattern: ".{0,12}")),
         ("the free string, counted", StringNode(minimumLength: 1, maximumLength: 20)),
         ("the free string", StringNode()),
@@ -66,10 +70,10 @@ struct LeafMasksTests {
             for state in 0..<Int32(automaton.stateCount) {
                 let expected = Self.readAlone(automaton, from: state, characters: characters)
                 for shapes in [nil, splits] {
-                    for distances in characters == nil ? [nil, LeafMasks.textDistances(automaton)] : [nil] {
+                    for reach in characters == nil ? Self.reaches(automaton) : [nil] {
                         let masks = LeafMasks(
                             automaton: automaton, state: state, vocabulary: Self.vocabulary, characters: characters,
-                            textDistances: distances, shapeSplits: shapes
+                            textReach: reach, shapeSplits: shapes
                         )
                         let found = Self.Outcome(masks, vocabulary: Self.vocabulary)
                         #expect(found == expected, "\(name), leaf \(leaf), state \(state), \(shapes == nil ? "bytes" : "shapes")")
@@ -215,6 +219,16 @@ struct LeafMasksTests {
     }
 
     /// Every token read by itself from `state`.
+    /// The ways a walk may judge a subtree's text: not at all, by
+    /// ``LeafMasks/textReach(_:)`` whole, and by its ending bytes alone
+    /// (every distance zero, so no subtree is short enough).
+    static func reaches(_ automaton: ByteDFA) -> [LeafMasks.TextReach?] {
+        guard let reach = LeafMasks.textReach(automaton) else { return [nil] }
+        var endingsOnly = reach
+        endingsOnly.distances = [Int32](repeating: 0, count: reach.distances.count)
+        return [nil, reach, endingsOnly]
+    }
+
     static func readAlone(_ automaton: ByteDFA, from state: Int32, characters: CharacterCounts?) -> Outcome {
         var outcome = Outcome()
         for (id, bytes) in vocabulary.tokens.enumerated() where !bytes.isEmpty {

@@ -53,25 +53,25 @@ struct LeafMasks: Sendable {
     /// node read one level up: no stack, and a subtree the automaton rules
     /// out (or takes whole) is jumped over. `characters` (a counted string
     /// from the root) has the characters each token writes counted, for
-    /// ``alwaysByFewest``, ``alwaysByMost`` and the exits. `textDistances`
-    /// (``textDistances(_:)`` of the automaton) lets the walk take a
-    /// subtree's text tokens at once where no text as long as they are can
-    /// close or kill the string, and read only its other tokens byte by
-    /// byte. `shapeSplits` (``ByteShape/splits(_:)`` of the automaton) lets
+    /// ``alwaysByFewest``, ``alwaysByMost`` and the exits. `textReach`
+    /// (``textReach(_:)`` of the automaton) lets the walk take a subtree's
+    /// text tokens at once where no text as long as they are, or of their
+    /// bytes, can close or kill the string, and read only its other tokens
+    /// byte by byte. `shapeSplits` (``ByteShape/splits(_:)`` of the automaton) lets
     /// a walk from the root read the vocabulary's
     /// ``TokenVocabulary/shapeTrie``, where a node stands for every token
     /// of one shape, in place of its byte trie: at a node whose class the
     /// state splits, the walk reads the byte-trie nodes it stands for.
     init(
         automaton: ByteDFA, state: Int32, vocabulary: TokenVocabulary, start: Int32 = TokenTrie.root, characters: CharacterCounts? = nil,
-        textDistances: [Int32]? = nil, shapeSplits: [UInt64]? = nil
+        textReach: TextReach? = nil, shapeSplits: [UInt64]? = nil
     ) {
         guard state >= 0, Int(state) < automaton.stateCount else {
             self = LeafMasks(vocabulary: vocabulary)
             return
         }
-        if start == TokenTrie.root, characters == nil, let textDistances,
-           textDistances[Int(state) &* TextPlace.count &+ Int(TextPlace.boundary)] == Int32.max {
+        if start == TokenTrie.root, characters == nil, let textReach,
+           textReach.distances[Int(state) &* TextPlace.count &+ Int(TextPlace.boundary)] == Int32.max {
             self = Self(textStaysFrom: state, automaton: automaton, vocabulary: vocabulary)
             return
         }
@@ -204,11 +204,12 @@ struct LeafMasks: Sendable {
                         node = subtreeEndNode
                         continue
                     }
-                    if let textDistances, !counts, case let place = trie.place(Int32(node)), place != TextPlace.notText,
-                       trie.height(Int32(node)) < textDistances[Int(next) &* TextPlace.count &+ Int(place)] {
-                        // No text as long as the longest token below can close
-                        // or kill the string: every text token stays inside it.
-                        // The others are read byte by byte.
+                    if let textReach, !counts, case let place = trie.place(Int32(node)), place != TextPlace.notText,
+                       textReach.textStays(state: next, place: place, height: trie.height(Int32(node)), below: trie.bytesBelow(Int32(node))) {
+                        // No text as long as the longest token below, or of
+                        // the bytes below, can close or kill the string: every
+                        // text token stays inside it. The others are read
+                        // byte by byte.
                         let below = trie.positionsBelow(Int32(node))
                         var others = trie.nonTextPositions(in: below).makeIterator()
                         var other = others.next().map(Int.init)
@@ -250,7 +251,7 @@ struct LeafMasks: Sendable {
     }
 
     /// The masks from `state` where no text can close or kill the string
-    /// (``textDistances(_:)`` unbounded at a character's boundary: a search
+    /// (``TextReach/distances`` unbounded at a character's boundary: a search
     /// not yet matched, a key that can no longer be a declared one): every
     /// text token of the vocabulary (``TokenVocabulary/textTokens``) stays
     /// inside it, and only the others — quotes, escapes, control
@@ -371,52 +372,95 @@ struct LeafMasks: Sendable {
         closers = []
     }
 
-    /// The most entries (states times ``TextPlace/count``) a
-    /// ``textDistances(_:)`` table may have; a larger automaton is walked
-    /// node by node.
+    /// The most entries (states times ``TextPlace/count``) a ``TextReach``
+    /// may have; a larger automaton is walked node by node.
     static let textDistanceLimit = 1 << 20
 
-    /// For each state of `automaton` and place in a character (`state *
-    /// TextPlace.count + place`), the fewest bytes of text (``TextPlace``)
-    /// after which the string may be closed or dead: 1 where one byte can
-    /// do it, `Int32.max` where no text ever does (a search not yet
-    /// matched, a free string). A token of fewer text bytes stays inside
-    /// the string. Worked out backwards, breadth-first, from the pairs one
-    /// byte away from closing or dying, over one byte of each class; nil
-    /// past ``textDistanceLimit``.
-    static func textDistances(_ automaton: ByteDFA) -> [Int32]? {
+    /// The most entries a ``TextReach/endings`` table may have (32 bytes
+    /// each); past it a walk judges subtrees by their height alone.
+    static let textEndingLimit = 1 << 16
+
+    /// What text (``TextPlace``) can do to a string from each state of its
+    /// automaton and place in a character (`state * TextPlace.count +
+    /// place`): how soon it can close or kill the string, and with which
+    /// bytes. A walk takes a trie subtree's text tokens at once where
+    /// neither can happen below it: its tokens are shorter than the
+    /// distance, or none of them holds an ending byte.
+    struct TextReach: Sendable {
+        /// The fewest bytes of text after which the string may be closed
+        /// or dead: 1 where one byte can do it, `Int32.max` where no text
+        /// ever does (a search not yet matched, a free string). A token of
+        /// fewer text bytes stays inside the string.
+        var distances: [Int32]
+        /// The bytes that can be the last of a text that closes or kills
+        /// the string, whole ``ByteShape`` classes at a time (so the shape
+        /// trie's bytes can be checked against them too): a token none of
+        /// whose bytes is one of them stays inside the string whatever its
+        /// length (no token without `:` completes the search `sdkrel:`).
+        /// Empty past ``textEndingLimit``.
+        var endings: [ByteSet]
+
+        /// Whether every text token below a trie node whose prefix leaves
+        /// the automaton in `state` at `place`, at most `height` bytes
+        /// below it and of bytes `below`, stays inside the string.
+        @inline(__always)
+        func textStays(state: Int32, place: UInt8, height: Int32, below: @autoclosure () -> ByteSet) -> Bool {
+            let pair = Int(state) &* TextPlace.count &+ Int(place)
+            return height < distances[pair] || (!endings.isEmpty && below().isDisjoint(with: endings[pair]))
+        }
+    }
+
+    /// ``TextReach`` of `automaton`, worked out backwards from the pairs
+    /// one byte of text away from closing or dying, over one byte of each
+    /// class: distances breadth-first, ending bytes carried to every pair
+    /// that reaches one. Nil past ``textDistanceLimit``.
+    static func textReach(_ automaton: ByteDFA) -> TextReach? {
         let count = automaton.stateCount * TextPlace.count
         guard count <= textDistanceLimit else { return nil }
+        let withEndings = count <= textEndingLimit
         // The moves of text at each place: one byte of each class with the
-        // place after it.
+        // place after it, and (for the endings) every byte that moves the
+        // same way, widened to whole shape classes.
         var moves: [[(byte: UInt8, after: UInt8)]] = Array(repeating: [], count: TextPlace.count)
+        var moveBytes: [[ByteSet]] = Array(repeating: [], count: TextPlace.count)
         for place in 0..<UInt8(TextPlace.count) {
-            var seen = Set<Int>()
+            var index: [Int: Int] = [:]
             for byte in UInt8.min...UInt8.max {
                 let after = TextPlace.after(place, byte)
-                guard after != TextPlace.notText, seen.insert(Int(automaton.byteClasses[Int(byte)]) << 8 | Int(after)).inserted else { continue }
+                guard after != TextPlace.notText else { continue }
+                let key = Int(automaton.byteClasses[Int(byte)]) << 8 | Int(after)
+                if let known = index[key] {
+                    if withEndings { moveBytes[Int(place)][known].formUnion(ByteShape.classMembers(of: byte)) }
+                    continue
+                }
+                index[key] = moves[Int(place)].count
                 moves[Int(place)].append((byte, after))
+                if withEndings { moveBytes[Int(place)].append(ByteShape.classMembers(of: byte)) }
             }
         }
         // Edges reversed into one flat array (counted first, then filled).
         var distance = [Int32](repeating: .max, count: count)
+        var endings = [ByteSet](repeating: ByteSet(), count: withEndings ? count : 0)
         var queue: [Int32] = []
         var predecessorCount = [Int32](repeating: 0, count: count + 1)
-        func forEachEdge(_ body: (_ from: Int, _ to: Int?) -> Void) {
+        func forEachEdge(_ body: (_ from: Int, _ move: Int, _ to: Int?) -> Void) {
             for state in 0..<Int32(automaton.stateCount) {
                 for place in 0..<TextPlace.count {
-                    for (byte, after) in moves[place] {
+                    for (move, (byte, after)) in moves[place].enumerated() {
                         let next = automaton.next(state, byte)
                         let closes = next == ByteDFA.dead || automaton.isFinal(next)
-                        body(Int(state) * TextPlace.count + place, closes ? nil : Int(next) * TextPlace.count + Int(after))
+                        body(Int(state) * TextPlace.count + place, move, closes ? nil : Int(next) * TextPlace.count + Int(after))
                     }
                 }
             }
         }
-        forEachEdge { from, to in
+        forEachEdge { from, move, to in
             if let to {
                 predecessorCount[to + 1] += 1
-            } else if distance[from] != 1 {
+                return
+            }
+            if withEndings { endings[from].formUnion(moveBytes[from % TextPlace.count][move]) }
+            if distance[from] != 1 {
                 distance[from] = 1
                 queue.append(Int32(from))
             }
@@ -424,7 +468,7 @@ struct LeafMasks: Sendable {
         for index in 0..<count { predecessorCount[index + 1] += predecessorCount[index] }
         var predecessors = [Int32](repeating: 0, count: Int(predecessorCount[count]))
         var fill = predecessorCount
-        forEachEdge { from, to in
+        forEachEdge { from, _, to in
             guard let to else { return }
             predecessors[Int(fill[to])] = Int32(from)
             fill[to] += 1
@@ -440,6 +484,26 @@ struct LeafMasks: Sendable {
                 queue.append(Int32(previous))
             }
         }
-        return distance
+        if withEndings {
+            // Each pair's endings include those of every pair it reaches:
+            // carried backwards until nothing grows.
+            var pending = queue
+            var waiting = [Bool](repeating: false, count: count)
+            for pair in pending { waiting[Int(pair)] = true }
+            while let current = pending.popLast().map(Int.init) {
+                waiting[current] = false
+                let carried = endings[current]
+                for index in Int(predecessorCount[current])..<Int(predecessorCount[current + 1]) {
+                    let previous = Int(predecessors[index])
+                    guard !carried.isSubset(of: endings[previous]) else { continue }
+                    endings[previous].formUnion(carried)
+                    if !waiting[previous] {
+                        waiting[previous] = true
+                        pending.append(Int32(previous))
+                    }
+                }
+            }
+        }
+        return TextReach(distances: distance, endings: endings)
     }
 }

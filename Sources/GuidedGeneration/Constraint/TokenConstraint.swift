@@ -20,9 +20,9 @@ package final class TokenConstraint: Sendable {
     /// ``countedAlways(_:leaf:low:remaining:)`` of the schema's own counted
     /// strings (the free string's are the vocabulary's).
     private let ownCountedMasks = Mutex<[CountedKey: TokenMask]>([:])
-    /// ``LeafMasks/textDistances(_:)`` of each string leaf's automaton
-    /// (nil where it has none), worked out on the leaf's first walk.
-    private let ownTextDistances = Mutex<[Int32: [Int32]?]>([:])
+    /// ``LeafMasks/textReach(_:)`` of each string leaf's automaton (nil
+    /// where it has none), worked out on the leaf's first walk.
+    private let ownTextReach = Mutex<[Int32: LeafMasks.TextReach?]>([:])
     /// ``ByteShape/splits(_:)`` of each closed leaf's automaton, worked
     /// out on the leaf's first walk from the trie's root.
     private let ownShapeSplits = Mutex<[Int32: [UInt64]]>([:])
@@ -96,15 +96,15 @@ package final class TokenConstraint: Sendable {
         }
         let key = AutomatonMaskKey(residual: automaton.residual(from: Int32(truncatingIfNeeded: state.low)), node: node)
         if let found = vocabulary.automatonMasks.withLock({ $0[key] }) { return found.expanded(vocabulary: vocabulary) }
-        let distances: [Int32]?
-        if let known = ownTextDistances.withLock({ $0[leaf] }) {
-            distances = known
+        let reach: LeafMasks.TextReach?
+        if let known = ownTextReach.withLock({ $0[leaf] }) {
+            reach = known
         } else {
-            distances = LeafMasks.textDistances(automaton)
-            ownTextDistances.withLock { $0[leaf] = .some(distances) }
+            reach = LeafMasks.textReach(automaton)
+            ownTextReach.withLock { $0[leaf] = .some(reach) }
         }
         let computed = LeafMasks(
-            automaton: automaton, state: Int32(truncatingIfNeeded: state.low), vocabulary: vocabulary, start: node, textDistances: distances,
+            automaton: automaton, state: Int32(truncatingIfNeeded: state.low), vocabulary: vocabulary, start: node, textReach: reach,
             shapeSplits: node == TokenTrie.root ? shapeSplits(leaf: leaf, automaton) : nil
         )
         let kept = KeptLeafMasks(computed, text: vocabulary.textTokens)

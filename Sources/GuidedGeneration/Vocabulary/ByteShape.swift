@@ -42,6 +42,17 @@ package enum ByteShape {
         }
     }
 
+    /// The bytes of `byte`'s class (all that share its representative).
+    @inline(__always)
+    static func classMembers(of byte: UInt8) -> ByteSet { members[Int(representative[Int(byte)])] }
+
+    /// For each representative, its class's bytes.
+    private static let members: [ByteSet] = {
+        var members = [ByteSet](repeating: ByteSet(), count: 256)
+        for byte in UInt8.min...UInt8.max { members[Int(representative[Int(byte)])].insert(byte) }
+        return members
+    }()
+
     /// `token`'s shape: each byte's representative up to the first
     /// backslash, the bytes themselves from it on.
     package static func shape(of token: [UInt8]) -> [UInt8] {

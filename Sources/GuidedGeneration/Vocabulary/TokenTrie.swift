@@ -426,6 +426,11 @@ package struct ByteSet: Hashable, Sendable {
         words.0 & ~other.words.0 == 0 && words.1 & ~other.words.1 == 0 && words.2 & ~other.words.2 == 0 && words.3 & ~other.words.3 == 0
     }
 
+    @inline(__always)
+    package func isDisjoint(with other: ByteSet) -> Bool {
+        words.0 & other.words.0 == 0 && words.1 & other.words.1 == 0 && words.2 & other.words.2 == 0 && words.3 & other.words.3 == 0
+    }
+
     package static func == (lhs: ByteSet, rhs: ByteSet) -> Bool {
         lhs.words == rhs.words
     }
