@@ -218,7 +218,6 @@ struct LeafMasksTests {
         }
     }
 
-    /// Every token read by itself from `state`.
     /// The ways a walk may judge a subtree's text: not at all, by
     /// ``LeafMasks/textReach(_:)`` whole, and by its ending bytes alone
     /// (every distance zero, so no subtree is short enough).
@@ -229,6 +228,7 @@ struct LeafMasksTests {
         return [nil, reach, endingsOnly]
     }
 
+    /// Every token read by itself from `state`.
     static func readAlone(_ automaton: ByteDFA, from state: Int32, characters: CharacterCounts?) -> Outcome {
         var outcome = Outcome()
         for (id, bytes) in vocabulary.tokens.enumerated() where !bytes.isEmpty {

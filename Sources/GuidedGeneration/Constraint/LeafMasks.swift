@@ -57,8 +57,8 @@ struct LeafMasks: Sendable {
     /// (``textReach(_:)`` of the automaton) lets the walk take a subtree's
     /// text tokens at once where no text as long as they are, or of their
     /// bytes, can close or kill the string, and read only its other tokens
-    /// byte by byte. `shapeSplits` (``ByteShape/splits(_:)`` of the automaton) lets
-    /// a walk from the root read the vocabulary's
+    /// byte by byte. `shapeSplits` (``ByteShape/splits(_:)`` of the
+    /// automaton) lets a walk from the root read the vocabulary's
     /// ``TokenVocabulary/shapeTrie``, where a node stands for every token
     /// of one shape, in place of its byte trie: at a node whose class the
     /// state splits, the walk reads the byte-trie nodes it stands for.
