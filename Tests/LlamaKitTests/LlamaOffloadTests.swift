@@ -74,7 +74,7 @@ struct LlamaOffloadTests {
             return best
         }
         var generator = SystemRandomNumberGenerator()
-        for count in [1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 49152, 151_936] {
+        for count in [1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 1000, 49152, 151_936] {
             var values = (0..<count).map { _ in Float.random(in: -5...5, using: &generator) }
             #expect(values.withUnsafeBufferPointer { LlamaSampler.argmax($0) } == reference(values), "\(count) values")
             // Ties: the first of them, across lanes and in the tail.
@@ -85,5 +85,12 @@ struct LlamaOffloadTests {
         #expect([Float](repeating: -.infinity, count: 20).withUnsafeBufferPointer { LlamaSampler.argmax($0) } == 0)
         #expect([-Float.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity, 1]
             .withUnsafeBufferPointer { LlamaSampler.argmax($0) } == 8)
+        // NaN is never the highest value, in the lanes or in the tail.
+        var withNaN = [Float](repeating: 0, count: 70)
+        for index in stride(from: 0, to: 70, by: 3) { withNaN[index] = .nan }
+        withNaN[41] = 3
+        withNaN[68] = 2
+        #expect(withNaN.withUnsafeBufferPointer { LlamaSampler.argmax($0) } == 41)
+        #expect([Float](repeating: .nan, count: 40).withUnsafeBufferPointer { LlamaSampler.argmax($0) } == 0)
     }
 }
