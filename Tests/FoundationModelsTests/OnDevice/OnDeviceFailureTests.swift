@@ -89,6 +89,25 @@ extension OnDeviceTests {
             #expect(session.transcript.isEmpty)
         }
 
+        /// Availability reads a file's header once, and again whenever the
+        /// file is replaced or rewritten.
+        @Test func aModelFileIsCheckedAgainWhenItChanges() throws {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("changing-\(UUID().uuidString).gguf")
+            defer { try? FileManager.default.removeItem(at: url) }
+            var header = Data("GGUF".utf8)
+            header.append(contentsOf: [3, 0, 0, 0] + [UInt8](repeating: 0, count: 16))
+            try header.write(to: url)
+            let model = OnDevice.model(path: url.path)
+            #expect(model.availability == .available)
+            #expect(model.availability == .available)
+            try Data([UInt8](repeating: 0x42, count: 100)).write(to: url)
+            #expect(model.availability == .unavailable(.modelNotReady))
+            try header.write(to: url)
+            #expect(model.availability == .available)
+            try FileManager.default.removeItem(at: url)
+            #expect(model.availability == .unavailable(.modelNotReady))
+        }
+
         @Test func aFileOfRandomBytesIsModelNotReady() async throws {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("random-\(UUID().uuidString).gguf")
             var generator = SystemRandomNumberGenerator()
