@@ -60,9 +60,13 @@ struct Benchmark {
         if arguments.first == "throughput" {
             let environment = ProcessInfo.processInfo.environment
             let threads = Int(environment["FOUNDATION_MODELS_THREADS"] ?? "") ?? ProcessInfo.processInfo.activeProcessorCount
+            // FM_BENCH_PROMPT_ENDS_ALONE=0 or 1: the prompt's last token in
+            // a step of its own or not, whatever the engine would choose.
+            let endsAlone = environment["FM_BENCH_PROMPT_ENDS_ALONE"].map { $0 == "1" }
             var results: [Throughput.Result] = []
             for path in arguments.dropFirst() {
-                results.append(try await Throughput(label: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, modelPath: path, threads: threads).run { log($0) })
+                let label = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                results.append(try await Throughput(label: label, modelPath: path, threads: threads, promptEndsAlone: endsAlone).run { log($0) })
             }
             print(Throughput.markdown(results).joined(separator: "\n"))
             return

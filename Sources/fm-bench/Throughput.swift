@@ -40,11 +40,16 @@ struct Throughput {
     var label: String
     var modelPath: String
     var threads: Int
+    /// Whether a prompt's last token is evaluated in a step of its own (the
+    /// engine's choice where nil: on a CPU it is, with every layer on a GPU
+    /// it is not), so either way can be measured on one machine.
+    var promptEndsAlone: Bool? = nil
 
     func run(log: @Sendable (String) -> Void) async throws -> Result {
         var configuration = SystemLanguageModel.Configuration.default
         configuration.modelPath = modelPath
         configuration.threads = threads
+        configuration.promptEndsAlone = promptEndsAlone
         let model = SystemLanguageModel(configuration: configuration)
         guard model.isAvailable else { throw BenchmarkError("\(modelPath) is not available (\(model.availability))") }
         // The engine the sessions use (for its decode statistics). Not

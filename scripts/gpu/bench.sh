@@ -122,10 +122,11 @@ measure() {  # measure LABEL MODEL CONCURRENCY_SECONDS
 if wait_for_model "$M7"; then measure "7B shape" "$M7" 200; else note "no 7B model"; fi
 if wait_for_model "$M05"; then measure "0.5B shape" "$M05" 120; else note "no 0.5B model"; fi
 # Where one session's time goes on the small shape: the same throughput
-# with one sequence instead of two (a smaller KV cache to attend over), and
-# with flash attention forced on and off.
+# with the prompt's last token in a step of its own (the CPU's way,
+# ContextSlot.promptEndsAlone), with one sequence instead of two (a smaller
+# KV cache to attend over), and with flash attention forced on and off.
 if [ -s "$M05" ]; then
-    for variant in FOUNDATION_MODELS_CONTEXTS=1 FOUNDATION_MODELS_FLASH_ATTENTION=on FOUNDATION_MODELS_FLASH_ATTENTION=off; do
+    for variant in FM_BENCH_PROMPT_ENDS_ALONE=1 FOUNDATION_MODELS_CONTEXTS=1 FOUNDATION_MODELS_FLASH_ATTENTION=on FOUNDATION_MODELS_FLASH_ATTENTION=off; do
         note "== 0.5B shape, $variant: throughput"
         echo "### 0.5B shape, $variant" >> "$OUT/variants.md"
         run 60 env "$variant" "$FMB" throughput "$M05" >> "$OUT/variants.md"

@@ -88,6 +88,10 @@ extension SystemLanguageModel {
         /// the process's decode thread; nil: where every layer is on a GPU
         /// (``DecodeScheduler/thread``). Set by tests, to run that path on a CPU.
         package var decodesOnRequestThreads: Bool?
+        /// Whether a prompt's last token is evaluated in a step of its own;
+        /// nil: unless every layer is on a GPU (``ContextSlot/promptEndsAlone``).
+        /// Set by tests, to run either way on one machine.
+        package var promptEndsAlone: Bool?
         /// Set from `FOUNDATION_MODELS_DISABLED` for Apple's initializers only.
         package var isDisabled = false
         /// How typed answers are laid out (measurements only).

@@ -31,6 +31,9 @@ extension OnDeviceTests {
             var configuration = OnDevice.configuration(contexts: 3, contextSize: 1024)
             let gpu = SystemLanguageModel(configuration: configuration)
             configuration.gpuLayers = 0
+            // Prompts evaluated as with every layer on a GPU (in one pass,
+            // ContextSlot.promptEndsAlone): only the backend differs.
+            configuration.promptEndsAlone = false
             return (gpu, SystemLanguageModel(configuration: configuration))
         }
 

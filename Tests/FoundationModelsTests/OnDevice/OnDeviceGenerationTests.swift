@@ -41,6 +41,38 @@ extension OnDeviceTests {
             #expect(!first.content.isEmpty)
         }
 
+        /// Both ways of evaluating a prompt's last token keep a repeated
+        /// greedy request's answer whether its prompt was cached or not: in
+        /// a step of its own (the CPU's way), the repeat decodes just that
+        /// token; in one pass with the rest (with every layer on a GPU), the
+        /// repeat evaluates the first request's pass again, whole. A
+        /// conversation's next turn still reuses everything before it.
+        @Test(arguments: [true, false])
+        func aRepeatedPromptGivesTheSameAnswer(promptEndsAlone: Bool) async throws {
+            try OnDevice.requireModel()
+            var configuration = OnDevice.configuration(contexts: 1, contextSize: 1024)
+            configuration.promptEndsAlone = promptEndsAlone
+            let model = SystemLanguageModel(configuration: configuration)
+            let engine = OnDeviceEngine.shared(for: configuration)
+            defer { OnDeviceEngine.release(engine) }
+            let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24)
+            let prompt = "Write one sentence about the sea."
+            let first = try await LanguageModelSession(model: model).respond(to: prompt, options: options)
+            let again = try await LanguageModelSession(model: model).respond(to: prompt, options: options)
+            #expect(again.content == first.content)
+            #expect(!first.content.isEmpty)
+            let prompted = first.usage.input.totalTokenCount
+            #expect(again.usage.input.totalTokenCount == prompted)
+            #expect(first.usage.input.cachedTokenCount == 0, "a new engine's first prompt is not cached")
+            #expect(again.usage.input.cachedTokenCount == (promptEndsAlone ? prompted - 1 : 0))
+
+            let session = LanguageModelSession(model: model)
+            let turn = try await session.respond(to: prompt, options: options)
+            let next = try await session.respond(to: "And one about the sky.", options: options)
+            #expect(turn.content == first.content)
+            #expect(next.usage.input.cachedTokenCount >= prompted, "the second turn evaluated the first turn's prompt again")
+        }
+
         @Test func theSameSeedGivesTheSameText() async throws {
             try OnDevice.requireModel()
             let options = GenerationOptions(samplingMode: .random(top: 40, seed: 1234), temperature: 1.2, maximumResponseTokens: 24)

@@ -18,26 +18,52 @@ import Synchronization
 final class ContextSlot: Sendable {
     let sequence: Int
     let scheduler: DecodeScheduler
+    /// How a prompt's last token is evaluated, so that a repeated greedy or
+    /// seeded request gives the same answer whether its prompt was cached
+    /// or not: llama.cpp's logits for a token differ in the last bits
+    /// between a batch of one and a batch of many (other kernels), enough to
+    /// flip a near-tie, so the last token must be computed the same way both
+    /// times.
+    ///
+    /// - true: in a step of its own, always (a prompt found whole in the
+    ///   cache decodes just that token). On a CPU that step costs little
+    ///   beside the prompt's evaluation, and a repeat costs one token.
+    /// - false: with the rest of the prompt, in one pass; a request whose
+    ///   prompt is the one the cache was filled with evaluates that
+    ///   prompt's last pass again, whole (``SlotSequence/promptPass``). On a
+    ///   GPU a pass of a hundred tokens costs about what one token's does,
+    ///   so the step of its own would be a whole extra step per request
+    ///   (about 1.1 ms of an 8 ms prefill on the 0.5B model, BENCHMARKS.md),
+    ///   while evaluating a repeated prompt's last pass again costs about
+    ///   the same as that step.
+    let promptEndsAlone: Bool
     private let queue: DispatchQueue
     /// Wakes the slot's job when a step it waits for has run.
     private let wake = DispatchSemaphore(value: 0)
     /// Raised to stop the running job within one decoding step.
     private let abortFlag = LlamaAbortFlag()
-    private let cached = Mutex<[LlamaToken]>([])
+    private let cached = Mutex(Cached())
     /// The request the slot serves: a request's cancellation may arrive
     /// after its job ended and the slot went to the next request, and must
     /// not stop that one (see ``abort(lease:)``).
     private let lease = Mutex<(number: UInt64, active: Bool)>((0, false))
 
-    init(sequence: Int, scheduler: DecodeScheduler, label: String) {
+    /// What the slot's sequence holds between jobs.
+    private struct Cached {
+        var tokens: [LlamaToken] = []
+        var promptPass: Range<Int>?
+    }
+
+    init(sequence: Int, scheduler: DecodeScheduler, promptEndsAlone: Bool, label: String) {
         self.sequence = sequence
         self.scheduler = scheduler
+        self.promptEndsAlone = promptEndsAlone
         self.queue = DispatchQueue(label: label, qos: .userInitiated)
     }
 
     /// The tokens whose keys and values are in this slot's cache, as of the
     /// end of its last job.
-    var cachedTokens: [LlamaToken] { cached.withLock { $0 } }
+    var cachedTokens: [LlamaToken] { cached.withLock { $0.tokens } }
 
     /// Starts serving a request: lowers the abort flag and returns the
     /// lease's number, for ``abort(lease:)``. Pair with ``endLease()``.
@@ -121,10 +147,11 @@ final class ContextSlot: Sendable {
         completion: @escaping @Sendable (Result<Outcome, any Error>) -> Void
     ) {
         queue.async { [self] in
-            var sequence = SlotSequence(tokens: cached.withLock { $0 }, slot: self)
+            let held = cached.withLock { $0 }
+            var sequence = SlotSequence(tokens: held.tokens, promptPass: held.promptPass, slot: self)
             let result = Result { try execute(job, &sequence, onText) }
             scheduler.leave(self.sequence)
-            cached.withLock { $0 = sequence.tokens }
+            cached.withLock { $0 = Cached(tokens: sequence.tokens, promptPass: sequence.promptPass) }
             completion(result)
         }
     }
@@ -133,6 +160,11 @@ final class ContextSlot: Sendable {
     /// forward passes through the scheduler.
     private struct SlotSequence {
         var tokens: [LlamaToken]
+        /// The positions of `tokens` the last prompt evaluated in its last
+        /// pass (without ``ContextSlot/promptEndsAlone``): from the first it
+        /// did not find in the cache to its end. Nil once a job changes the
+        /// prompt's part of the sequence.
+        var promptPass: Range<Int>?
         let slot: ContextSlot
         /// The logits of the last pass, valid until the next one.
         var logits: UnsafeBufferPointer<Float>?
@@ -141,9 +173,18 @@ final class ContextSlot: Sendable {
 
         /// Keeps the longest common prefix of the sequence and `prompt`
         /// (leaving at least the prompt's last token to decode, so that it
-        /// yields logits) and returns its length.
+        /// yields logits; without ``ContextSlot/promptEndsAlone``, the whole
+        /// last pass of a prompt the cache was filled with) and returns its
+        /// length.
         mutating func retainCommonPrefix(with prompt: [LlamaToken]) throws -> Int {
-            let common = min(ContextPool.commonPrefix(tokens, prompt), max(0, prompt.count - 1))
+            let shared = ContextPool.commonPrefix(tokens, prompt)
+            var common = min(shared, max(0, prompt.count - 1))
+            // The prompt the cache was filled with, again: its last pass is
+            // evaluated again as it was (``ContextSlot/promptEndsAlone``).
+            if !slot.promptEndsAlone, shared >= prompt.count, let pass = promptPass, pass.upperBound == prompt.count {
+                common = min(common, pass.lowerBound)
+            }
+            promptPass = nil
             if common < tokens.count {
                 // Cut from the record first: if llama.cpp cannot cut, the
                 // sequence is emptied, and an empty record matches it.
@@ -193,16 +234,19 @@ final class ContextSlot: Sendable {
         let reused = try sequence.retainCommonPrefix(with: job.promptTokens)
         // The scheduler splits a long prompt into batch-sized steps, so it
         // does not stall other requests' token streams for its whole
-        // evaluation. The prompt's last token gets a step of its own: a
-        // request whose whole prompt is cached decodes just that token, and
-        // llama.cpp's logits for a token differ in the last bits between a
-        // batch of one and a batch of many (other kernels), enough to flip a
-        // near-tie; decoding it alone every time makes a repeated greedy or
-        // seeded request give the same answer whether its prompt was cached
-        // or not (while no other request shares the step).
+        // evaluation. The last token is computed the same way whether the
+        // prompt was cached or not (``promptEndsAlone``; exactly so while
+        // no other request shares the steps).
         let uncached = job.promptTokens[reused...]
-        try sequence.decode(Array(uncached.dropLast()), computeLogits: false)
-        try sequence.decode(Array(uncached.suffix(1)), computeLogits: job.maximumTokens > 0)
+        if promptEndsAlone {
+            try sequence.decode(Array(uncached.dropLast()), computeLogits: false)
+            try sequence.decode(Array(uncached.suffix(1)), computeLogits: job.maximumTokens > 0)
+        } else {
+            try sequence.decode(Array(uncached), computeLogits: job.maximumTokens > 0)
+            // Its last step, as the scheduler splits a pass that runs alone.
+            let batch = scheduler.batchSize
+            sequence.promptPass = (reused + (uncached.count - 1) / batch * batch)..<job.promptTokens.count
+        }
         var outcome = Outcome(cachedPromptTokens: reused, generatedTokens: 0, contextFull: false)
         if let constraint = job.constraint {
             try generateGuided(job, constraint: constraint, &sequence, onText, &outcome)

@@ -61,8 +61,9 @@ package final class OnDeviceEngine: Sendable {
             let scheduler = DecodeScheduler(context: context, thread: onRequestThreads ? nil : .shared)
             self.scheduler = scheduler
             self.contextSize = scheduler.sequenceLength
+            let promptEndsAlone = configuration.promptEndsAlone ?? !onGPU
             self.pool = ContextPool(capacity: scheduler.sequenceCount, maximumWaiting: configuration.maximumQueuedRequests) { number in
-                ContextSlot(sequence: number - 1, scheduler: scheduler, label: "foundation-models.sequence.\(number)")
+                ContextSlot(sequence: number - 1, scheduler: scheduler, promptEndsAlone: promptEndsAlone, label: "foundation-models.sequence.\(number)")
             }
         }
     }
