@@ -27,7 +27,8 @@ final class ContextSlot: Sendable {
     ///
     /// - true: in a step of its own, always (a prompt found whole in the
     ///   cache decodes just that token). On a CPU that step costs little
-    ///   beside the prompt's evaluation, and a repeat costs one token.
+    ///   beside the prompt's evaluation (about 4 % on the 0.5B model), and
+    ///   a repeat costs one token.
     /// - false: with the rest of the prompt, in one pass; a request whose
     ///   prompt is the one the cache was filled with evaluates that
     ///   prompt's last pass again, whole (``SlotSequence/promptPass``). On a
