@@ -2,6 +2,7 @@ import Foundation
 import GuidedGeneration
 import PropertyBased
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 extension OnDeviceTests {

@@ -1,6 +1,7 @@
 import Foundation
 import GuidedGeneration
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 extension OnDeviceTests {

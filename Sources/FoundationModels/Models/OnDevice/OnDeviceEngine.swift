@@ -24,11 +24,15 @@ package final class OnDeviceEngine: Sendable {
         /// How transcripts are rendered for this model (its chat template,
         /// its tool format).
         let rendering: ChatRendering
+        /// Rendered prompts to tokens, reusing the tokens of the turns and
+        /// instructions earlier requests had.
+        let promptTokenizer: LlamaPromptTokenizer
 
         /// - Throws: `LlamaError` when the context cannot be created.
         init(model: LlamaModel, configuration: SystemLanguageModel.Configuration) throws {
             self.model = model
             self.vocabulary = model.vocabulary
+            self.promptTokenizer = LlamaPromptTokenizer(vocabulary: model.vocabulary)
             self.constraints = ConstraintCache(vocabulary: model.vocabulary, layout: configuration.jsonLayout)
             let trained = model.trainingContextLength
             let resolved = SystemModelRuntime.contextSize(configuration)

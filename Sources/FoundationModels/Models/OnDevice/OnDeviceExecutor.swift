@@ -42,10 +42,7 @@ struct OnDeviceExecutor: Sendable {
         in loaded: OnDeviceEngine.Loaded,
         streamingInto channel: LanguageModelExecutorGenerationChannel
     ) async throws {
-        let prompt = try ChatRendering.tokens(
-            of: loaded.rendering.prompt(for: request.transcript),
-            vocabulary: loaded.vocabulary
-        )
+        let prompt = try loaded.promptTokenizer.tokenize(loaded.rendering.prompt(for: request.transcript))
         let requested = request.generationOptions.maximumResponseTokens
         let reserved = requested ?? 1
         guard prompt.count + reserved <= loaded.contextSize else {
@@ -215,7 +212,7 @@ struct OnDeviceExecutor: Sendable {
                 guard let rendered = try? loaded.model.applyChatTemplate(loaded.rendering.messages(for: transcript), addAssistantPrefix: false) else { return }
                 text = rendered
             }
-            guard let tokens = try? ChatRendering.tokens(of: text, vocabulary: loaded.vocabulary),
+            guard let tokens = try? loaded.promptTokenizer.tokenize(text),
                   tokens.count < loaded.contextSize
             else { return }
             _ = try? await engine.run(.init(promptTokens: tokens, sampling: .greedy, maximumTokens: 0), in: loaded) { _, _ in }
