@@ -14,7 +14,9 @@
 #    GPU beside the references on the same GPU: throughput against llama-bench,
 #    typed answers, sessions at once against llama-server -np 8 and a bare
 #    batched llama_decode loop; 7B first, then 0.5B, then the 0.5B's
-#    throughput with one sequence and with flash attention on and off.
+#    throughput with the prompt's last token in a step of its own, with one
+#    sequence and with flash attention on and off, and greedy picking on the
+#    host against in llama.cpp's graph (backend_sampling.c).
 # Every step runs under a timeout and the whole under a deadline
 # (GPU_BENCH_BUDGET seconds, default 500), so the results come back even
 # when a step hangs. At most 8 files in $OUT.
@@ -131,6 +133,13 @@ if [ -s "$M05" ]; then
         echo "### 0.5B shape, $variant" >> "$OUT/variants.md"
         run 60 env "$variant" "$FMB" throughput "$M05" >> "$OUT/variants.md"
     done
+    # Whether greedy picking in llama.cpp's graph (its experimental backend
+    # sampling) would beat copying the logits out and picking on the host.
+    note "== 0.5B shape: greedy on the host against in the graph"
+    if cc -O2 -o "$WORK/backend_sampling" "$ROOT/scripts/gpu/backend_sampling.c" -I"$LLAMA_PREFIX/include" -L"$LLAMA_PREFIX/lib" -lllama; then
+        echo "### 0.5B shape, greedy: logits to the host against a sampler in the graph (scripts/gpu/backend_sampling.c)" >> "$OUT/variants.md"
+        run 60 env LD_LIBRARY_PATH="$LLAMA_PREFIX/lib" "$WORK/backend_sampling" "$M05" 8 >> "$OUT/variants.md"
+    fi
 fi
 kill $MODELS 2>/dev/null
 nvidia-smi --query-gpu=memory.used,temperature.gpu,clocks.sm --format=csv,noheader
