@@ -3,12 +3,14 @@ import Foundation
 import LlamaKit
 #endif
 import Synchronization
+#if LlamaCpp
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#endif
 #endif
 
 /// The facts about the system model that need no loaded weights —
@@ -38,6 +40,7 @@ enum SystemModelRuntime {
         #endif
     }
 
+    #if LlamaCpp
     /// Files whose GGUF header was checked, as they were then. Every
     /// request checks availability; reading the header through Foundation
     /// each time cost about 0.14 ms of a request's 1.1 ms outside
@@ -70,7 +73,6 @@ enum SystemModelRuntime {
         }
     }
 
-    #if LlamaCpp
     /// Whether `path` is a GGUF file llama.cpp can read (its header), checked
     /// again only when the file changed.
     private static func isModelFile(_ path: String) -> Bool {
