@@ -74,7 +74,7 @@ struct LlamaOffloadTests {
             return best
         }
         var generator = SystemRandomNumberGenerator()
-        for count in [1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 1000, 49152, 151_936] {
+        for count in [1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 1000, 1023, 1024, 1025, 2047, 2049, 49152, 151_936] {
             var values = (0..<count).map { _ in Float.random(in: -5...5, using: &generator) }
             #expect(values.withUnsafeBufferPointer { LlamaSampler.argmax($0) } == reference(values), "\(count) values")
             // Ties: the first of them, across lanes and in the tail.
@@ -82,6 +82,19 @@ struct LlamaOffloadTests {
             for position in Set([count - 1, count / 2, 0, max(0, count - 9)]).sorted(by: >) { values[position] = top }
             #expect(values.withUnsafeBufferPointer { LlamaSampler.argmax($0) } == reference(values), "\(count) values with ties")
         }
+        // Ties in different blocks of the first pass (1,024 values each),
+        // none at the start: the first of them, even at a block's edge.
+        for positions in [[1500, 1024, 3000], [1023, 1024], [150_000, 140_001, 151_935], [2047, 2048, 5]] {
+            var values = (0..<151_936).map { _ in Float.random(in: -5...5, using: &generator) }
+            for position in positions { values[position] = 10 }
+            #expect(values.withUnsafeBufferPointer { LlamaSampler.argmax($0) } == positions.min(), "ties at \(positions)")
+        }
+        // Whole blocks of NaN and -infinity before the highest value.
+        var blocks = [Float](repeating: .nan, count: 3000)
+        for index in 1024..<2048 { blocks[index] = -.infinity }
+        blocks[2500] = -7
+        blocks[2999] = -8
+        #expect(blocks.withUnsafeBufferPointer { LlamaSampler.argmax($0) } == 2500)
         #expect([Float](repeating: -.infinity, count: 20).withUnsafeBufferPointer { LlamaSampler.argmax($0) } == 0)
         #expect([-Float.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity, 1]
             .withUnsafeBufferPointer { LlamaSampler.argmax($0) } == 8)
