@@ -28,6 +28,10 @@ public final class LlamaPromptTokenizer: Sendable {
     public let vocabulary: LlamaVocabulary
     /// The markers a prompt is cut after (empty: never cut).
     private let markers: [[UInt8]]
+    /// Whether a byte begins a marker, by byte value: the search for
+    /// markers steps over every other byte with one look-up instead of
+    /// trying each marker there.
+    private let startsMarker: [Bool]
     /// Special tokens' texts at least as long as the shortest marker, other
     /// than the markers: a marker is not cut where one of them overlaps it.
     private let rivals: [[UInt8]]
@@ -64,7 +68,7 @@ public final class LlamaPromptTokenizer: Sendable {
         self.cache = Mutex(Pieces(capacity: max(2, capacity)))
         let vocab = vocabulary.pointer
         guard llama_vocab_type(vocab) == LLAMA_VOCAB_TYPE_BPE, !llama_vocab_get_add_eos(vocab) else {
-            (markers, rivals) = ([], [])
+            (markers, rivals, startsMarker) = ([], [], [])
             return
         }
         func attributes(_ token: LlamaToken) -> UInt32 { llama_vocab_get_attr(vocab, token).rawValue }
@@ -89,7 +93,9 @@ public final class LlamaPromptTokenizer: Sendable {
             let candidate = text(token)
             if candidate.count >= shortest { rivals.append(candidate) }
         }
-        (self.markers, self.rivals) = (markers, rivals)
+        var startsMarker = [Bool](repeating: false, count: 256)
+        for marker in markers { startsMarker[Int(marker[0])] = true }
+        (self.markers, self.rivals, self.startsMarker) = (markers, rivals, startsMarker)
     }
 
     /// Whether prompts are cut into pieces and their tokens reused (false:
@@ -128,7 +134,8 @@ public final class LlamaPromptTokenizer: Sendable {
         var cuts: [Int] = []
         var position = 0
         while position < bytes.count {
-            guard let marker = markers.first(where: { bytes.matches($0, at: position) }) else {
+            guard startsMarker[Int(bytes[position])],
+                  let marker = markers.first(where: { bytes.matches($0, at: position) }) else {
                 position += 1
                 continue
             }
