@@ -19,7 +19,7 @@ FM_ENV := . "$(FM_CACHE)/env.sh" &&
 # default CUDA where nvcc is installed, else the CPU (scripts/setup.sh --gpu).
 SETUP_GPU := $(if $(GPU),--gpu=$(GPU))
 
-.PHONY: setup setup-bench setup-tiers build demo test bench maskbench eval fuzz clean gpu-bench-kit
+.PHONY: setup setup-bench setup-tiers build demo test bench callgrind maskbench eval fuzz clean gpu-bench-kit
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
 # The tests, the eval and the benchmarks also run llama-server and llama-bench
@@ -99,6 +99,18 @@ bench: setup-bench
 	$(FM_ENV) $(SWIFT) build -c release --product fm-bench
 	$(FM_ENV) $(SWIFT) build -c release --product fm-serve
 	$(FM_ENV) "$$($(SWIFT) build -c release --show-bin-path)/fm-bench" BENCHMARKS.md
+
+# The session's own work per request and per generated token in instructions
+# counted by callgrind, not in seconds (Sources/fm-bench/OwnWork.swift,
+# scripts/callgrind.sh): its own section of BENCHMARKS.md, repeatable to the
+# instruction, so the per-token work a GPU exposes can be cut on a CPU.
+# Needs valgrind. llama.cpp is built once more, for x86-64-v3 (valgrind runs
+# no AVX-512), and a tiny random-weight model with Qwen2.5's tokenizer is
+# written into the cache; then about a minute. Not part of `make bench`.
+callgrind: setup
+	@scripts/setup.sh --gpu=cpu-baseline --llama-only --quiet
+	$(FM_ENV) $(SWIFT) build -c release --product fm-bench
+	$(FM_ENV) scripts/callgrind.sh "$$($(SWIFT) build -c release --show-bin-path)/fm-bench" BENCHMARKS.md
 
 # MaskBench (JSON Schema coverage and mask time against llguidance and
 # XGrammar, see Sources/fm-bench/MaskBench.swift): its own section of

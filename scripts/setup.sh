@@ -38,6 +38,10 @@
 #                are unpacked from Debian 13's packages into the cache).
 #                Each backend has its own build in the cache; env.sh names the
 #                one set up last. Also from the variable GPU (make setup GPU=cuda).
+#                cpu-baseline is the CPU backend compiled for x86-64-v3 (AVX2,
+#                FMA, F16C) instead of this machine's CPU: a build valgrind can
+#                run (Debian 12's valgrind 3.19 stops at the first AVX-512
+#                instruction), for `make callgrind`, with --llama-only.
 #   --llama-only only llama.cpp (and its tools), beside the build the package
 #                uses: no models, no system changes, its variables in
 #                env-<backend>.sh instead of env.sh (the Vulkan tests and the
@@ -172,8 +176,8 @@ NVCC=""
 case "$GPU_BACKEND" in
     auto) if NVCC="$(find_nvcc)"; then GPU_BACKEND=cuda; else GPU_BACKEND=cpu; fi ;;
     cuda) NVCC="$(find_nvcc)" || die "--gpu=cuda: no nvcc on the PATH or in /usr/local/cuda*/bin (install the CUDA toolkit)" ;;
-    cpu|vulkan) ;;
-    *) die "unknown GPU backend '$GPU_BACKEND' (auto, cpu, cuda or vulkan)" ;;
+    cpu|cpu-baseline|vulkan) ;;
+    *) die "unknown GPU backend '$GPU_BACKEND' (auto, cpu, cpu-baseline, cuda or vulkan)" ;;
 esac
 if [ "$GPU_BACKEND" != cpu ]; then LLAMA_DIR="$LLAMA_DIR-$GPU_BACKEND"; LLAMA_PREFIX="$LLAMA_DIR/prefix"; fi
 CUDA_LIB=""
@@ -387,12 +391,13 @@ configure_llama() {
         echo "$LLAMA_SDIST_SHA256" > "$src/.stamp"
     fi
     [ -f "$build/CMakeCache.txt" ] && return
-    local backend=()
+    local backend=() native=ON
     case "$GPU_BACKEND" in
+        cpu-baseline) native=OFF; backend=(-DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AVX512=OFF) ;;
         cuda) backend=(-DGGML_CUDA=ON -DCMAKE_CUDA_COMPILER="$NVCC" -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-native}" -DGGML_CUDA_NCCL=OFF) ;;
         vulkan) ensure_vulkan_headers; backend=(-DGGML_VULKAN=ON "${VULKAN_CMAKE_ARGS[@]}") ;;
     esac
-    say "configuring llama.cpp b$LLAMA_BUILD (Release, native CPU$([ "$GPU_BACKEND" != cpu ] && echo " and $GPU_BACKEND"), shared libraries)"
+    say "configuring llama.cpp b$LLAMA_BUILD (Release, $GPU_BACKEND, shared libraries)"
     # The CPU backend (and the GPU one asked for), no tests/examples/web UI/network
     # code; the binaries and libraries find each other through an rpath relative
     # to the prefix.
@@ -401,7 +406,7 @@ configure_llama() {
     cmake -S "$src" -B "$build" -Wno-dev "${backend[@]}" \
         -DCMAKE_BUILD_TYPE=Release \
         -DBUILD_SHARED_LIBS=ON \
-        -DGGML_NATIVE=ON \
+        -DGGML_NATIVE=$native \
         -DGGML_BACKEND_DL=OFF \
         -DGGML_CCACHE=OFF \
         -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD" \

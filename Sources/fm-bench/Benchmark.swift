@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModels
+import Synchronization
 
 /// `fm-bench`: measures the on-device model through `LanguageModelSession`
 /// and the same work done by llama.cpp's own `llama-bench`, in one run, and
@@ -18,12 +19,71 @@ import FoundationModels
 /// ``MaskBench``); `fm-bench cold-ttft` is
 /// the child process the cold time-to-first-token measurement starts, and
 /// `fm-bench decode-ceiling` the one that measures llama.cpp alone for the
-/// sessions-at-once table (``DecodeCeiling``).
+/// sessions-at-once table (``DecodeCeiling``); `fm-bench own-work MODEL.gguf
+/// [--output FILE.md]` counts the session's own instructions under callgrind
+/// (``OwnWork``), whose measured process is `fm-bench own-work-child`.
 @main
 struct Benchmark {
-    static func main() async throws {
+    /// Synchronous on purpose: the work runs in a task while the main thread
+    /// waits for it. An `async` main parks the main thread in libdispatch's
+    /// `dispatch_main`, whose `sigsuspend` takes a signal mask from read-only
+    /// memory, and Debian 12's valgrind 3.19 writes to that mask and crashes
+    /// (`fm-bench own-work` runs this program under valgrind). Nothing here
+    /// needs the main actor or the main queue.
+    static func main() {
         _ = started
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do {
+                try await run()
+                outcome.result.withLock { $0 = .success(()) }
+            } catch {
+                outcome.result.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        // A failed run says why on standard error and exits non-zero,
+        // instead of trapping with the error.
+        if case .failure(let error) = outcome.result.withLock({ $0 }) {
+            FileHandle.standardError.write(Data("fm-bench: error: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// How the task that does the work ended, for the main thread.
+    private final class Outcome: Sendable {
+        let result = Mutex<Result<Void, any Error>?>(nil)
+    }
+
+    static func run() async throws {
         let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "own-work-child", let model = arguments.dropFirst().first {
+            try await OwnWork.child(modelPath: model)
+            return
+        }
+        if arguments.first == "own-work" {
+            var rest = Array(arguments.dropFirst())
+            var output: String?
+            if let index = rest.firstIndex(of: "--output"), index + 1 < rest.count {
+                output = rest[index + 1]
+                rest.removeSubrange(index...(index + 1))
+            }
+            guard rest.count == 1, let model = rest.first else {
+                FileHandle.standardError.write(Data("fm-bench: own-work takes one MODEL.gguf\n\(usage)\n".utf8))
+                exit(64)
+            }
+            let report = try OwnWork.run(modelPath: model) { log($0) }
+            let section = report.markdown(machine: Suite.machine()).joined(separator: "\n")
+            guard let output else {
+                print(section)
+                return
+            }
+            try replaceSection(in: output, begin: OwnWork.Report.begin, end: OwnWork.Report.end, with: section)
+            FileHandle.standardError.write(Data("wrote \(output)\n".utf8))
+            return
+        }
         if arguments.first == "cold-ttft" {
             try await ColdStart.child()
             return
@@ -118,7 +178,7 @@ struct Benchmark {
         // (`make maskbench`) and the GPU's (scripts/gpu/bench.sh, on
         // another machine).
         var text = report.markdown()
-        let kept = [(MaskBench.Report.begin, MaskBench.Report.end), ("<!-- gpu:begin -->", "<!-- gpu:end -->")]
+        let kept = [(MaskBench.Report.begin, MaskBench.Report.end), ("<!-- gpu:begin -->", "<!-- gpu:end -->"), (OwnWork.Report.begin, OwnWork.Report.end)]
         if let existing = try? String(contentsOfFile: output, encoding: .utf8) {
             for (begin, end) in kept {
                 guard let start = existing.range(of: begin), let stop = existing.range(of: end) else { continue }
@@ -141,7 +201,21 @@ struct Benchmark {
                fm-bench typed [N]
                fm-bench devices              llama.cpp's devices
                fm-bench maskbench DATA [--output FILE] [--limit N] [--timeout S] [--xgrammar-every N] [--engines a,b]
+               fm-bench own-work MODEL.gguf [--output FILE.md]
+                                             the session's own instructions, under callgrind (make callgrind)
         """
+
+    /// Replaces the text between `begin` and `end` in the Markdown file at
+    /// `path` with `section` (which carries both markers), or appends it.
+    static func replaceSection(in path: String, begin: String, end: String, with section: String) throws {
+        var text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        if let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex) {
+            text.replaceSubrange(start.lowerBound..<stop.upperBound, with: section)
+        } else {
+            text += (text.isEmpty || text.hasSuffix("\n\n") ? "" : "\n") + section + "\n"
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
 
     /// Progress on standard error, with the seconds since the start.
     @Sendable static func log(_ message: String) {

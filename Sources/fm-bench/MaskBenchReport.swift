@@ -246,14 +246,7 @@ extension MaskBench {
 
         /// Replaces the section in the output file (or appends it).
         func write() throws {
-            let section = markdown().joined(separator: "\n")
-            var text = (try? String(contentsOfFile: options.output, encoding: .utf8)) ?? ""
-            if let start = text.range(of: Self.begin), let finish = text.range(of: Self.end), start.lowerBound < finish.upperBound {
-                text.replaceSubrange(start.lowerBound..<finish.upperBound, with: section)
-            } else {
-                text += (text.isEmpty || text.hasSuffix("\n\n") ? "" : "\n") + section + "\n"
-            }
-            try text.write(toFile: options.output, atomically: true, encoding: .utf8)
+            try Benchmark.replaceSection(in: options.output, begin: Self.begin, end: Self.end, with: markdown().joined(separator: "\n"))
         }
     }
 }
