@@ -33,4 +33,18 @@ struct BenchmarkCommandTests {
             #expect(!FileManager.default.fileExists(atPath: FileManager.default.temporaryDirectory.appendingPathComponent(argument).path))
         }
     }
+
+    /// `own-work` (`make callgrind`) without its model is a usage error; with
+    /// a model that is not there, a failure said on standard error with
+    /// status 1 — not a trap on the error thrown out of `main` (status 132
+    /// or 133), which is how a failed fm-bench run used to end.
+    @Test func ownWorkSaysWhatIsMissing() throws {
+        let usage = try Self.run(["own-work"])
+        #expect(usage.status == 64, "status \(usage.status)")
+        #expect(usage.error.contains("own-work takes one MODEL.gguf"), "\(usage.error)")
+        let missing = try Self.run(["own-work", "/nonexistent/model.gguf"])
+        #expect(missing.status == 1, "status \(missing.status): \(missing.error)")
+        #expect(missing.error.contains("fm-bench: error: no model file at /nonexistent/model.gguf"), "\(missing.error)")
+        #expect(!missing.error.contains("Fatal error"), "\(missing.error)")
+    }
 }
