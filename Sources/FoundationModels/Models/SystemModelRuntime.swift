@@ -84,7 +84,11 @@ enum SystemModelRuntime {
     }
     #endif
 
-    private static let metadataCache = Mutex<[String: FileFacts]>([:])
+    #if LlamaCpp
+    /// What each file's header says, with the file as it was when read: a
+    /// file replaced or rewritten at the same path is read again.
+    private static let metadataCache = Mutex<[String: (file: FileIdentity, facts: FileFacts)]>([:])
+    #endif
 
     private struct FileFacts: Sendable {
         var languages: Set<Locale.Language>
@@ -98,7 +102,8 @@ enum SystemModelRuntime {
 
     private static func facts(for path: String) -> FileFacts? {
         #if LlamaCpp
-        if let cached = metadataCache.withLock({ $0[path] }) { return cached }
+        guard let identity = FileIdentity(path: path) else { return nil }
+        if let cached = metadataCache.withLock({ $0[path] }), cached.file == identity { return cached.facts }
         guard let metadata = try? GGUFFile.metadata(path: path) else { return nil }
         var languages = Set<Locale.Language>()
         if case .array(let values)? = metadata["general.languages"] {
@@ -125,7 +130,7 @@ enum SystemModelRuntime {
         let facts = FileFacts(
             languages: languages, trainedContextLength: trained, cacheElementsPerToken: cacheElements, name: metadata["general.name"]?.stringValue
         )
-        metadataCache.withLock { $0[path] = facts }
+        metadataCache.withLock { $0[path] = (identity, facts) }
         return facts
         #else
         return nil

@@ -108,6 +108,43 @@ extension OnDeviceTests {
             #expect(model.availability == .unavailable(.modelNotReady))
         }
 
+        /// What the model says of itself (name, languages, context) comes
+        /// from its file's header, read again when the file at the same path
+        /// is replaced: a cache keyed by the path alone kept the first
+        /// file's.
+        @Test func aReplacedModelFilesHeaderIsReadAgain() throws {
+            // A GGUF v3 header with no tensors and three metadata entries.
+            func header(name: String, language: String, contextLength: UInt32) -> Data {
+                var data = Data("GGUF".utf8)
+                func append<Integer: FixedWidthInteger>(_ value: Integer) {
+                    withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+                }
+                func append(_ text: String) {
+                    append(UInt64(text.utf8.count))
+                    data.append(contentsOf: Array(text.utf8))
+                }
+                append(UInt32(3))
+                append(UInt64(0))
+                append(UInt64(4))
+                append("general.architecture"); append(UInt32(8)); append("llama")
+                append("general.name"); append(UInt32(8)); append(name)
+                append("general.languages"); append(UInt32(9)); append(UInt32(8)); append(UInt64(1)); append(language)
+                append("llama.context_length"); append(UInt32(4)); append(contextLength)
+                return data
+            }
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("replaced-\(UUID().uuidString).gguf")
+            defer { try? FileManager.default.removeItem(at: url) }
+            try header(name: "first", language: "fr", contextLength: 1024).write(to: url)
+            let model = OnDevice.model(path: url.path)
+            #expect(model.variant.displayName == "first")
+            #expect(model.supportedLanguages == [Locale.Language(identifier: "fr")])
+            #expect(model.contextSize == 1024)
+            try header(name: "second model", language: "de", contextLength: 2048).write(to: url)
+            #expect(model.variant.displayName == "second model")
+            #expect(model.supportedLanguages == [Locale.Language(identifier: "de")])
+            #expect(model.contextSize == 2048)
+        }
+
         @Test func aFileOfRandomBytesIsModelNotReady() async throws {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("random-\(UUID().uuidString).gguf")
             var generator = SystemRandomNumberGenerator()
