@@ -41,12 +41,14 @@ enum SystemModelRuntime {
     }
 
     #if LlamaCpp
-    /// Files whose GGUF header was checked, as they were then. Every
-    /// request checks availability; reading the header through Foundation
-    /// each time cost about 0.14 ms of a request's 1.1 ms outside
-    /// `llama_decode` (the 2-core machine), where asking the file system
-    /// whether the file is still the one checked costs a few microseconds.
-    private static let checkedFiles = Mutex<[String: FileIdentity]>([:])
+    /// Files whose GGUF header was checked. Every request checks
+    /// availability; reading the header through Foundation each time cost
+    /// about 0.14 ms of a request's 1.1 ms outside `llama_decode` (the 2-core
+    /// machine), where asking the file system whether the file is still the
+    /// one checked costs a few microseconds.
+    private static let checkedFiles = PerFileVersion<Void>()
+    /// What each file's header says (name, languages, training length).
+    private static let metadataCache = PerFileVersion<FileFacts>()
 
     /// A file as the file system describes it: replaced, rewritten or
     /// touched, it is another.
@@ -73,21 +75,28 @@ enum SystemModelRuntime {
         }
     }
 
+    /// Values read from files, each kept with its file as it was when read,
+    /// so a file replaced or rewritten at the same path is read again; a
+    /// read that fails is not kept.
+    private final class PerFileVersion<Value: Sendable>: Sendable {
+        private let entries = Mutex<[String: (file: FileIdentity, value: Value)]>([:])
+
+        /// `path`'s value: the kept one while the file is unchanged, else
+        /// `read(path)`; nil when the file is missing or `read` gives nil.
+        func value(at path: String, read: (String) -> Value?) -> Value? {
+            guard let identity = FileIdentity(path: path) else { return nil }
+            if let entry = entries.withLock({ $0[path] }), entry.file == identity { return entry.value }
+            guard let value = read(path) else { return nil }
+            entries.withLock { $0[path] = (identity, value) }
+            return value
+        }
+    }
+
     /// Whether `path` is a GGUF file llama.cpp can read (its header), checked
     /// again only when the file changed.
     private static func isModelFile(_ path: String) -> Bool {
-        guard let identity = FileIdentity(path: path) else { return false }
-        if checkedFiles.withLock({ $0[path] }) == identity { return true }
-        guard (try? GGUFFile.validate(path: path)) != nil else { return false }
-        checkedFiles.withLock { $0[path] = identity }
-        return true
+        checkedFiles.value(at: path) { (try? GGUFFile.validate(path: $0)).map { _ in () } } != nil
     }
-    #endif
-
-    #if LlamaCpp
-    /// What each file's header says, with the file as it was when read: a
-    /// file replaced or rewritten at the same path is read again.
-    private static let metadataCache = Mutex<[String: (file: FileIdentity, facts: FileFacts)]>([:])
     #endif
 
     private struct FileFacts: Sendable {
@@ -102,8 +111,14 @@ enum SystemModelRuntime {
 
     private static func facts(for path: String) -> FileFacts? {
         #if LlamaCpp
-        guard let identity = FileIdentity(path: path) else { return nil }
-        if let cached = metadataCache.withLock({ $0[path] }), cached.file == identity { return cached.facts }
+        metadataCache.value(at: path, read: readFacts)
+        #else
+        nil
+        #endif
+    }
+
+    #if LlamaCpp
+    private static func readFacts(_ path: String) -> FileFacts? {
         guard let metadata = try? GGUFFile.metadata(path: path) else { return nil }
         var languages = Set<Locale.Language>()
         if case .array(let values)? = metadata["general.languages"] {
@@ -127,15 +142,11 @@ enum SystemModelRuntime {
             let kvHeads = metadata["\(architecture).attention.head_count_kv"]?.intValue ?? heads
             cacheElements = layers * kvHeads * (keyLength + valueLength)
         }
-        let facts = FileFacts(
+        return FileFacts(
             languages: languages, trainedContextLength: trained, cacheElementsPerToken: cacheElements, name: metadata["general.name"]?.stringValue
         )
-        metadataCache.withLock { $0[path] = (identity, facts) }
-        return facts
-        #else
-        return nil
-        #endif
     }
+    #endif
 
     /// The model the configuration runs: named by its GGUF file's
     /// `general.name`, else the file's name.
