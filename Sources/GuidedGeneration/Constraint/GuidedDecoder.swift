@@ -37,6 +37,9 @@ package struct GuidedDecoder {
     /// (``forbidRepeatedElement(in:)``).
     var openList: Int32?
     var listElements: [Int32: [ArraySlice<UInt8>]] = [:]
+    /// The open string's shortest completion and its length in the model's
+    /// tokens (``pace(room:pacing:)``), tokenized once per string.
+    var openStringCompletion: (bytes: [UInt8], count: Int)?
 
     init(constraint: TokenConstraint) {
         self.constraint = constraint
@@ -475,7 +478,7 @@ package struct GuidedDecoder {
 
     /// `bytes` as the model tokenizes them, or one token per byte where
     /// that does not spell them exactly; nil if some byte has no token.
-    private func tokens(spelling bytes: [UInt8]) -> [Int32]? {
+    func tokens(spelling bytes: [UInt8]) -> [Int32]? {
         if bytes.isEmpty { return [] }
         if UTF8Boundary.incompleteSuffixLength(of: bytes) == 0, bytes.first.map({ $0 & 0xC0 != 0x80 }) ?? false,
            let tokens = vocabulary.tokenize(bytes),

@@ -5,21 +5,32 @@
 /// one field for the whole token budget, and the fields after it are left
 /// with the shortest value that fits — empty strings. Constrained decoding
 /// alone cannot prevent that (`""` is valid), so the decoder paces free
-/// strings as it goes:
+/// strings as it goes. Pacing never makes an answer worse than the model
+/// would write it: it steps in where the answer would otherwise not fit or
+/// where a string runs past what its property states, and then ends the
+/// string at the most natural place still in reach.
 ///
-/// - **Fair share of the budget.** While a free string is open, the room
-///   the rest of the value needs at least (its shortest completion) is kept,
-///   and what is left over is shared with the free strings still to come:
-///   a string that has used `u` tokens while `k` free strings follow it ends
-///   once `u × k` reaches the spare room. Every field gets a share; none is
-///   starved.
+/// - **Room for the rest.** While a free string is open, the room the rest
+///   of the value needs at least is kept — its shortest completion, counted
+///   in the model's tokens — plus ``reserve`` tokens for each free string
+///   still to come, so none of them is left empty or cut to a word. Only
+///   when what is left falls to that does the open string end. A budget at
+///   least as large as the answer the model writes unpaced leaves it
+///   exactly as it is (unless the strings still to come are shorter than
+///   their reserve and the budget exact to the token).
 /// - **Natural ends.** A string that has run long ends where a writer would
 ///   end it: past ``soft`` tokens at the end of a sentence, past ``hard``
-///   tokens at the end of a word, and never later than ``hard`` plus
-///   ``overrun``. List elements (tags) have their own, shorter limits.
-/// - **Stated word limits.** A property whose description states a length
-///   in words ("at most 25 words", "max 10 words", "a three-word title")
-///   ends before a word past the limit begins (see ``LengthHint``).
+///   tokens at the end of a sentence or before a clause's `,` `;` `:`,
+///   ``overrun`` tokens later at the end of a word, and never later than
+///   ``hard`` plus twice ``overrun``. List elements (tags) have their own,
+///   shorter limits.
+/// - **Stated word limits are targets.** A property whose description
+///   states a length in words ("at most 25 words", "max 10 words", "a
+///   three-word title", see ``LengthHint``) ends at the first sentence end
+///   from two thirds of the limit on, at a sentence or clause end once the
+///   limit is reached, and only past the limit by more than its tolerance
+///   (``wordTolerance``) at the end of a word. A sentence one or two words
+///   longer than asked reads better than one cut at the limit.
 /// - **Loops.** A string that has fallen into a loop (the same passage three
 ///   times in a row, ``RepetitionStop``) ends at once.
 ///
@@ -39,71 +50,129 @@ package struct StringPacing: Sendable, Hashable {
     /// Tokens past a limit a string may still take looking for a boundary
     /// before it ends wherever it is.
     package var overrun: Int
+    /// Tokens kept for each free string still to come while the budget is
+    /// shared: a short phrase, so that no later field is left empty or a
+    /// single word when an earlier one ran long.
+    package var reserve: Int
+    /// How far past a stated word limit a string may go looking for the end
+    /// of its sentence or clause, as a fraction of the limit (at least two
+    /// words); past it, the string ends at its next word boundary.
+    package var wordTolerance: Double
     /// Whether a string that loops ends at once.
     package var stopsLoops: Bool
 
-    package init(soft: Int = 48, hard: Int = 128, elementSoft: Int = 12, elementHard: Int = 24, overrun: Int = 16, stopsLoops: Bool = true) {
+    package init(
+        soft: Int = 48, hard: Int = 128, elementSoft: Int = 12, elementHard: Int = 24, overrun: Int = 16,
+        reserve: Int = 8, wordTolerance: Double = 0.5, stopsLoops: Bool = true
+    ) {
         self.soft = soft
         self.hard = hard
         self.elementSoft = elementSoft
         self.elementHard = elementHard
         self.overrun = overrun
+        self.reserve = reserve
+        self.wordTolerance = wordTolerance
         self.stopsLoops = stopsLoops
+    }
+
+    /// The most words past `limit` a string may take to reach the end of
+    /// its sentence or clause.
+    package func wordSlack(for limit: Int) -> Int {
+        max(2, Int((Double(limit) * wordTolerance).rounded(.up)))
     }
 
     /// The limits used unless a model is configured otherwise.
     package static let standard = StringPacing()
 }
 
-/// What the open free string should do next (``GuidedDecoder/pace(room:pacing:)``).
-package enum StringPace: Sendable, Hashable {
+/// What the open free string should do next (``GuidedDecoder/pace(room:pacing:)``),
+/// ordered from the least to the most pressing.
+package enum StringPace: Int, Sendable, Hashable, Comparable {
     /// Go on: nothing limits it yet.
     case free
     /// End instead of starting a new sentence.
     case endAtSentenceEnd
+    /// End instead of starting a new sentence or going on past a clause
+    /// (a `,`, `;` or `:` would come next).
+    case endAtClauseEnd
     /// End instead of starting a new word.
     case endAtWordBoundary
     /// End with the next token.
     case endNow
+
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 extension GuidedDecoder {
     /// How the free string being generated should go on, given `room`
     /// tokens left for the rest of the answer; `.free` outside free strings.
+    /// The most pressing of what the budget, the property's stated word
+    /// limit and the string's own length ask for.
     package mutating func pace(room: Int, pacing: StringPacing = .standard) -> StringPace {
         guard let start = openString, isInFreeString(state), let context = stringContext(of: state[0]) else { return .free }
         let tokens = acceptedTokens - start.token
         if pacing.stopsLoops, RepetitionStop.endsInLoop(output[start.byte...]) { return .endNow }
-        // The budget's fair share: keep what the rest needs at least, share
-        // the spare room with the free strings still to come.
+        var pace = StringPace.free
+        // The budget: keep what the rest needs at least, and a short
+        // phrase's room for each free string still to come.
         let completion = matcher.shortestCompletion(of: state, table: constraint.completions) ?? []
         matcher.truncate(to: committed)
         let following = Self.emptyStringCount(in: completion)
         if following > 0 {
-            let spare = room - completion.count
-            if tokens * following >= spare + pacing.overrun * following { return .endNow }
-            if tokens * following >= spare { return .endAtWordBoundary }
+            let kept = following * pacing.reserve
+            // Every token spells at least one byte: the completion's bytes
+            // bound its tokens from above, and decide most steps alone.
+            if room - completion.count <= kept {
+                let spare = room - completionTokenCount(completion)
+                if spare <= kept - min(pacing.overrun, kept / 2) {
+                    pace = .endNow
+                } else if spare <= kept {
+                    pace = .endAtWordBoundary
+                }
+            }
         }
         if let limit = context.wordLimit {
             let words = Self.wordCount(output[start.byte...])
-            if words > limit { return .endNow }
-            if words == limit { return .endAtWordBoundary }
-            // Near the limit, a sentence that ends is where to stop: better
-            // than a sentence cut at the limit.
-            if words * 3 >= limit * 2 { return .endAtSentenceEnd }
+            if words >= limit + pacing.wordSlack(for: limit) {
+                pace = max(pace, .endAtWordBoundary)
+            } else if words >= limit {
+                pace = max(pace, .endAtClauseEnd)
+            } else if words * 3 >= limit * 2 {
+                // Near the limit, a sentence that ends is where to stop:
+                // better than one that runs on past it.
+                pace = max(pace, .endAtSentenceEnd)
+            }
         }
         let soft = context.isElement ? pacing.elementSoft : pacing.soft
         let hard = context.isElement ? pacing.elementHard : pacing.hard
-        if tokens >= hard + pacing.overrun { return .endNow }
-        if tokens >= hard { return .endAtWordBoundary }
-        if tokens >= soft { return .endAtSentenceEnd }
-        return .free
+        if tokens >= hard + 2 * pacing.overrun {
+            pace = max(pace, .endNow)
+        } else if tokens >= hard + pacing.overrun {
+            pace = max(pace, .endAtWordBoundary)
+        } else if tokens >= hard {
+            pace = max(pace, .endAtClauseEnd)
+        } else if tokens >= soft {
+            pace = max(pace, .endAtSentenceEnd)
+        }
+        return pace
+    }
+
+    /// The tokens the model would spell a shortest completion with, kept
+    /// for the open string: while it is open its completion is the same at
+    /// every step (its closing quote, then the rest), so it is tokenized
+    /// once.
+    private mutating func completionTokenCount(_ completion: [UInt8]) -> Int {
+        if let known = openStringCompletion, known.bytes == completion { return known.count }
+        let count = tokens(spelling: completion)?.count ?? completion.count
+        openStringCompletion = (completion, count)
+        return count
     }
 
     /// Whether `token` would carry the open string past where `pace` ends
     /// it: it starts a new word (it begins with a space or an escaped line
-    /// break, or the text so far ends with one), and for
-    /// `.endAtSentenceEnd` the text so far ends a sentence.
+    /// break, or the text so far ends with one), for `.endAtSentenceEnd`
+    /// after a sentence's end, and for `.endAtClauseEnd` after a sentence's
+    /// end or as the `,` `;` `:` that would go on with the sentence.
     package func continuesPast(_ pace: StringPace, with token: Int32) -> Bool {
         guard let start = openString, token >= 0, Int(token) < vocabulary.count else { return false }
         let bytes = vocabulary.tokens[Int(token)]
@@ -116,9 +185,18 @@ extension GuidedDecoder {
             return true
         case .endAtWordBoundary:
             return startsWord
+        case .endAtClauseEnd:
+            return (startsWord && Self.endsSentence(content)) || (!content.isEmpty && Self.continuesClause(bytes))
         case .endAtSentenceEnd:
             return startsWord && Self.endsSentence(content)
         }
+    }
+
+    /// Whether a token's text goes on with a sentence past a clause: it
+    /// begins with `,`, `;` or `:` (and is not a closing quote after one).
+    static func continuesClause(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first else { return false }
+        return first == UInt8(ascii: ",") || first == UInt8(ascii: ";") || first == UInt8(ascii: ":")
     }
 
     /// Sets `mask` to the tokens that close the open string in this step
