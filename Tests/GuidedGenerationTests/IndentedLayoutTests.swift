@@ -146,10 +146,12 @@ struct IndentedLayoutTests {
             == prefix + "ue,\n          \"kids\": []\n        }\n      ]\n    }\n  ]\n}")
     }
 
-    @Test func freeFormValuesFallBackToTheSpacedLayout() throws {
+    /// Extra keys and free-form values are indented like the rest
+    /// (FreeFormIndentedTests has the details).
+    @Test func freeFormValuesAreIndentedToo() throws {
         let constraint = try Self.indented(JSONLayoutTests.open)
-        #expect(Self.accepts(constraint, #"{"name": "Ada", "tags": [true], "x": {"a": 1}}"#))
-        #expect(!Self.accepts(constraint, "{\n  \"name\": \"Ada\""))
+        #expect(Self.accepts(constraint, "{\n  \"name\": \"Ada\",\n  \"tags\": [true],\n  \"x\": {\n    \"a\": 1\n  }\n}"))
+        #expect(!Self.accepts(constraint, #"{"name": "Ada", "tags": [true], "x": {"a": 1}}"#))
     }
 
     /// Random walks through the mask, closed by the shortest completion when

@@ -569,6 +569,12 @@ extension JSONSchemaReader {
                 // (One that no value satisfies is `false`.)
                 additional = try satisfiableNode(for: [extra], at: extra.path)
             }
+        } else if properties.isEmpty, facts.maxProperties == nil {
+            // An object that declares nothing (`{"type": "object"}`, OpenAI's
+            // `json_object`) is one the prompt describes: its keys and values
+            // are the model's to write, as JSON Schema allows. Closed, it
+            // could only ever be `{}`.
+            additional = .any
         } else {
             // No additionalProperties: JSON Schema allows other keys, but the
             // engine writes only the declared ones (a model given the choice

@@ -107,6 +107,7 @@ enum SchemaPromptWriter {
             if let text = Self.shortened(property.description, detail) { line += ". \(text)" }
             lines.append(line)
         }
+        if let extras = extraKeys(of: object, detail: detail) { lines.append("  then " + extras) }
         return lines
     }
 
@@ -137,9 +138,10 @@ enum SchemaPromptWriter {
     static func summary(of node: SchemaNode, detail: SchemaPromptDetail = .full) -> String {
         switch node {
         case .object(let object):
-            if object.properties.isEmpty { return "an empty object" }
+            let extras = extraKeys(of: object, detail: detail)
+            if object.properties.isEmpty { return extras.map { "an object of " + $0 } ?? "an empty object" }
             let fields = object.properties.map { "\"\($0.name)\"" + ($0.isOptional ? "?" : "") + ": " + summary(of: $0.node, detail: detail) }
-            return "{" + fields.joined(separator: ", ") + "}"
+            return "{" + fields.joined(separator: ", ") + "}" + (extras.map { " and " + $0 } ?? "")
         case .string(let string):
             if let constant = string.constant { return "the string \(quoted(constant))" }
             if let choices = string.choices {
@@ -170,6 +172,18 @@ enum SchemaPromptWriter {
         case .literal(let text):
             return "the value \(text)"
         }
+    }
+
+    /// What an object's keys beyond its properties may be, in words; nil
+    /// for an object that has none. An object with no properties and any
+    /// keys (`{"type": "object"}`, `json_object`) is what the request asks
+    /// for: described as empty, a model writes `{}`.
+    static func extraKeys(of object: ObjectNode, detail: SchemaPromptDetail) -> String? {
+        if object.additionalProperties == .any { return "the keys and values the request asks for" }
+        if let value = object.additionalProperties { return "other keys, each " + summary(of: value, detail: detail) }
+        guard !object.patternProperties.isEmpty else { return nil }
+        return object.patternProperties.map { "keys matching /\($0.pattern)/, each " + summary(of: $0.node, detail: detail) }
+            .joined(separator: "; ")
     }
 
     /// An array's element count in words ("3 to 5 ", "exactly 2 ",

@@ -36,9 +36,11 @@ package enum JSONLayout: Sendable, Hashable {
     ///       ]
     ///     }
     ///
-    /// Schemas with free-form values (`anyValue`) or extra keys
-    /// (`additionalProperties`, `patternProperties`) are written ``spaced``
-    /// instead (``GrammarCompiler``).
+    /// Extra keys (`additionalProperties`, `patternProperties`) are members
+    /// like the others, and free-form objects (`anyValue`) are written the
+    /// same way. A free-form array is written either way a list is, as the
+    /// model chooses at its `[`: on one line, its elements then strings,
+    /// numbers, booleans or null, or one element a line.
     case indented
 
     /// What follows a value in an object or a one-line array when another

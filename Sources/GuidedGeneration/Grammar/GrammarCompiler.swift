@@ -597,17 +597,11 @@ package struct GrammarCompiler {
     // MARK: - Layout
 
     /// Settles the indented layout: which arrays put each element on a line
-    /// of its own (those whose elements can be objects or lists). A grammar
-    /// with free-form values or extra keys is written spaced instead: their
-    /// frames have no line structure of their own.
+    /// of its own (those whose elements can be objects or lists). Free-form
+    /// values and extra keys need nothing here: the matcher lays them out
+    /// as it writes them (a free-form array's form is chosen at its `[`).
     mutating func chooseLayout() {
         guard grammar.layout == .indented else { return }
-        let free = grammar.nodes.contains { if case .anyValue = $0 { true } else { false } }
-            || grammar.objects.contains { !$0.extras.isEmpty }
-        if free {
-            grammar.layout = .spaced
-            return
-        }
         var memo: [Int32: Bool] = [:]
         func isContainer(_ node: Int32, _ visiting: inout Set<Int32>) -> Bool {
             if let known = memo[node] { return known }

@@ -19,7 +19,9 @@ struct Frame: Hashable, Sendable {
         case array
         /// A free-form object (`anyValue`); `a` is ``FreeObjectPhase``.
         case anyObject
-        /// A free-form array (`anyValue`); `a` is ``FreeArrayPhase``.
+        /// A free-form array (`anyValue`); `a` is ``FreeArrayPhase``, `b`
+        /// 1 when it is written one element a line (``JSONLayout/indented``,
+        /// chosen at its first byte after `[`), 0 on one line.
         case anyArray
         /// Sequence node `node` at child `a`: `b` is 0 while the child is
         /// being generated above it, 1 when the child starts at the next byte.
@@ -77,7 +79,8 @@ enum ArrayPhase: Int32 {
 
 /// Where an object's extra-key frame is.
 enum ExtraPhase: Int32 {
-    /// After `,`: the next key's opening quote.
+    /// After `,` (indented: and the key's line break and indentation):
+    /// the next key's opening quote.
     case afterComma = 0
     /// Waiting for the key leaf above it.
     case inKey = 1
@@ -87,27 +90,47 @@ enum ExtraPhase: Int32 {
     case afterColon = 3
     /// Waiting for the value above it.
     case inValue = 4
-    /// After the value: `,` or `}`.
+    /// After the value: `,` or `}` (indented: `,` or the closing line
+    /// break).
     case afterValue = 5
+    /// Indented, after the line break and indentation that close the
+    /// object: `}`.
+    case closing = 6
 }
 
 /// Where a free-form object frame is.
 enum FreeObjectPhase: Int32 {
+    /// Right after `{`: a key or `}` (indented: `}` or the first key's
+    /// line break).
     case opened = 0
     case afterKey = 1
     case inValue = 2
+    /// After a value: `,` or `}` (indented: `,` or the closing line break).
     case afterValue = 3
+    /// After `,` (indented: and the key's line break and indentation): a key.
     case afterComma = 4
     case inKey = 5
     case afterColon = 6
+    /// Indented, after the line break and indentation that close the
+    /// object: `}`.
+    case closing = 7
 }
 
 /// Where a free-form array frame is.
 enum FreeArrayPhase: Int32 {
+    /// Right after `[`: an element or `]` (indented: or the line break
+    /// that puts each element on a line of its own).
     case opened = 0
+    /// After `,` (one element a line: and the line break and
+    /// indentation): an element.
     case afterComma = 1
     case inValue = 2
+    /// After an element: `,` or `]` (one element a line: `,` or the
+    /// closing line break).
     case afterValue = 3
+    /// One element a line, after the line break and indentation that
+    /// close the array: `]`.
+    case closing = 4
 }
 
 /// A frame and the index of the frame below it in the matcher's arena.

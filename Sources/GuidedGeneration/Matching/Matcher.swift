@@ -81,13 +81,18 @@ struct Matcher {
             // would retain and release its arrays at every byte.
             let shape = Int(frame.node)
             if frame.b == 0, !grammar.objects[shape].extras.isEmpty, frame.a / 2 >= grammar.objects[shape].optionalTail {
-                // Extra keys may start here: after a comma, or as the first key.
+                // Extra keys may start here: after a comma, or as the first
+                // key (indented, each on a line of its own).
                 if frame.a & 1 == 1 {
                     if byte == UInt8(ascii: ",") {
-                        out.append(separated(push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
+                        out.append(nextMember(push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
                     }
-                } else if byte == UInt8(ascii: "\"") {
-                    startExtraKey(shape: frame.node, parent: record.parent, byte, into: &out)
+                } else if grammar.layout != .indented {
+                    if byte == UInt8(ascii: "\"") {
+                        startExtraKey(shape: frame.node, parent: record.parent, byte, into: &out)
+                    }
+                } else if byte == UInt8(ascii: "\n") {
+                    out.append(memberLine(over: push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
                 }
             }
             let trie = grammar.objects[shape].keyTrie(frame.a)
@@ -180,8 +185,14 @@ struct Matcher {
                 startValue(grammar.objects[Int(frame.node)].extras[Int(frame.b)].value, parent: waiting, byte, into: &out)
             case .afterValue:
                 if byte == UInt8(ascii: ",") {
-                    out.append(separated(push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
-                } else if byte == UInt8(ascii: "}") {
+                    out.append(nextMember(push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
+                } else if grammar.layout != .indented {
+                    if byte == UInt8(ascii: "}") { out.append(complete(record.parent)) }
+                } else if byte == UInt8(ascii: "\n") {
+                    out.append(closingLine(over: push(Frame(.extra, node: frame.node, a: ExtraPhase.closing.rawValue), parent: record.parent)))
+                }
+            case .closing:
+                if byte == UInt8(ascii: "}") {
                     out.append(complete(record.parent))
                 }
             case .inKey, .inValue:
@@ -190,13 +201,17 @@ struct Matcher {
 
         case .anyObject:
             switch FreeObjectPhase(rawValue: frame.a) ?? .inValue {
-            case .opened, .afterComma:
-                if byte == UInt8(ascii: "}"), frame.a == FreeObjectPhase.opened.rawValue {
+            case .opened:
+                if byte == UInt8(ascii: "}") {
                     out.append(complete(record.parent))
-                } else if byte == UInt8(ascii: "\"") {
-                    let waiting = push(Frame(.anyObject, node: 0, a: FreeObjectPhase.inKey.rawValue), parent: record.parent)
-                    startLeaf(SharedLeaf.anyString.rawValue, parent: waiting, byte, into: &out)
+                } else if grammar.layout != .indented {
+                    if byte == UInt8(ascii: "\"") { startFreeKey(parent: record.parent, byte, into: &out) }
+                } else if byte == UInt8(ascii: "\n") {
+                    // Indented, the first key's line.
+                    out.append(memberLine(over: push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterComma.rawValue), parent: record.parent)))
                 }
+            case .afterComma:
+                if byte == UInt8(ascii: "\"") { startFreeKey(parent: record.parent, byte, into: &out) }
             case .afterKey:
                 if byte == UInt8(ascii: ":") {
                     out.append(separated(push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterColon.rawValue), parent: record.parent)))
@@ -206,8 +221,14 @@ struct Matcher {
                 startAnyValue(parent: waiting, byte, into: &out)
             case .afterValue:
                 if byte == UInt8(ascii: ",") {
-                    out.append(separated(push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterComma.rawValue), parent: record.parent)))
-                } else if byte == UInt8(ascii: "}") {
+                    out.append(nextMember(push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterComma.rawValue), parent: record.parent)))
+                } else if grammar.layout != .indented {
+                    if byte == UInt8(ascii: "}") { out.append(complete(record.parent)) }
+                } else if byte == UInt8(ascii: "\n") {
+                    out.append(closingLine(over: push(Frame(.anyObject, node: 0, a: FreeObjectPhase.closing.rawValue), parent: record.parent)))
+                }
+            case .closing:
+                if byte == UInt8(ascii: "}") {
                     out.append(complete(record.parent))
                 }
             case .inValue, .inKey:
@@ -215,18 +236,36 @@ struct Matcher {
             }
 
         case .anyArray:
+            // Indented, the line break after `[` chooses one element a
+            // line (`b` 1); any element chooses one line, where elements
+            // are strings, numbers, booleans or null, as a list of them is
+            // written in that layout (a list of objects or lists is one
+            // element a line).
+            let expanded = frame.b == 1
             switch FreeArrayPhase(rawValue: frame.a) ?? .inValue {
-            case .opened, .afterComma:
-                if byte == UInt8(ascii: "]"), frame.a == FreeArrayPhase.opened.rawValue {
+            case .opened:
+                if byte == UInt8(ascii: "]") {
                     out.append(complete(record.parent))
+                } else if grammar.layout == .indented, byte == UInt8(ascii: "\n") {
+                    out.append(memberLine(over: push(Frame(.anyArray, node: 0, a: FreeArrayPhase.afterComma.rawValue, b: 1), parent: record.parent)))
                 } else {
                     let waiting = push(Frame(.anyArray, node: 0, a: FreeArrayPhase.inValue.rawValue), parent: record.parent)
-                    startAnyValue(parent: waiting, byte, into: &out)
+                    startAnyValue(parent: waiting, containers: grammar.layout != .indented, byte, into: &out)
                 }
+            case .afterComma:
+                let waiting = push(Frame(.anyArray, node: 0, a: FreeArrayPhase.inValue.rawValue, b: frame.b), parent: record.parent)
+                startAnyValue(parent: waiting, containers: expanded || grammar.layout != .indented, byte, into: &out)
             case .afterValue:
                 if byte == UInt8(ascii: ",") {
-                    out.append(separated(push(Frame(.anyArray, node: 0, a: FreeArrayPhase.afterComma.rawValue), parent: record.parent)))
-                } else if byte == UInt8(ascii: "]") {
+                    let next = push(Frame(.anyArray, node: 0, a: FreeArrayPhase.afterComma.rawValue, b: frame.b), parent: record.parent)
+                    out.append(expanded ? memberLine(newline: true, over: next) : separated(next))
+                } else if !expanded {
+                    if byte == UInt8(ascii: "]") { out.append(complete(record.parent)) }
+                } else if byte == UInt8(ascii: "\n") {
+                    out.append(closingLine(over: push(Frame(.anyArray, node: 0, a: FreeArrayPhase.closing.rawValue, b: 1), parent: record.parent)))
+                }
+            case .closing:
+                if byte == UInt8(ascii: "]") {
                     out.append(complete(record.parent))
                 }
             case .inValue:
@@ -269,6 +308,31 @@ struct Matcher {
         let spaces = level * JSONLayout.indentWidth
         guard spaces > 0 || newline else { return Alternative(top: top) }
         return Alternative(top: push(Frame(.space, node: 0, a: spaces, b: newline ? 1 : 0), parent: top))
+    }
+
+    /// The alternative after the `,` between two members of the object or
+    /// array whose frame is now at `top`: indented, the line break and
+    /// indentation of the next member's line; else what ``separated(_:)``
+    /// gives.
+    @inline(__always)
+    private mutating func nextMember(_ top: Int32) -> Alternative {
+        grammar.layout == .indented ? memberLine(newline: true, over: top) : separated(top)
+    }
+
+    /// The alternative leading to container frame `top` through the
+    /// indentation (after a line break first when `newline`) of a line
+    /// that holds one of its members: a level deeper than the container.
+    @inline(__always)
+    private mutating func memberLine(newline: Bool = false, over top: Int32) -> Alternative {
+        indentation(depth(below: top), newline: newline, over: top)
+    }
+
+    /// The alternative leading to container frame `top` through the
+    /// indentation of its closing line, after the line break: the
+    /// container's own level.
+    @inline(__always)
+    private mutating func closingLine(over top: Int32) -> Alternative {
+        indentation(depth(below: top) - 1, over: top)
     }
 
     /// How many objects and arrays are open in the stack from `index` down:
@@ -366,11 +430,22 @@ struct Matcher {
         }
     }
 
-    private mutating func startAnyValue(parent: Int32, _ byte: UInt8, into out: inout [Alternative]) {
+    /// Starts a key of the free-form object whose frame's parent is
+    /// `parent` (its opening quote is `byte`).
+    private mutating func startFreeKey(parent: Int32, _ byte: UInt8, into out: inout [Alternative]) {
+        let waiting = push(Frame(.anyObject, node: 0, a: FreeObjectPhase.inKey.rawValue), parent: parent)
+        startLeaf(SharedLeaf.anyString.rawValue, parent: waiting, byte, into: &out)
+    }
+
+    /// Starts a free-form value whose first byte is `byte`, above
+    /// `parent`; only a string, number, boolean or null unless `containers`.
+    private mutating func startAnyValue(parent: Int32, containers: Bool = true, _ byte: UInt8, into out: inout [Alternative]) {
         switch byte {
         case UInt8(ascii: "{"):
+            guard containers else { return }
             out.append(Alternative(top: push(Frame(.anyObject, node: 0, a: FreeObjectPhase.opened.rawValue), parent: parent)))
         case UInt8(ascii: "["):
+            guard containers else { return }
             out.append(Alternative(top: push(Frame(.anyArray, node: 0, a: FreeArrayPhase.opened.rawValue), parent: parent)))
         case UInt8(ascii: "\""):
             startLeaf(SharedLeaf.anyString.rawValue, parent: parent, byte, into: &out)

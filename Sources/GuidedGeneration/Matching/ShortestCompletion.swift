@@ -419,6 +419,9 @@ extension Matcher {
     /// it would be longer than ``ShortestCompletion/textLimit``.
     private mutating func completionBytes(of alternative: Alternative, table: ShortestCompletion) throws(ShortestCompletion.Unavailable) -> [UInt8] {
         let colon = grammar.layout.colon
+        // How an open object (free-form, or among its extra keys) closes
+        // after a member: indented, on a line of its own.
+        let closeObject: [UInt8] = grammar.layout == .indented ? Array("\n}".utf8) : Array("}".utf8)
         if alternative.leaf < 0, alternative.top >= 0 {
             let record = arena[Int(alternative.top)]
             if record.frame.kind == .space {
@@ -535,32 +538,37 @@ extension Matcher {
                     for extra in extras {
                         guard let key = ShortestCompletion.leafCompletion(grammar, extra.key, grammar.leafInitial(extra.key)),
                               let value = try? table.text(extra.value) else { continue }
-                        let candidate = key + colon + value + [UInt8(ascii: "}")]
+                        let candidate = key + colon + value + closeObject
                         if best.map({ candidate.count < $0.count }) ?? true { best = candidate }
                     }
                     guard let best else { throw .init() }
                     try append(best)
                 case .afterKey:
-                    try append(colon + table.text(extras[Int(frame.b)].value) + [UInt8(ascii: "}")])
+                    try append(colon + table.text(extras[Int(frame.b)].value) + closeObject)
                 case .afterColon:
-                    try append(table.text(extras[Int(frame.b)].value) + [UInt8(ascii: "}")])
+                    try append(table.text(extras[Int(frame.b)].value) + closeObject)
                 case .afterValue:
+                    try append(closeObject)
+                case .closing:
                     try append([UInt8(ascii: "}")])
                 case .inKey, .inValue:
                     throw .init()
                 }
             case .anyObject:
                 switch FreeObjectPhase(rawValue: frame.a) ?? .inValue {
-                case .opened, .afterValue: try append(Array("}".utf8))
-                case .afterComma: try append(Array("\"\"".utf8) + colon + Array("0}".utf8))
-                case .afterKey: try append(colon + Array("0}".utf8))
-                case .afterColon: try append(Array("0}".utf8))
+                case .opened, .closing: try append(Array("}".utf8))
+                case .afterValue: try append(closeObject)
+                case .afterComma: try append(Array("\"\"".utf8) + colon + Array("0".utf8) + closeObject)
+                case .afterKey: try append(colon + Array("0".utf8) + closeObject)
+                case .afterColon: try append(Array("0".utf8) + closeObject)
                 case .inValue, .inKey: throw .init()
                 }
             case .anyArray:
+                let close = Self.freeArrayClose(frame)
                 switch FreeArrayPhase(rawValue: frame.a) ?? .inValue {
-                case .opened, .afterValue: try append(Array("]".utf8))
-                case .afterComma: try append(Array("0]".utf8))
+                case .opened, .closing: try append(Array("]".utf8))
+                case .afterValue: try append(close)
+                case .afterComma: try append(Array("0".utf8) + close)
                 case .inValue: throw .init()
                 }
             case .sequence:
@@ -599,11 +607,11 @@ extension Matcher {
                 if frame.a == ExtraPhase.inKey.rawValue {
                     try append(colon + table.text(grammar.objects[Int(frame.node)].extras[Int(frame.b)].value))
                 }
-                try append([UInt8(ascii: "}")])
+                try append(closeObject)
             case .anyObject:
-                try append(frame.a == FreeObjectPhase.inKey.rawValue ? colon + Array("0}".utf8) : Array("}".utf8))
+                try append(frame.a == FreeObjectPhase.inKey.rawValue ? colon + Array("0".utf8) + closeObject : closeObject)
             case .anyArray:
-                try append([UInt8(ascii: "]")])
+                try append(Self.freeArrayClose(frame))
             case .sequence:
                 guard case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { throw .init() }
                 for part in parts[(Int(frame.a) + 1)...] { try append(table.text(part)) }
@@ -615,6 +623,15 @@ extension Matcher {
         guard grammar.layout == .indented else { return bytes }
         let rest = ShortestCompletion.indent(bytes[leafCount...], level: depth(below: alternative.top), inString: startsInString)
         return Array(bytes[..<leafCount]) + rest
+    }
+}
+
+extension Matcher {
+    /// How free-form array `frame` closes after an element: on a line of
+    /// its own when it is written one element a line (its indentation is
+    /// added with the rest of the completion's).
+    private static func freeArrayClose(_ frame: Frame) -> [UInt8] {
+        frame.b == 1 ? Array("\n]".utf8) : Array("]".utf8)
     }
 }
 
