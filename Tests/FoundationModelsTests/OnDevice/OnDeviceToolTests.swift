@@ -154,6 +154,29 @@ extension OnDeviceTests {
             }
         }
 
+        /// Tool outputs in the Hermes format end their user turn with one
+        /// line that asks for the answer (ChatRendering.toolResultsNote):
+        /// without it the default model writes the same call again as text.
+        @Test func toolOutputsAreOneTurnThatAsksForTheAnswer() async throws {
+            try OnDevice.requireModel()
+            let loaded = try await OnDeviceEngine.shared(for: .default).loaded()
+            let rendering = ChatRendering(model: loaded.rendering.model, toolFormat: .hermes)
+            let calls = [("call_1", "ABC-123"), ("call_2", "XY-9")].map { id, sku in
+                Transcript.ToolCall(id: id, toolName: "getStock", arguments: GeneratedContent(properties: ["sku": sku]))
+            }
+            let outputs: [Transcript.Entry] = [("call_1", "17 units"), ("call_2", "5 units")].map { id, text in
+                .toolOutput(Transcript.ToolOutput(id: id, toolName: "getStock", segments: [.text(Transcript.TextSegment(content: text))]))
+            }
+            let transcript = Transcript(entries: [
+                .prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "How many units of ABC-123 and XY-9 do we have?"))])),
+                .toolCalls(Transcript.ToolCalls(calls)),
+            ] + outputs)
+            let messages = rendering.messages(for: transcript)
+            #expect(messages.map(\.role) == ["user", "assistant", "user"])
+            #expect(messages.last?.content == "<tool_response>\n17 units\n</tool_response>\n<tool_response>\n5 units\n</tool_response>"
+                + ChatRendering.toolResultsNote)
+        }
+
         @Test func aToolWithoutSchemaInInstructionsIsStillCallable() async throws {
             try OnDevice.requireModel()
             let session = LanguageModelSession(tools: [HiddenTool()], instructions: "You keep secrets.")

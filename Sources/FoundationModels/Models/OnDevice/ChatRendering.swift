@@ -15,7 +15,8 @@ import LlamaKit
 /// Tools follow the model's own format where its template has one
 /// (``ToolCallFormat/hermes``, Qwen2.5 and Hermes-style templates: the
 /// tools as JSON function signatures in `<tools>`, calls in `<tool_call>`
-/// blocks, outputs in `<tool_response>` inside a user turn). llama.cpp's C
+/// blocks, outputs in `<tool_response>` inside a user turn, closed by a
+/// line that asks for the answer, ``toolResultsNote``). llama.cpp's C
 /// API renders templates without tools, so that part is written here, in
 /// the template's own words. Other models get the tools described line by
 /// line and calls as a compact JSON array (``ToolCallFormat/toolCallTags``).
@@ -48,7 +49,8 @@ struct ChatRendering: Sendable {
             guard let message = message(for: entry) else { continue }
             // Hermes-style templates put consecutive outputs in one user turn.
             if toolFormat.style == .hermes, case .toolOutput = entry,
-               let last = messages.last, last.role == "user", last.content.hasPrefix("<tool_response>") {
+               let last = messages.last, last.role == "user", last.content.hasSuffix(Self.toolResultsNote) {
+                messages[messages.count - 1].content.removeLast(Self.toolResultsNote.count)
                 messages[messages.count - 1].content += "\n" + message.content
             } else {
                 messages.append(message)
@@ -56,6 +58,15 @@ struct ChatRendering: Sendable {
         }
         return messages
     }
+
+    /// Closes a Hermes-style turn of tool outputs. Without it, Qwen2.5
+    /// (1.5B, and llama-server with the model's own template alike) answers
+    /// a result it has just received by writing the same call again as
+    /// text, in every variant tried (tools offered or `tool_choice` none);
+    /// with it, it answers from the result ("We have 17 units of ABC-123 in
+    /// stock.", two results added up), and still calls on when a result
+    /// leaves it a step to take.
+    static let toolResultsNote = "\nUse this to answer the question, in a complete sentence (or call another function if you still need one)."
 
     func message(for entry: Transcript.Entry) -> LlamaChatMessage? {
         switch entry {
@@ -70,7 +81,7 @@ struct ChatRendering: Sendable {
         case .toolOutput(let output):
             switch toolFormat.style {
             case .jsonArray: return LlamaChatMessage(role: "tool", content: output.segments.renderedText)
-            case .hermes: return .user("<tool_response>\n" + output.segments.renderedText + "\n</tool_response>")
+            case .hermes: return .user("<tool_response>\n" + output.segments.renderedText + "\n</tool_response>" + Self.toolResultsNote)
             }
         case .reasoning:
             return nil
