@@ -193,7 +193,7 @@ let package = Package(
         // and prompts: one definition of each, measured where it ships.
         .target(
             name: "FoundationModelsEval",
-            dependencies: ["FoundationModels", "FoundationModelsKit", "LlamaKit", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection"]
+            dependencies: ["FoundationModels", "FoundationModelsKit", "LlamaKit", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection", "CoachingReport"]
         ),
         // Layer 6: the command-line tool.
         .executableTarget(
@@ -300,7 +300,7 @@ let package = Package(
         // run of a few items on the real default model.
         .testTarget(
             name: "FoundationModelsEvalTests",
-            dependencies: ["FoundationModelsEval", "FoundationModels", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection", "TestSupport"]
+            dependencies: ["FoundationModelsEval", "FoundationModels", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection", "CoachingReport", "TestSupport"]
         ),
         // The server models and the tiers: a real llama-server on 127.0.0.1
         // (started by the tests), loopback stubs for faults and for

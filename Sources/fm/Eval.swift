@@ -5,12 +5,13 @@ import FoundationModelsEval
 
 extension FM {
     /// `fm eval`: the eval loop — golden corpora of the apps' tasks, answered
-    /// guided, in free text and through llama.cpp's JSON-schema grammar, and
-    /// scored field by field (`make eval` writes EVAL.md).
+    /// guided (with no budget and with the example's own options), in free
+    /// text and through llama.cpp's JSON-schema grammar, and scored field by
+    /// field (`make eval` writes EVAL.md).
     struct Eval: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Score typed answers on golden corpora of the apps' tasks.",
-            discussion: "fm eval CORPUS... runs corpora (receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, receipts-photo-light, receipts-photo-heavy, or all: those answered from text, but for the documented receipts); fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
+            discussion: "fm eval CORPUS... runs corpora (receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, coaching, json-object, receipts-photo-light, receipts-photo-heavy, or all: those answered from text, but for the documented receipts); fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
             subcommands: [Run.self, Report.self, Generate.self],
             defaultSubcommand: Run.self
         )
@@ -21,12 +22,12 @@ extension FM.Eval {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Answer and score a corpus (the default subcommand).")
 
-        @Argument(help: "One or more of receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, receipts-photo-light, receipts-photo-heavy; or all (every corpus answered from text, but for the documented receipts).")
+        @Argument(help: "One or more of receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, coaching, json-object, receipts-photo-light, receipts-photo-heavy; or all (every corpus answered from text, but for the documented receipts).")
         var corpora: [String]
 
         @OptionGroup var model: ModelOptions
 
-        @Option(name: .customLong("mode"), parsing: .upToNextOption, help: "Modes to run: guided, free, grammar, pipeline (default: all four; pipeline only where the example has one).")
+        @Option(name: .customLong("mode"), parsing: .upToNextOption, help: "Modes to run: guided, budgeted (guided with the example's own options, compared with guided), free, grammar, pipeline (default: all five; budgeted and pipeline only where the corpus is an example's and it has one).")
         var modes: [EvalMode] = EvalMode.allCases
 
         @Option(help: "Answer only the first N items of each corpus.")
@@ -57,7 +58,7 @@ extension FM.Eval {
             }
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
             if !(timeLimit > 0) { throw ValidationError("--time-limit must be more than 0") }
-            if modes.isEmpty { throw ValidationError("--mode needs at least one of guided, free, grammar, pipeline") }
+            if modes.isEmpty { throw ValidationError("--mode needs at least one of guided, budgeted, free, grammar, pipeline") }
         }
 
         func run() async throws {

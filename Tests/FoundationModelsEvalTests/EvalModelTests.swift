@@ -34,7 +34,7 @@ struct EvalModelTests {
     @Test func onlyTheDocumentedReceiptIsDescribedBriefly() async throws {
         let model = SystemLanguageModel.default
         try #require(model.isAvailable, "The default model is not installed; run `make setup`.")
-        func answerSchema<T: EvalTask>(_ task: T.Type) -> GenerationSchema { T.Answer.generationSchema }
+        func answerSchema<T: EvalTask>(_ task: T.Type) -> GenerationSchema { T.answerSchema }
         for corpus in Corpus.allCases {
             let schema = answerSchema(corpus.taskType)
             let rendered = try await model.renderedInput(for: EvalRunner.typedTranscript(instructions: "Answer.", prompt: "Go.", schema: schema)).text
@@ -58,10 +58,15 @@ struct EvalModelTests {
         runner.corporaDirectory = CorpusTests.committed
         let run = try await runner.run([.receipts])
 
-        #expect(run.results.map(\.mode) == [.guided, .free, .grammar, .pipeline])
+        #expect(run.results.map(\.mode) == [.guided, .budgeted, .free, .grammar, .pipeline])
         #expect(run.llamaServer?.contains("--host 127.0.0.1") == true)
         for result in run.results {
-            #expect(result.note == nil, "\(result.mode): \(result.note ?? "")")
+            if result.mode == .budgeted {
+                #expect(result.note == "the example's options: greedy, 120 tokens")
+            } else {
+                #expect(result.note == nil, "\(result.mode): \(result.note ?? "")")
+            }
+            #expect(result.answers.allSatisfy { $0.status != .answered || $0.cut != nil }, "every answered answer's strings were checked")
             #expect(result.answers.map(\.id) == ["receipt-01", "receipt-02"])
             #expect(result.answers.allSatisfy { $0.seconds > 0 && $0.fields.count == ReceiptTask.fields.count })
             if result.mode != .pipeline {
@@ -69,7 +74,7 @@ struct EvalModelTests {
             }
         }
         // The pipeline is the example's extractor: its answers say where each value came from.
-        for answer in run.results[3].answers {
+        for answer in run.results[4].answers {
             #expect(answer.status == .answered, "\(answer.id): \(answer.problem ?? "")")
             #expect(answer.output.contains("totalAmount") && ["(model)", "(patterns)", "(arithmetic)"].contains { answer.output.contains($0) }, "\(answer.output)")
             #expect((1...2).contains(answer.requests ?? 0))
@@ -79,7 +84,7 @@ struct EvalModelTests {
         // of the small model did so for one receipt on one machine's CPU, and
         // such an answer is recorded as out of time, which the report counts.
         // Ours ends every answer.
-        let grammar = run.results[2].answers.filter { answer in
+        let grammar = run.results[3].answers.filter { answer in
             guard answer.status == .timedOut else { return true }
             #expect(answer.problem?.contains("no answer within") == true, "\(answer.problem ?? "")")
             return false
@@ -101,5 +106,30 @@ struct EvalModelTests {
         }
         let markdown = EvalReport(runs: [run], command: "test").markdown()
         #expect(markdown.contains("| receipts | test | "))
+    }
+
+    /// The new corpora on the model: a week reported on with no budget and
+    /// with the example's 400 tokens, and an object answered with
+    /// `{"type": "object"}` (no example: no budgeted run).
+    @Test func aWeekAndAnObjectGuidedAndBudgeted() async throws {
+        let model = SystemLanguageModel.default
+        try #require(model.isAvailable, "The default model is not installed; run `make setup`.")
+        var runner = EvalRunner(model: model, label: "test")
+        runner.limit = 1
+        runner.modes = [.budgeted, .guided]
+        runner.timeLimit = 120
+        runner.corporaDirectory = CorpusTests.committed
+        let run = try await runner.run([.coaching, .jsonObject])
+        #expect(run.results.map { "\($0.corpus.rawValue) \($0.mode.rawValue)" } == ["coaching budgeted", "coaching guided", "json-object guided"])
+        for result in run.results {
+            let answer = try #require(result.answers.first)
+            #expect(answer.status == .answered, "\(result.corpus) \(result.mode): \(answer.problem ?? "")")
+            #expect(answer.cut != nil)
+        }
+        let object = try GeneratedContent(json: try #require(run.results.last?.answers.first?.output))
+        guard case .structure = object.kind else {
+            Issue.record("not an object: \(object.jsonString)")
+            return
+        }
     }
 }

@@ -30,7 +30,8 @@ struct ReportTests {
     @Test func tablesCountTheAnswers() {
         let markdown = EvalReport(runs: [Self.run(label: "qwen")], command: "make eval").markdown()
         #expect(markdown.contains("| receipts | qwen | 50 % (2/4) | – |"), "summary row")
-        #expect(markdown.contains("| qwen | guided (ours) | **50 % (2/4)** | 50 % (2/4) | 50 % (2/4) | 50 % (2/4) | 100 % (4/4) | 50 % (2/4) | 75 % (3/4) | 0 | 0 | 1 | 17.25 s | 60.00 s | 300 | 40 |"))
+        #expect(markdown.contains("| run | mode | all right | cut mid-word | cut mid-sentence | prefix of unbudgeted | totalAmount |"))
+        #expect(markdown.contains("| qwen | guided (ours) | **50 % (2/4)** | 0 | 0 | – | 50 % (2/4) | 50 % (2/4) | 50 % (2/4) | 100 % (4/4) | 50 % (2/4) | 75 % (3/4) | 0 | 0 | 1 | 17.25 s | 60.00 s | 300 | 40 |"))
         #expect(markdown.contains("consistent (info)"))
         #expect(markdown.contains("| 4096 | 2 | `STRING_PACING=0` | guided, grammar |"))
         #expect(markdown.contains("| decimal-comma | 2 | 0/2 |") && markdown.contains("| gallons | 2 | 2/2 |"))
@@ -52,6 +53,54 @@ struct ReportTests {
         #expect(markdown.contains("| 50 % (1/2) | 100 % (2/2) | 50 % (1/2) | 50 % (1/2) | 100 % (2/2) |"), "copy rate after the fields")
         #expect(markdown.contains("copied from a description: stationBrand: CHEVRON"))
         #expect(!EvalReport(runs: [Self.run(label: "qwen")], command: "make eval").markdown().contains("| copies an example |"))
+    }
+
+    @Test func cutStringsAreCountedBesideAllRightAndListed() throws {
+        var run = Self.run(label: "qwen")
+        var cut = Self.answer("receipt-01", right: true, seconds: 2)
+        cut.cut = [CutString(path: "stationBrand", kinds: [.midSentence, .prefix], text: "The"),
+                   CutString(path: "note", kinds: [.midWord], text: "walk on th")]
+        #expect(!cut.allRight, "a cut string fails the answer")
+        let whole = Self.answer("receipt-02", right: true, seconds: 2)
+        run.results = [
+            CorpusRun(corpus: .receipts, mode: .budgeted, fields: ReceiptTask.fields, informational: ["consistent"], answers: [cut, whole], seconds: 4,
+                      note: "the example's options: greedy, 120 tokens"),
+        ]
+        let markdown = EvalReport(runs: [run], command: "make eval").markdown()
+        #expect(markdown.contains("| qwen | guided, the example's options | **50 % (1/2)** | 1 | 1 | 1 | 100 % (2/2) |"), "\(markdown)")
+        #expect(markdown.contains("cut short: stationBrand (mid-sentence, prefix) \"The\", note (mid-word) \"walk on th\""))
+        #expect(markdown.contains("- qwen, guided, the example's options: the example's options: greedy, 120 tokens"))
+        // A run written before the check reads as having no cut strings.
+        var object = try #require(try JSONSerialization.jsonObject(with: run.encoded()) as? [String: Any])
+        let results = try #require(object["results"] as? [[String: Any]])
+        object["results"] = try results.map { result in
+            var result = result
+            result["answers"] = try #require(result["answers"] as? [[String: Any]]).map { answer in
+                var answer = answer
+                answer.removeValue(forKey: "cut")
+                return answer
+            }
+            return result
+        }
+        let decoded = try EvalRun.decode(JSONSerialization.data(withJSONObject: object))
+        #expect(decoded.results[0].answers.allSatisfy { $0.cut == nil })
+        #expect(decoded.results[0].answers[1].allRight)
+    }
+
+    @Test func theCoachingWeeksAreListedCompleteAndCiting() {
+        func week(_ id: String, complete: Bool, citing: Bool) -> AnswerRecord {
+            var answer = Self.answer(id, right: true, seconds: 9)
+            answer.fields = CoachingTask.fields.map { FieldScore($0, $0 == "complete" ? complete : $0 == "citing" ? citing : true) }
+            return answer
+        }
+        var run = Self.run(label: "qwen")
+        run.results = [CorpusRun(corpus: .coaching, mode: .guided, fields: CoachingTask.fields, informational: ["numbers"], answers: [
+            week("week-01", complete: true, citing: true), week("week-02", complete: false, citing: true), week("week-03", complete: false, citing: false),
+        ], seconds: 27)]
+        let markdown = EvalReport(runs: [run], command: "make eval").markdown()
+        #expect(markdown.contains("Complete and citing the log, by week (complete and citing):"))
+        #expect(markdown.contains("| week-01 | ✓ |") && markdown.contains("| week-02 | ✗ complete |") && markdown.contains("| week-03 | ✗ complete, citing |"))
+        #expect(markdown.contains("| coaching | qwen | 33 % (1/3) |"))
     }
 
     @Test func runsOfOneLabelAreShownAsOne() {

@@ -46,16 +46,17 @@ package struct EvalReport {
             "# Evaluation",
             "",
             "Golden corpora of the apps' tasks (`eval/corpora/`, generated from fixed seeds by `fm eval generate`), each item",
-            "answered by the same model with the same instructions and prompt in up to four ways, and scored field by field:",
+            "answered by the same model with the same instructions and prompt in up to five ways, and scored field by field:",
             "",
             "- **\(EvalMode.guided.title)**: `LanguageModelSession.respond(to:generating:)`, the schema enforced token by token;",
+            "- **\(EvalMode.budgeted.title)**: the same request with the options the example's feature sends (its `maximumResponseTokens` and sampling), compared item by item with the guided answer to see what the budget cuts;",
             "- **\(EvalMode.free.title)**: `respond(to:)` with the same user text (prompt and schema description), the first JSON object of the answer decoded into the type;",
             "- **\(EvalMode.grammar.title)**: `llama-server` on the same GGUF file, given the very prompt text the session renders and the type's JSON Schema as `json_schema`;",
-            "- **\(EvalMode.pipeline.title)**: the example's whole feature as an app calls it (`ReceiptExtractor.extract`, `TicketTriager.triage`, `ModelFlashcardGenerator.flashcards`), with its own options, checks and re-prompts.",
+            "- **\(EvalMode.pipeline.title)**: the example's whole feature as an app calls it (`ReceiptExtractor.extract`, `TicketTriager.triage`, `ModelFlashcardGenerator.flashcards`, `WeeklyCoach.report`), with its own options, checks and re-prompts.",
             "",
             "The instructions, prompts and answer types are the examples' own (`Examples/`): the eval scores what the examples ship.",
             "",
-            "Options are an app's: greedy sampling, no `maximumResponseTokens`; each answer has a time limit, and one that runs out counts as a failure.",
+            "Options are an app's: greedy sampling, no `maximumResponseTokens` (the example's own options in the budgeted mode and the pipeline); each answer has a time limit, and one that runs out counts as a failure.",
             "Made by `\(command)`; one corpus: `fm eval receipts [--model PATH] [--mode guided] [--limit N] [--json FILE]`.",
             "",
             "## Setup",
@@ -88,7 +89,7 @@ package struct EvalReport {
         var lines = [
             "## All fields right",
             "",
-            "The share of items whose answer is valid, has every counted field right, no string left empty and nothing cut short by the budget.",
+            "The share of items whose answer is valid, has every counted field right, no string left empty and nothing cut short (by the budget, or a free string that ends mid-word, mid-sentence or as a prefix of the unbudgeted answer's).",
             "",
             "| corpus | run | " + modes.map(\.title).joined(separator: " | ") + " |",
             "| --- | --- | " + modes.map { _ in "---:" }.joined(separator: " | ") + " |",
@@ -110,21 +111,48 @@ package struct EvalReport {
         let informational = Set(results.first?.1.informational ?? [])
         let fieldHeads = fields.map { informational.contains($0) ? "\($0) (info)" : $0 }
         let copies = results.contains { $0.1.answers.contains { $0.copied != nil } }
-        let heads = ["run", "mode", "all right"] + fieldHeads + (copies ? ["copies an example"] : [])
+        let heads = ["run", "mode", "all right"] + Self.cutHeads + fieldHeads + (copies ? ["copies an example"] : [])
             + ["valid", "emptied", "truncated", "timed out", "latency mean", "p95", "prompt tokens", "output tokens"]
         let alignments = ["---", "---"] + Array(repeating: "---:", count: heads.count - 2)
         let description = corpus.summary.prefix(1).uppercased() + corpus.summary.dropFirst() + "."
         var lines = ["## \(corpus.title)", "", description, "", Self.row(heads), Self.row(alignments)]
         for (run, result) in results {
-            var cells = Self.cells(result.answers, fields: fields)
-            if copies { cells.insert(Self.copyRate(result.answers), at: fields.count + 1) }
+            var cells = Self.cells(result.answers, fields: fields, mode: result.mode)
+            if copies { cells.insert(Self.copyRate(result.answers), at: fields.count + 1 + Self.cutHeads.count) }
             lines.append(Self.row([run.label, result.mode.title] + cells))
         }
         let notes = results.compactMap { run, result in result.note.map { "- \(run.label), \(result.mode.title): \($0)" } }
         if !notes.isEmpty { lines += [""] + notes }
+        lines += itemTable(corpus, results)
         lines += breakdown(results)
         lines += misses(results)
         return lines + [""]
+    }
+
+    /// The corpus's item table (``Corpus/itemTable``): per item and
+    /// run/mode, ✓ when the answer has each of the fields right, else the
+    /// fields it misses.
+    private func itemTable(_ corpus: Corpus, _ results: [(EvalRun, CorpusRun)]) -> [String] {
+        guard let table = corpus.itemTable else { return [] }
+        let answered = results.filter { !$0.1.answers.isEmpty }
+        guard let reference = answered.first?.1.answers else { return [] }
+        var lines = [
+            "",
+            "\(table.title) (\(table.fields.joined(separator: " and "))):",
+            "",
+            "| item | " + answered.map { "\($0.0.label), \($0.1.mode.rawValue)" }.joined(separator: " | ") + " |",
+            "| --- | " + answered.map { _ in "---" }.joined(separator: " | ") + " |",
+        ]
+        for item in reference.map(\.id) {
+            let cells = answered.map { _, result -> String in
+                guard let answer = result.answers.first(where: { $0.id == item }) else { return "–" }
+                guard answer.status == .answered else { return answer.status.rawValue }
+                let missed = table.fields.filter { field in !answer.fields.contains { $0.field == field && $0.right } }
+                return missed.isEmpty ? "✓" : "✗ " + missed.joined(separator: ", ")
+            }
+            lines.append("| \(item) | " + cells.joined(separator: " | ") + " |")
+        }
+        return lines
     }
 
     /// All-fields-right by item label (a receipt's features), for labels
@@ -167,6 +195,9 @@ package struct EvalReport {
                 what += answer.fields.filter { $0.counts && !$0.right && answer.status == .answered }.map { "\($0.field) — \($0.detail)" }
                 if !answer.emptied.isEmpty { what.append("emptied: \(answer.emptied.joined(separator: ", "))") }
                 if answer.truncated { what.append("cut short by the budget") }
+                if let cut = answer.cut, !cut.isEmpty {
+                    what.append("cut short: " + cut.map { "\($0.path) (\($0.kinds.map(\.rawValue).joined(separator: ", "))) \(Scoring.quote($0.text, limit: 50))" }.joined(separator: ", "))
+                }
                 if let copied = answer.copied, !copied.isEmpty { what.append("copied from a description: \(copied.joined(separator: ", "))") }
                 let output = answer.output.isEmpty ? "" : " — output: `\(Self.inline(answer.output, limit: 200))`"
                 lines.append("- \(answer.id): \(Self.inline(what.joined(separator: "; "), limit: 300))\(output)")
@@ -187,14 +218,22 @@ package struct EvalReport {
             "- **Tickets**: `queue` one of those a support lead would accept for the ticket; `priority` one of those the example's instructions warrant (urgent when the customer lost money or cannot use the product at all); `summary` 1 to \(TicketTask.summaryWordLimit) words.",
             "- **Flashcards**: `count` is the example's \(FlashcardTask.expectedCount) cards (the pipeline drops repeated questions); `grounding`: at least \(Int(FlashcardTask.groundingThreshold * 100)) % of the answers are grounded — they use one of the notes' key terms, or most of their content words (3+ letters, not function words) occur in the notes; `distinct`: no two questions alike; `coverage` (reported, not counted): any key term used at all.",
             "- **Crates**: `tags` 3 to 5, distinct, 1 to 3 words each; `snippet` 1 to \(CrateTask.snippetWordLimit) words; `artists`: summary or snippet names an artist of the crate (full name or its most distinctive word); `typeName`: no string repeats the type's name (`CrateInsight`).",
+            "- **Coaching**: `complete` — no free string of the report cut mid-word or mid-sentence (the rule below); `parts` — 2 strengths, 2 focus areas, 3 planned sessions; `plan` — the planned sessions on different days, each workout with a distance or a duration; `citing` — every reason cites the log: a number it prints (a distance, a duration, a rep count, the total or the number of sessions), a logged session's day or its name (`long run`, `intervals`); `numbers` (reported, not counted): every number of the headline, titles and reasons is one the log prints (a pace worked out from it is not). The table by week shows `complete` and `citing` together: complete and citing the log.",
+            "- **JSON objects**: `keys` — every requested key present (nested ones at their path) with the requested kind of value (a string, a number, a boolean, a non-empty list, a non-empty object); `values` — where the request fixes a value, the answer has it (a string holds its words, `Paris`; a number equals it; a list holds it); right when the request fixes none.",
+            "- **Cut short** (every mode, every free string: a string field with no choices, constant, pattern or format): **mid-word** — the text ends on a hyphen or apostrophe after a letter, or on lower-case letters with no vowel that are no word of the input or unit (`th`), or on the start of a capitalized word of the input (`Armstr`), or (budgeted) stops between two letters of the unbudgeted answer's word; **mid-sentence** — it ends on a comma, colon or dash, on a word no sentence or label ends with (an article, a preposition, a conjunction, a possessive: `… to walk on the`, `The`; a possessive the input prints, a name like `Casey's`, only in a field that asks for a sentence: a headline `Maya's`), on an unfinished sentence after a finished one, or is a single word where a sentence was asked for; **prefix of unbudgeted** (budgeted mode) — the string, spaces and final punctuation trimmed, is a proper, shorter prefix of the guided answer's same field. The columns count strings. A string cut after a word that can end a sentence is missed; a headline without a final period is not counted as cut. The guided answer keeps the engine's word limits, so a cut made by a word limit is seen only by the mid-word and mid-sentence checks. Any cut string fails the item.",
             "- Every mode: **valid** — the answer decodes into the type (free text: the first complete JSON object in it); **emptied** — a string field left empty or blank; **truncated** — guided generation closed the value early to fit the budget (the engine's `closedEarly`), free text ran to the end of the context, or llama.cpp stopped at its limit; **timed out** — no answer within the time limit. Any of these fails the item.",
             "- Latency is each answer's wall time from request to complete value (for llama.cpp, the HTTP round trip); prompt tokens include those served from the cache. The first guided answer of a corpus also compiles its schema. An item's modes run back to back on one prompt, so the modes after the first find most of it in the cache: the pipeline's latency after guided is mostly generation (its token counts are not reported).",
         ]
     }
 
     /// The cells after run and mode in a corpus table.
-    static func cells(_ answers: [AnswerRecord], fields: [String]) -> [String] {
-        guard !answers.isEmpty else { return Array(repeating: "–", count: fields.count + 9) }
+    /// The cut-short columns, beside "all right": strings counted.
+    static let cutHeads = ["cut mid-word", "cut mid-sentence", "prefix of unbudgeted"]
+
+    /// `mode`: the prefix check is made only in the budgeted mode; the
+    /// others show "–" there.
+    static func cells(_ answers: [AnswerRecord], fields: [String], mode: EvalMode? = nil) -> [String] {
+        guard !answers.isEmpty else { return Array(repeating: "–", count: fields.count + 9 + cutHeads.count) }
         let count = answers.count
         func share(_ predicate: (AnswerRecord) -> Bool) -> String { rate(answers.filter(predicate).count, count) }
         let fieldCells = fields.map { field in share { $0.fields.contains { $0.field == field && $0.right } } }
@@ -204,6 +243,9 @@ package struct EvalReport {
             measured.isEmpty ? "–" : String(format: "%.0f", Double(measured.map(tokens).reduce(0, +)) / Double(measured.count))
         }
         var cells = ["**" + share(\.allRight) + "**"]
+        cells += [CutString.Kind.midWord, .midSentence, .prefix].map { kind in
+            kind == .prefix && mode != nil && mode != .budgeted ? "–" : "\(answers.reduce(0) { $0 + $1.cut(kind).count })"
+        }
         cells += fieldCells
         cells.append(share(\.isValid))
         cells.append("\(answers.filter { !$0.emptied.isEmpty }.count)")

@@ -6,6 +6,12 @@ import FoundationModels
 package enum EvalMode: String, Codable, CaseIterable, Sendable {
     /// `LanguageModelSession.respond(to:generating:)`: our guided generation.
     case guided
+    /// The guided request again, with the options the example's feature
+    /// sends (``EvalTask/exampleOptions(model:)``: its
+    /// `maximumResponseTokens` and sampling) instead of none: compared item
+    /// by item with ``guided``, it shows what the example's budget cuts
+    /// (``CutString/Kind/prefix``). Only for tasks of an example.
+    case budgeted
     /// `respond(to:)` with the same user text (the prompt and the schema's
     /// description), the first JSON object of the answer decoded.
     case free
@@ -20,6 +26,7 @@ package enum EvalMode: String, Codable, CaseIterable, Sendable {
     package var title: String {
         switch self {
         case .guided: "guided (ours)"
+        case .budgeted: "guided, the example's options"
         case .free: "free text, parsed"
         case .grammar: "llama.cpp JSON-schema grammar"
         case .pipeline: "the example's pipeline"
@@ -66,11 +73,20 @@ package struct AnswerRecord: Codable, Sendable {
     /// Model requests the answer took, when more than one was possible
     /// (the pipeline's re-prompt).
     package var requests: Int?
+    /// The free strings left unfinished (``CutShort``): cut mid-word,
+    /// mid-sentence, or a prefix of the unbudgeted answer's. `nil` in runs
+    /// made before the check (read as none).
+    package var cut: [CutString]?
+
+    /// The cut strings of `kind`.
+    package func cut(_ kind: CutString.Kind) -> [CutString] {
+        (cut ?? []).filter { $0.kinds.contains(kind) }
+    }
 
     /// A valid answer with every counted field right, nothing emptied and
-    /// nothing cut short.
+    /// nothing cut short (by the budget's record, or a string that is).
     package var allRight: Bool {
-        status == .answered && fields.filter(\.counts).allSatisfy(\.right) && emptied.isEmpty && !truncated
+        status == .answered && fields.filter(\.counts).allSatisfy(\.right) && emptied.isEmpty && !truncated && (cut ?? []).isEmpty
     }
 
     package var isValid: Bool { status == .answered }

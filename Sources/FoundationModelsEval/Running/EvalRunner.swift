@@ -6,8 +6,10 @@ import LlamaKit
 /// (the modes of an item back to back, so a change in the machine's load
 /// hits them alike), and scores every answer.
 ///
-/// Options are an app's: greedy, no `maximumResponseTokens`. Each answer
-/// runs under a time limit; one that does not finish counts as a failure.
+/// Options are an app's: greedy, no `maximumResponseTokens` (but for
+/// ``EvalMode/budgeted`` and the pipeline, which send the example's own).
+/// Each answer runs under a time limit; one that does not finish counts as
+/// a failure.
 package struct EvalRunner {
     package var model: SystemLanguageModel
     /// What the report calls this run.
@@ -85,19 +87,32 @@ package struct EvalRunner {
 
     private func evaluate<T: EvalTask>(_ task: T.Type, server: ServerSupervisor?, serverNote: String?, contextSize: Int) async throws -> [CorpusRun] {
         let items = try await T.prepare(loadItems(task), log: log)
+        let exampleOptions = T.exampleOptions(model: model)
         var answers: [EvalMode: [AnswerRecord]] = [:]
         var seconds: [EvalMode: Double] = [:]
         var notes: [EvalMode: String] = [:]
         if let serverNote { notes[.grammar] = serverNote }
+        if modes.contains(.budgeted), let exampleOptions {
+            notes[.budgeted] = "the example's options: \(Self.describe(exampleOptions))"
+                + (modes.contains(.guided) ? "" : "; no guided run to compare with, so no prefix check")
+        }
+        // The unbudgeted answer first: the budgeted one is compared with it.
+        let ordered = modes.filter { $0 == .guided } + modes.filter { $0 != .guided }
         for item in items {
             let prompt = T.prompt(for: item)
-            let typed = Self.typedTranscript(instructions: T.instructions, prompt: prompt, schema: T.Answer.generationSchema)
+            let instructions = T.instructions(for: item)
+            let typed = Self.typedTranscript(instructions: instructions, prompt: prompt, schema: T.answerSchema)
             let rendered = modes.contains(.free) || modes.contains(.grammar) ? try await model.renderedInput(for: typed) : nil
-            for mode in modes {
+            var unbudgeted: GeneratedContent?
+            for mode in ordered {
                 var produced: Produced
                 switch mode {
                 case .guided:
-                    produced = await guided(task, prompt: prompt)
+                    produced = await guided(task, instructions: instructions, prompt: prompt, options: GenerationOptions(samplingMode: .greedy))
+                    unbudgeted = produced.status == .answered ? produced.content : nil
+                case .budgeted:
+                    guard let exampleOptions else { continue }
+                    produced = await guided(task, instructions: instructions, prompt: prompt, options: exampleOptions)
                 case .pipeline:
                     guard T.hasPipeline else { continue }
                     produced = await pipeline(task, item: item)
@@ -108,18 +123,18 @@ package struct EvalRunner {
                     if notes[.free] == nil, let replayed = try? await model.renderedInput(for: plain), replayed.text != rendered.text {
                         notes[.free] = "the free-text prompt differs from the typed one (the rendering put something outside the system and user turns)"
                     }
-                    produced = await free(instructions: instructions, prompt: user, contextSize: contextSize)
+                    produced = await free(instructions: instructions, prompt: user, contextSize: contextSize, multiple: T.timeLimitMultiple)
                 case .grammar:
                     guard let server, let rendered else { continue }
-                    produced = await grammar(server, prompt: rendered.text, schema: T.Answer.generationSchema)
+                    produced = await grammar(server, prompt: rendered.text, schema: T.answerSchema, timeLimit: timeLimit * T.timeLimitMultiple)
                 }
-                let record = Self.score(task, item: item, prompt: prompt, produced)
+                let record = Self.score(task, item: item, prompt: prompt, produced, unbudgeted: mode == .budgeted ? unbudgeted : nil)
                 answers[mode, default: []].append(record)
                 seconds[mode, default: 0] += record.seconds
                 log("\(T.corpus.rawValue) \(item.id) \(mode.rawValue): \(Self.summary(record))")
             }
         }
-        return modes.filter { $0 != .pipeline || T.hasPipeline }.map { mode in
+        return modes.filter { ($0 != .pipeline || T.hasPipeline) && ($0 != .budgeted || exampleOptions != nil) }.map { mode in
             CorpusRun(corpus: T.corpus, mode: mode, fields: T.fields, informational: T.informational.sorted(),
                       answers: answers[mode] ?? [], seconds: seconds[mode] ?? 0, note: notes[mode])
         }
@@ -147,12 +162,19 @@ package struct EvalRunner {
         var usage: LanguageModelSession.Usage
     }
 
-    private func guided<T: EvalTask>(_ task: T.Type, prompt: String) async -> Produced {
+    /// `respond(to:generating:)` as the example asks (or `respond(to:schema:)`
+    /// for a task's own schema), with `options`.
+    private func guided<T: EvalTask>(_ task: T.Type, instructions: String, prompt: String, options: GenerationOptions) async -> Produced {
         let engine = OnDeviceEngine.shared(for: model.configuration)
-        let session = LanguageModelSession(model: model, instructions: T.instructions)
+        let session = LanguageModelSession(model: model, instructions: instructions)
         let before = engine.statistics.withLock { $0 }
-        var produced = await run {
-            let response = try await session.respond(to: prompt, generating: T.Answer.self, options: GenerationOptions(samplingMode: .greedy))
+        let schema = T.customSchema
+        var produced = await run(timeLimit: timeLimit * T.timeLimitMultiple) {
+            if let schema {
+                let response = try await session.respond(to: prompt, schema: schema, options: options)
+                return SessionAnswer(text: response.rawContent.jsonString, content: response.rawContent, usage: response.usage)
+            }
+            let response = try await session.respond(to: prompt, generating: T.Answer.self, options: options)
             return SessionAnswer(text: response.rawContent.jsonString, content: response.rawContent, usage: response.usage)
         }
         produced.truncated = engine.statistics.withLock { $0.closedEarly } > before.closedEarly
@@ -164,16 +186,16 @@ package struct EvalRunner {
     /// does not report token counts.
     private func pipeline<T: EvalTask>(_ task: T.Type, item: T.Item) async -> Produced {
         let model = model
-        return await timed({ try await T.pipeline(for: item, model: model) }) { answer, produced in
+        return await timed(timeLimit * T.timeLimitMultiple, { try await T.pipeline(for: item, model: model) }) { answer, produced in
             produced.output = answer.output
             produced.content = answer.answer.generatedContent
             produced.requests = answer.requests
         }
     }
 
-    private func free(instructions: String, prompt: String, contextSize: Int) async -> Produced {
+    private func free(instructions: String, prompt: String, contextSize: Int, multiple: Double) async -> Produced {
         let session = LanguageModelSession(model: model, instructions: instructions)
-        var produced = await run {
+        var produced = await run(timeLimit: timeLimit * multiple) {
             let response = try await session.respond(to: prompt, options: GenerationOptions(samplingMode: .greedy))
             return SessionAnswer(text: response.content, content: nil, usage: response.usage)
         }
@@ -189,8 +211,8 @@ package struct EvalRunner {
     }
 
     /// Runs one session request under the time limit.
-    private func run(_ body: sending @escaping () async throws -> SessionAnswer) async -> Produced {
-        await timed(body) { answer, produced in
+    private func run(timeLimit: Double, _ body: sending @escaping () async throws -> SessionAnswer) async -> Produced {
+        await timed(timeLimit, body) { answer, produced in
             produced.output = answer.text
             produced.content = answer.content
             produced.promptTokens = answer.usage.input.totalTokenCount
@@ -202,6 +224,7 @@ package struct EvalRunner {
     /// Runs `body` under the time limit and times it: `fill` records its
     /// answer; running out of time or throwing is recorded instead.
     private func timed<Answer: Sendable>(
+        _ timeLimit: Double,
         _ body: sending @escaping () async throws -> Answer,
         fill: (Answer, inout Produced) -> Void
     ) async -> Produced {
@@ -221,7 +244,7 @@ package struct EvalRunner {
         return produced
     }
 
-    private func grammar(_ server: ServerSupervisor, prompt: String, schema: GenerationSchema) async -> Produced {
+    private func grammar(_ server: ServerSupervisor, prompt: String, schema: GenerationSchema, timeLimit: Double) async -> Produced {
         var produced = Produced()
         do {
             let completion = try await server.complete(prompt: prompt, schema: schema.jsonSchema.jsonString, timeLimit: timeLimit)
@@ -256,7 +279,9 @@ package struct EvalRunner {
 
     // MARK: Scoring
 
-    static func score<T: EvalTask>(_ task: T.Type, item: T.Item, prompt: String, _ produced: Produced) -> AnswerRecord {
+    /// `unbudgeted`: the same item's guided answer, for the budgeted mode's
+    /// prefix check.
+    static func score<T: EvalTask>(_ task: T.Type, item: T.Item, prompt: String, _ produced: Produced, unbudgeted: GeneratedContent? = nil) -> AnswerRecord {
         var record = AnswerRecord(
             id: item.id, status: produced.status, problem: produced.problem, output: produced.output,
             fields: T.fields.map { FieldScore($0, false, "no answer", counts: !T.informational.contains($0)) },
@@ -273,6 +298,7 @@ package struct EvalRunner {
                 return score
             }
             record.emptied = Scoring.emptiedFields(in: content)
+            record.cut = CutShort.cuts(in: content, schema: T.answerSchema, input: T.instructions(for: item) + "\n" + prompt, unbudgeted: unbudgeted)
             if !T.descriptionExamples.isEmpty {
                 record.copied = Scoring.copiedExamples(T.descriptionExamples, in: content, input: prompt)
             }
@@ -290,6 +316,7 @@ package struct EvalRunner {
         var misses = record.fields.filter { $0.counts && !$0.right }.map { "\($0.field): \($0.detail)" }
         if !record.emptied.isEmpty { misses.append("emptied \(record.emptied)") }
         if record.truncated { misses.append("truncated") }
+        if let cut = record.cut, !cut.isEmpty { misses.append("cut short: " + cut.map(\.path).joined(separator: ", ")) }
         return misses.joined(separator: "; ") + ", \(time)"
     }
 
@@ -317,6 +344,20 @@ package struct EvalRunner {
     package static func turns(of rendered: SystemLanguageModel.RenderedInput) -> (instructions: String, prompt: String) {
         (rendered.messages.first { $0.role == "system" }?.content ?? "",
          rendered.messages.last { $0.role == "user" }?.content ?? "")
+    }
+
+    /// Options as the report names them: `greedy, 120 tokens`.
+    static func describe(_ options: GenerationOptions) -> String {
+        var parts: [String] = []
+        switch options.samplingMode?.kind {
+        case .greedy: parts.append("greedy")
+        case .randomTopK(let k, _): parts.append("top \(k)")
+        case .randomProbabilityThreshold(let p, _): parts.append("top-p \(Scoring.number(p))")
+        case nil: break
+        }
+        if let temperature = options.temperature { parts.append("temperature \(Scoring.number(temperature))") }
+        parts.append(options.maximumResponseTokens.map { "\($0) tokens" } ?? "no token limit")
+        return parts.joined(separator: ", ")
     }
 
     private func describeModel(contextSize: Int) -> ModelDescription {

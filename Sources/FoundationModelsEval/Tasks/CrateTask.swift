@@ -50,6 +50,12 @@ package enum CrateTask: EvalTask {
         Scoring.normalized(text).contains(Scoring.normalized("\(CrateInsight.self)"))
     }
 
+    /// ``VinylInsights``' options (greedy, 320 tokens): the crate insight's
+    /// request is `VinylInsights.crateInsight(for:)`'s.
+    package static func exampleOptions(model: SystemLanguageModel) -> GenerationOptions? {
+        ExampleOptions.of(VinylInsights(collection: RecordCollection(albums: []), model: model))
+    }
+
     package static let seed = CrateCorpus.seed
     package static func generate(seed: UInt64) -> [CrateItem] { CrateCorpus.generate(seed: seed) }
 }

@@ -15,7 +15,15 @@ package protocol EvalTask {
     static var corpus: Corpus { get }
     /// The session's instructions, the same for every item.
     static var instructions: String { get }
+    /// The instructions for `item`: ``instructions`` unless the example
+    /// fills its instructions from the input (the coaching report's name
+    /// the athlete and the goal).
+    static func instructions(for item: Item) -> String
     static func prompt(for item: Item) -> String
+    /// The schema asked for when it is not the answer type's own: a JSON
+    /// Schema an app sends as it is (`fm respond --schema`), answered as
+    /// `GeneratedContent`. `nil`: `respond(to:generating:)` with `Answer`.
+    static var customSchema: GenerationSchema? { get }
     /// The scored fields, in the order the report lists them.
     static var fields: [String] { get }
     /// Fields reported but not counted toward "all fields right".
@@ -38,6 +46,17 @@ package protocol EvalTask {
     /// The example's whole feature on `item`, as an app calls it.
     static func pipeline(for item: Item, model: SystemLanguageModel) async throws -> PipelineAnswer<Answer>
 
+    /// The options the example's feature sends with this request (its
+    /// `maximumResponseTokens` and sampling), read from the feature built
+    /// on `model` (``ExampleOptions``); `nil` where the task is no
+    /// example's. ``EvalMode/budgeted`` asks with them.
+    static func exampleOptions(model: SystemLanguageModel) -> GenerationOptions?
+
+    /// How many times the run's time limit an answer may take: more for a
+    /// task whose answer is several times a triage's length (a coaching
+    /// report), so the limit catches a runaway answer, not a long one.
+    static var timeLimitMultiple: Double { get }
+
     /// The items as the modes read them, made from the corpus file's items
     /// before the first answer (photo corpora render each receipt and read
     /// it back with OCR here); by default the items as they are.
@@ -50,6 +69,12 @@ package protocol EvalTask {
 }
 
 extension EvalTask {
+    package static func instructions(for item: Item) -> String { instructions }
+    package static var customSchema: GenerationSchema? { nil }
+    /// The schema every mode asks for: ``customSchema`` or the answer type's.
+    package static var answerSchema: GenerationSchema { customSchema ?? Answer.generationSchema }
+    package static func exampleOptions(model: SystemLanguageModel) -> GenerationOptions? { nil }
+    package static var timeLimitMultiple: Double { 1 }
     package static func groups(of item: Item) -> [String] { [] }
     package static var informational: Set<String> { [] }
     package static var hasPipeline: Bool { false }
@@ -88,6 +113,11 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
     /// of a large schema keep (``SchemaPromptDetail``).
     case receiptsDocumented = "receipts-documented"
     case tickets, flashcards, crates
+    /// Training weeks → the coaching example's `CoachingReport`.
+    case coaching
+    /// Requests for a JSON object with named keys, answered with the schema
+    /// `{"type": "object"}`.
+    case jsonObject = "json-object"
     /// The receipts rendered to photos with light noise (slight rotation,
     /// blur, grain), read back by Tesseract, laid out in rows.
     case receiptsPhotoLight = "receipts-photo-light"
@@ -110,6 +140,7 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
         case .receiptsDocumented: "Receipts with a documented schema"
         case .receiptsPhotoLight: "Receipts from photos, light noise"
         case .receiptsPhotoHeavy: "Receipts from photos, heavy noise"
+        case .jsonObject: "JSON objects"
         default: rawValue.capitalized
         }
     }
@@ -133,6 +164,18 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
         case .tickets: "support tickets → the ticket example's `Triage`: queue (one of the acceptable ones), priority (low, normal or urgent as the ticket warrants), a summary of at most 15 words; the pipeline is its `TicketTriager` (on device)"
         case .flashcards: "study notes → the flashcards example's `FlashcardDeck`: 3 cards whose answers come from the notes; the pipeline is its `ModelFlashcardGenerator` (repeated questions dropped)"
         case .crates: "crates of records → the vinyl example's `CrateInsight`: 3–5 distinct tags, a snippet of at most 20 words, a summary; the input's artists mentioned; the type's name never copied"
+        case .coaching: "training weeks → the coaching example's `CoachingReport` (its `coaching.yaml` instructions and prompt filled from the week): every free string complete, 2 strengths, 2 focus areas and 3 planned sessions on different days with a distance or a duration, every reason citing the log; the pipeline is its `WeeklyCoach.report(for:)`, with the feature's own options"
+        case .jsonObject: "requests for a JSON object with named keys (one, two or three keys, a nested object, a list), answered with the JSON Schema `{\"type\": \"object\"}` as `fm respond --schema` sends it: the requested keys present with the requested kind of value, and the value right where the request fixes it"
+        }
+    }
+
+    /// Fields the report also shows item by item, together: a corpus
+    /// whose items are few and each worth reading (the coaching weeks:
+    /// "complete and citing the log", week by week).
+    package var itemTable: (title: String, fields: [String])? {
+        switch self {
+        case .coaching: ("Complete and citing the log, by week", ["complete", "citing"])
+        default: nil
         }
     }
 
@@ -146,6 +189,8 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
         case .crates: CrateTask.self
         case .receiptsPhotoLight: LightReceiptPhotoTask.self
         case .receiptsPhotoHeavy: HeavyReceiptPhotoTask.self
+        case .coaching: CoachingTask.self
+        case .jsonObject: JSONObjectTask.self
         }
     }
 }

@@ -72,6 +72,11 @@ package enum FlashcardTask: EvalTask {
 
     package static let hasPipeline = true
 
+    /// ``ModelFlashcardGenerator``'s options (greedy, 240 tokens).
+    package static func exampleOptions(model: SystemLanguageModel) -> GenerationOptions? {
+        ExampleOptions.of(ModelFlashcardGenerator(model: model))
+    }
+
     /// ``ModelFlashcardGenerator/flashcards(from:)`` on a new generator: the
     /// deck the screen shows, repeated questions dropped.
     package static func pipeline(for item: NotesItem, model: SystemLanguageModel) async throws -> PipelineAnswer<FlashcardDeck> {

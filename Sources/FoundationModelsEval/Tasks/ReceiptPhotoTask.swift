@@ -122,6 +122,8 @@ extension ReceiptPhotoTask {
 
     package static var hasPipeline: Bool { true }
 
+    package static func exampleOptions(model: SystemLanguageModel) -> GenerationOptions? { ReceiptTask.exampleOptions(model: model) }
+
     /// ``ReceiptExtractor/extract(photo:ocr:)`` on the receipt's image:
     /// OCR, the row layout, the model, the patterns and the check.
     package static func pipeline(for item: ReceiptItem, model: SystemLanguageModel) async throws -> PipelineAnswer<FuelReceipt> {

@@ -59,6 +59,11 @@ package enum ReceiptTask: EvalTask {
 
     package static let hasPipeline = true
 
+    /// ``ReceiptExtractor``'s options (greedy, 120 tokens).
+    package static func exampleOptions(model: SystemLanguageModel) -> GenerationOptions? {
+        ExampleOptions.of(ReceiptExtractor(model: model))
+    }
+
     /// ``ReceiptExtractor/extract(_:)`` on the receipt's text: a value
     /// neither the model nor the patterns found is scored as missing.
     package static func pipeline(for item: ReceiptItem, model: SystemLanguageModel) async throws -> PipelineAnswer<FuelReceipt> {
@@ -140,6 +145,7 @@ extension ReceiptVariantTask {
     }
 
     package static func groups(of item: ReceiptItem) -> [String] { item.features }
+    package static func exampleOptions(model: SystemLanguageModel) -> GenerationOptions? { ReceiptTask.exampleOptions(model: model) }
     package static var seed: UInt64 { ReceiptTask.seed }
     package static func generate(seed: UInt64) -> [ReceiptItem] { ReceiptTask.generate(seed: seed) }
 }

@@ -38,6 +38,11 @@ package enum TicketTask: EvalTask {
 
     package static let hasPipeline = true
 
+    /// ``TicketTriager``'s options (greedy, 80 tokens).
+    package static func exampleOptions(model: SystemLanguageModel) -> GenerationOptions? {
+        ExampleOptions.of(TicketTriager(privateCloud: nil, onDevice: model))
+    }
+
     /// ``TicketTriager/triage(_:)`` with no private cloud: the on-device
     /// tier, with the feature's own options (greedy, 80 tokens).
     package static func pipeline(for item: TicketItem, model: SystemLanguageModel) async throws -> PipelineAnswer<Triage> {
