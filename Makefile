@@ -157,7 +157,7 @@ FM_BIN = "$$($(SWIFT) build -c release --show-bin-path)/fm"
 eval: setup
 	$(FM_ENV) $(SWIFT) build -c release --product fm
 	mkdir -p $(EVAL_RUNS)
-	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode guided budgeted pipeline --json $(EVAL_RUNS)/default.json > /dev/null
+	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode guided budgeted doubled pipeline --json $(EVAL_RUNS)/default.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval receipts --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode free grammar --json $(EVAL_RUNS)/default-modes.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval receipts --corpora eval/heldout --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label "Qwen2.5-Coder-1.5B, held-out" --mode guided pipeline --json $(EVAL_RUNS)/heldout.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval receipts-photo-light receipts-photo-heavy --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode guided pipeline --json $(EVAL_RUNS)/photos.json > /dev/null

@@ -5,7 +5,8 @@ import FoundationModelsEval
 
 extension FM {
     /// `fm eval`: the eval loop — golden corpora of the apps' tasks, answered
-    /// guided (with no budget and with the example's own options), in free
+    /// guided (with no budget, with the example's own options, and with
+    /// twice the tokens the unbudgeted answer took), in free
     /// text and through llama.cpp's JSON-schema grammar, and scored field by
     /// field (`make eval` writes EVAL.md).
     struct Eval: AsyncParsableCommand {
@@ -27,7 +28,7 @@ extension FM.Eval {
 
         @OptionGroup var model: ModelOptions
 
-        @Option(name: .customLong("mode"), parsing: .upToNextOption, help: "Modes to run: guided, budgeted (guided with the example's own options, compared with guided), free, grammar, pipeline (default: all five; budgeted and pipeline only where the corpus is an example's and it has one).")
+        @Option(name: .customLong("mode"), parsing: .upToNextOption, help: "Modes to run: guided, budgeted (guided with the example's own options, compared with guided), doubled (guided with twice the tokens the guided answer took, compared with it byte for byte; needs guided), free, grammar, pipeline (default: all six; budgeted and pipeline only where the corpus is an example's and it has one).")
         var modes: [EvalMode] = EvalMode.allCases
 
         @Option(help: "Answer only the first N items of each corpus.")
@@ -58,7 +59,9 @@ extension FM.Eval {
             }
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
             if !(timeLimit > 0) { throw ValidationError("--time-limit must be more than 0") }
-            if modes.isEmpty { throw ValidationError("--mode needs at least one of guided, budgeted, free, grammar, pipeline") }
+            if modes.isEmpty { throw ValidationError("--mode needs at least one of \(EvalMode.allCases.map(\.rawValue).joined(separator: ", "))") }
+            // The doubled mode's budget is the guided answer's tokens twice over.
+            if modes.contains(.doubled), !modes.contains(.guided) { throw ValidationError("--mode doubled takes its budget from the guided answer: add guided") }
         }
 
         func run() async throws {

@@ -58,33 +58,40 @@ struct EvalModelTests {
         runner.corporaDirectory = CorpusTests.committed
         let run = try await runner.run([.receipts])
 
-        #expect(run.results.map(\.mode) == [.guided, .budgeted, .free, .grammar, .pipeline])
+        #expect(run.results.map(\.mode) == [.guided, .budgeted, .doubled, .free, .grammar, .pipeline])
         #expect(run.llamaServer?.contains("--host 127.0.0.1") == true)
+        func answers(_ mode: EvalMode) throws -> [AnswerRecord] { try #require(run.results.first { $0.mode == mode }).answers }
         for result in run.results {
             if result.mode == .budgeted {
                 #expect(result.note == "the example's options: greedy, 120 tokens")
+            } else if result.mode == .doubled {
+                #expect(result.note?.hasPrefix("greedy, `maximumResponseTokens` twice") == true, "\(result.note ?? "")")
             } else {
                 #expect(result.note == nil, "\(result.mode): \(result.note ?? "")")
             }
             #expect(result.answers.allSatisfy { $0.status != .answered || $0.cut != nil }, "every answered answer's strings were checked")
-            #expect(result.answers.map(\.id) == ["receipt-01", "receipt-02"])
+            // The doubled mode asks only the items with a guided answer (checked below).
+            if result.mode != .doubled {
+                #expect(result.answers.map(\.id) == ["receipt-01", "receipt-02"])
+            }
             #expect(result.answers.allSatisfy { $0.seconds > 0 && $0.fields.count == ReceiptTask.fields.count })
             if result.mode != .pipeline {
                 #expect(result.answers.allSatisfy { $0.promptTokens > 100 || $0.status == .timedOut })
             }
         }
         // The pipeline is the example's extractor: its answers say where each value came from.
-        for answer in run.results[4].answers {
+        for answer in try answers(.pipeline) {
             #expect(answer.status == .answered, "\(answer.id): \(answer.problem ?? "")")
             #expect(answer.output.contains("totalAmount") && ["(model)", "(patterns)", "(arithmetic)"].contains { answer.output.contains($0) }, "\(answer.output)")
             #expect((1...2).contains(answer.requests ?? 0))
         }
-        let guided = run.results[0].answers
+        let guided = try answers(.guided)
+        try Self.expectTwiceTheTokens(try answers(.doubled), guided: guided)
         // llama-server's grammar lets a number's digits run on: greedy decoding
         // of the small model did so for one receipt on one machine's CPU, and
         // such an answer is recorded as out of time, which the report counts.
         // Ours ends every answer.
-        let grammar = run.results[3].answers.filter { answer in
+        let grammar = try answers(.grammar).filter { answer in
             guard answer.status == .timedOut else { return true }
             #expect(answer.problem?.contains("no answer within") == true, "\(answer.problem ?? "")")
             return false
@@ -106,6 +113,38 @@ struct EvalModelTests {
         }
         let markdown = EvalReport(runs: [run], command: "test").markdown()
         #expect(markdown.contains("| receipts | test | "))
+        #expect(markdown.contains("Identical at twice the tokens (test): "))
+    }
+
+    /// The doubled mode asks after the guided answer whatever order the
+    /// modes are given in, with twice that answer's output tokens, and
+    /// (string pacing's promise) gets that answer back byte for byte.
+    @Test func aTicketAtTwiceItsTokens() async throws {
+        let model = SystemLanguageModel.default
+        try #require(model.isAvailable, "The default model is not installed; run `make setup`.")
+        var runner = EvalRunner(model: model, label: "test")
+        runner.limit = 1
+        runner.modes = [.doubled, .guided]
+        runner.corporaDirectory = CorpusTests.committed
+        let run = try await runner.run([.tickets])
+        #expect(run.results.map(\.mode) == [.doubled, .guided])
+        try Self.expectTwiceTheTokens(run.results[0].answers, guided: run.results[1].answers)
+    }
+
+    /// Each doubled answer was asked with twice its guided answer's output
+    /// tokens and is that answer, byte for byte.
+    static func expectTwiceTheTokens(_ doubled: [AnswerRecord], guided: [AnswerRecord]) throws {
+        #expect(doubled.map(\.id) == guided.filter { $0.status == .answered }.map(\.id), "every item with a guided answer is asked again")
+        for answer in doubled {
+            let reference = try #require(guided.first { $0.id == answer.id })
+            let comparison = try #require(answer.comparison, "\(answer.id) has no comparison")
+            #expect(comparison.unbudgetedTokens == reference.outputTokens && comparison.maximumResponseTokens == 2 * reference.outputTokens)
+            #expect(comparison.identical == (answer.output == reference.output))
+            // Out of time on a loaded machine says nothing about pacing.
+            guard answer.status != .timedOut else { continue }
+            #expect(comparison.identical, "\(answer.id): \(comparison.difference.map { "\($0.path): \($0.unbudgeted ?? "none") vs \($0.budgeted ?? "none")" } ?? "") (\(answer.status.rawValue) \(answer.problem ?? ""))")
+            #expect(!answer.truncated, "\(answer.id): closed early with twice the tokens")
+        }
     }
 
     /// The new corpora on the model: a week reported on with no budget and

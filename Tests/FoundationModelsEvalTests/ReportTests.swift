@@ -87,6 +87,44 @@ struct ReportTests {
         #expect(decoded.results[0].answers[1].allRight)
     }
 
+    @Test func doubledAnswersAreCountedIdenticalAndTheOthersListed() {
+        var run = Self.run(label: "qwen")
+        var same = Self.answer("receipt-01", right: true, seconds: 2)
+        same.comparison = BudgetComparison(maximumResponseTokens: 80, unbudgetedTokens: 40, difference: nil)
+        var paced = Self.answer("receipt-02", right: true, seconds: 2)
+        paced.truncated = true
+        paced.comparison = BudgetComparison(maximumResponseTokens: 80, unbudgetedTokens: 40, difference: OutputDifference(
+            path: "stationBrand", unbudgeted: #""Shell Station Downtown""#, budgeted: #""Shell""#))
+        var failed = Self.answer("receipt-03", right: false, status: .failed, seconds: 1)
+        failed.problem = "the response reached its limit of 60 tokens"
+        failed.comparison = BudgetComparison(maximumResponseTokens: 60, unbudgetedTokens: 30, difference: OutputDifference(
+            path: "(answer)", unbudgeted: #"{"stationBrand":"Shell"}"#, budgeted: nil))
+        run.results.append(CorpusRun(corpus: .receipts, mode: .doubled, fields: ReceiptTask.fields, informational: ["consistent"],
+                                     answers: [same, paced, failed], seconds: 5, note: "greedy, twice the guided answer's output tokens"))
+        let markdown = EvalReport(runs: [run], command: "make eval").markdown()
+        #expect(markdown.contains("Identical at twice the tokens (qwen): 1 of 3"), "\(markdown)")
+        #expect(markdown.contains(#"- receipt-02 (80 tokens for the guided 40, closed early): `stationBrand` — guided `"Shell Station Downtown"`, twice the tokens `"Shell"`"#))
+        #expect(markdown.contains(#"- receipt-03 (60 tokens for the guided 30): `(answer)` — guided `{"stationBrand":"Shell"}`, twice the tokens failed: the response reached its limit of 60 tokens"#))
+        #expect(!markdown.contains("- receipt-01 (80 tokens"), "an identical answer is not listed")
+        // Across corpora, and in the tables beside the other modes (the prefix check is made).
+        #expect(markdown.contains("## Identical at twice the tokens") && markdown.contains("| receipts | qwen | 1 of 3 | 1 |"))
+        #expect(markdown.contains("| receipts | qwen | 50 % (2/4) | 33 % (1/3) | – |"), "summary: guided, doubled, grammar")
+        #expect(markdown.contains("| qwen | guided, twice the tokens | **33 % (1/3)** | 0 | 0 | 0 |"))
+        #expect(markdown.contains("- qwen, guided, twice the tokens: greedy, twice the guided answer's output tokens"))
+        let without = EvalReport(runs: [Self.run(label: "qwen")], command: "make eval").markdown()
+        #expect(!without.contains("## Identical at twice the tokens") && !without.contains("Identical at twice the tokens (qwen)"), "no doubled run, no count")
+    }
+
+    @Test func differingValuesAreShortenedWhereTheyPart() {
+        let opening = String(repeating: "word ", count: 30)
+        let (whole, cut) = EvalReport.shortened(opening + "walk on the Moon.", opening + "walk on the", limit: 40)
+        #expect(whole == "…alk on the Moon." && cut == "…alk on the", "the words where they part, not the common opening")
+        let (early, other) = EvalReport.shortened("A " + opening, "B " + opening, limit: 40)
+        #expect(early.hasPrefix("A word") && early.hasSuffix("…") && early.count == 41)
+        #expect(other.hasPrefix("B word"))
+        #expect(EvalReport.shortened(#""a|b""#, #""a""#, limit: 40) == (#""a¦b""#, #""a""#), "short values whole, made safe for a table")
+    }
+
     @Test func theCoachingWeeksAreListedCompleteAndCiting() {
         func week(_ id: String, complete: Bool, citing: Bool) -> AnswerRecord {
             var answer = Self.answer(id, right: true, seconds: 9)

@@ -46,17 +46,18 @@ package struct EvalReport {
             "# Evaluation",
             "",
             "Golden corpora of the apps' tasks (`eval/corpora/`, generated from fixed seeds by `fm eval generate`), each item",
-            "answered by the same model with the same instructions and prompt in up to five ways, and scored field by field:",
+            "answered by the same model with the same instructions and prompt in up to six ways, and scored field by field:",
             "",
             "- **\(EvalMode.guided.title)**: `LanguageModelSession.respond(to:generating:)`, the schema enforced token by token;",
             "- **\(EvalMode.budgeted.title)**: the same request with the options the example's feature sends (its `maximumResponseTokens` and sampling), compared item by item with the guided answer to see what the budget cuts;",
+            "- **\(EvalMode.doubled.title)**: the same request, greedy, with `maximumResponseTokens` twice the output tokens of the item's guided answer, compared with that answer byte for byte: string pacing promises to change no answer that has room;",
             "- **\(EvalMode.free.title)**: `respond(to:)` with the same user text (prompt and schema description), the first JSON object of the answer decoded into the type;",
             "- **\(EvalMode.grammar.title)**: `llama-server` on the same GGUF file, given the very prompt text the session renders and the type's JSON Schema as `json_schema`;",
             "- **\(EvalMode.pipeline.title)**: the example's whole feature as an app calls it (`ReceiptExtractor.extract`, `TicketTriager.triage`, `ModelFlashcardGenerator.flashcards`, `WeeklyCoach.report`), with its own options, checks and re-prompts.",
             "",
             "The instructions, prompts and answer types are the examples' own (`Examples/`): the eval scores what the examples ship.",
             "",
-            "Options are an app's: greedy sampling, no `maximumResponseTokens` (the example's own options in the budgeted mode and the pipeline); each answer has a time limit, and one that runs out counts as a failure.",
+            "Options are an app's: greedy sampling, no `maximumResponseTokens` (the example's own options in the budgeted mode and the pipeline, twice the guided answer's tokens in the doubled mode); each answer has a time limit, and one that runs out counts as a failure.",
             "Made by `\(command)`; one corpus: `fm eval receipts [--model PATH] [--mode guided] [--limit N] [--json FILE]`.",
             "",
             "## Setup",
@@ -102,6 +103,27 @@ package struct EvalReport {
                 lines.append("| \(corpus.rawValue) | \(run.label) | " + cells.joined(separator: " | ") + " |")
             }
         }
+        return lines + [""] + doubledSummary()
+    }
+
+    /// String pacing's promise over every corpus at once: per corpus and
+    /// run with a doubled mode, how many answers are the guided one.
+    private func doubledSummary() -> [String] {
+        let compared = Corpus.allCases.flatMap { corpus in
+            runs.compactMap { run in run.results.first { $0.corpus == corpus && $0.mode == .doubled && !$0.answers.isEmpty }.map { (corpus, run, $0) } }
+        }
+        guard !compared.isEmpty else { return [] }
+        var lines = [
+            "## Identical at twice the tokens",
+            "",
+            "String pacing steps in only where an answer would not fit: asked again with `maximumResponseTokens` twice the output tokens of its unbudgeted guided answer, every answer should be that answer byte for byte. Closed early: the engine ended the answer early to fit (`closedEarly`).",
+            "",
+            "| corpus | run | identical | closed early |",
+            "| --- | --- | ---: | ---: |",
+        ]
+        for (corpus, run, result) in compared {
+            lines.append("| \(corpus.rawValue) | \(run.label) | \(Self.identicalCount(result.answers)) | \(result.answers.filter(\.truncated).count) |")
+        }
         return lines + [""]
     }
 
@@ -123,10 +145,56 @@ package struct EvalReport {
         }
         let notes = results.compactMap { run, result in result.note.map { "- \(run.label), \(result.mode.title): \($0)" } }
         if !notes.isEmpty { lines += [""] + notes }
+        lines += doubled(results)
         lines += itemTable(corpus, results)
         lines += breakdown(results)
         lines += misses(results)
         return lines + [""]
+    }
+
+    /// Per run with a doubled mode: how many answers are the guided one,
+    /// and where each of the others first differs.
+    private func doubled(_ results: [(EvalRun, CorpusRun)]) -> [String] {
+        var lines: [String] = []
+        for (run, result) in results where result.mode == .doubled && !result.answers.isEmpty {
+            lines += ["", "Identical at twice the tokens (\(run.label)): \(Self.identicalCount(result.answers))"]
+            let differing = result.answers.filter { $0.comparison?.identical == false }
+            if !differing.isEmpty { lines.append("") }
+            for answer in differing {
+                guard let comparison = answer.comparison, let difference = comparison.difference else { continue }
+                var budget = "\(comparison.maximumResponseTokens) tokens for the guided \(comparison.unbudgetedTokens)"
+                if answer.truncated { budget += ", closed early" }
+                let (guided, twice) = Self.shortened(difference.unbudgeted ?? "", difference.budgeted ?? "", limit: 80)
+                let theirs = difference.budgeted == nil
+                    ? (answer.status == .answered ? "none" : "\(answer.status.rawValue): \(Self.inline(answer.problem ?? "", limit: 120))")
+                    : "`\(twice)`"
+                lines.append("- \(answer.id) (\(budget)): `\(difference.path)` — guided \(difference.unbudgeted == nil ? "none" : "`\(guided)`"), twice the tokens \(theirs)")
+            }
+        }
+        return lines
+    }
+
+    /// "7 of 8": the answers identical to the guided one, of those compared.
+    static func identicalCount(_ answers: [AnswerRecord]) -> String {
+        let compared = answers.compactMap(\.comparison)
+        return "\(compared.filter(\.identical).count) of \(compared.count)"
+    }
+
+    /// Two values that differ, shortened to `limit` characters each around
+    /// where they part (`…walk on the Moon.` and `…walk on the`): a long
+    /// summary that differs in its last words shows those words.
+    static func shortened(_ first: String, _ second: String, limit: Int) -> (String, String) {
+        let a = Array(first), b = Array(second)
+        var common = 0
+        while common < min(a.count, b.count), a[common] == b[common] { common += 1 }
+        let context = limit / 4
+        let start = max(a.count, b.count) <= limit ? 0 : max(0, common - context)
+        func cut(_ text: [Character]) -> String {
+            let rest = text.dropFirst(start)
+            let body = String(rest.prefix(limit)) + (rest.count > limit ? "…" : "")
+            return inline((start > 0 ? "…" : "") + body, limit: limit + 2)
+        }
+        return (cut(a), cut(b))
     }
 
     /// The corpus's item table (``Corpus/itemTable``): per item and
@@ -220,7 +288,8 @@ package struct EvalReport {
             "- **Crates**: `tags` 3 to 5, distinct, 1 to 3 words each; `snippet` 1 to \(CrateTask.snippetWordLimit) words; `artists`: summary or snippet names an artist of the crate (full name or its most distinctive word); `typeName`: no string repeats the type's name (`CrateInsight`).",
             "- **Coaching**: `complete` — no free string of the report cut mid-word or mid-sentence (the rule below); `parts` — 2 strengths, 2 focus areas, 3 planned sessions; `plan` — the planned sessions on different days, each workout with a distance or a duration; `citing` — every reason cites the log: a number it prints (a distance, a duration, a rep count, the total or the number of sessions), a logged session's day or its name (`long run`, `intervals`); `numbers` (reported, not counted): every number of the headline, titles and reasons is one the log prints (a pace worked out from it is not). The table by week shows `complete` and `citing` together: complete and citing the log.",
             "- **JSON objects**: `keys` — every requested key present (nested ones at their path) with the requested kind of value (a string, a number, a boolean, a non-empty list, a non-empty object); `values` — where the request fixes a value, the answer has it (a string holds its words, `Paris`; a number equals it; a list holds it); right when the request fixes none.",
-            "- **Cut short** (every mode, every free string: a string field with no choices, constant, pattern or format): **mid-word** — the text ends on a hyphen or apostrophe after a letter, or on lower-case letters with no vowel that are no word of the input or unit (`th`), or on the start of a capitalized word of the input (`Armstr`), or (budgeted) stops between two letters of the unbudgeted answer's word; **mid-sentence** — it ends on a comma, colon or dash, on a word no sentence or label ends with (an article, a preposition, a conjunction, a possessive: `… to walk on the`, `The`; a possessive the input prints, a name like `Casey's`, only in a field that asks for a sentence: a headline `Maya's`), on an unfinished sentence after a finished one, or is a single word where a sentence was asked for; **prefix of unbudgeted** (budgeted mode) — the string, spaces and final punctuation trimmed, is a proper, shorter prefix of the guided answer's same field. The columns count strings. A string cut after a word that can end a sentence is missed; a headline without a final period is not counted as cut. The guided answer keeps the engine's word limits, so a cut made by a word limit is seen only by the mid-word and mid-sentence checks. Any cut string fails the item.",
+            "- **Cut short** (every mode, every free string: a string field with no choices, constant, pattern or format): **mid-word** — the text ends on a hyphen or apostrophe after a letter, or on lower-case letters with no vowel that are no word of the input or unit (`th`), or on the start of a capitalized word of the input (`Armstr`), or (budgeted and doubled) stops between two letters of the unbudgeted answer's word; **mid-sentence** — it ends on a comma, colon or dash, on a word no sentence or label ends with (an article, a preposition, a conjunction, a possessive: `… to walk on the`, `The`; a possessive the input prints, a name like `Casey's`, only in a field that asks for a sentence: a headline `Maya's`), on an unfinished sentence after a finished one, or is a single word where a sentence was asked for; **prefix of unbudgeted** (budgeted and doubled modes) — the string, spaces and final punctuation trimmed, is a proper, shorter prefix of the guided answer's same field. The columns count strings. A string cut after a word that can end a sentence is missed; a headline without a final period is not counted as cut. The guided answer keeps the engine's word limits, so a cut made by a word limit is seen only by the mid-word and mid-sentence checks. Any cut string fails the item.",
+            "- **Identical at twice the tokens** (doubled mode): the answer's JSON output equals the guided answer's byte for byte, asked for with `maximumResponseTokens` twice the guided answer's output tokens; where it does not, the first field that differs (in the guided answer's key order; `(answer)` when the doubled request gave no answer) with both values. Both are greedy and run back to back, the doubled one finding the prompt in the cache.",
             "- Every mode: **valid** — the answer decodes into the type (free text: the first complete JSON object in it); **emptied** — a string field left empty or blank; **truncated** — guided generation closed the value early to fit the budget (the engine's `closedEarly`), free text ran to the end of the context, or llama.cpp stopped at its limit; **timed out** — no answer within the time limit. Any of these fails the item.",
             "- Latency is each answer's wall time from request to complete value (for llama.cpp, the HTTP round trip); prompt tokens include those served from the cache. The first guided answer of a corpus also compiles its schema. An item's modes run back to back on one prompt, so the modes after the first find most of it in the cache: the pipeline's latency after guided is mostly generation (its token counts are not reported).",
         ]
@@ -230,8 +299,8 @@ package struct EvalReport {
     /// The cut-short columns, beside "all right": strings counted.
     static let cutHeads = ["cut mid-word", "cut mid-sentence", "prefix of unbudgeted"]
 
-    /// `mode`: the prefix check is made only in the budgeted mode; the
-    /// others show "–" there.
+    /// `mode`: the prefix check is made only in the budgeted and doubled
+    /// modes; the others show "–" there.
     static func cells(_ answers: [AnswerRecord], fields: [String], mode: EvalMode? = nil) -> [String] {
         guard !answers.isEmpty else { return Array(repeating: "–", count: fields.count + 9 + cutHeads.count) }
         let count = answers.count
@@ -244,7 +313,7 @@ package struct EvalReport {
         }
         var cells = ["**" + share(\.allRight) + "**"]
         cells += [CutString.Kind.midWord, .midSentence, .prefix].map { kind in
-            kind == .prefix && mode != nil && mode != .budgeted ? "–" : "\(answers.reduce(0) { $0 + $1.cut(kind).count })"
+            kind == .prefix && mode != nil && mode != .budgeted && mode != .doubled ? "–" : "\(answers.reduce(0) { $0 + $1.cut(kind).count })"
         }
         cells += fieldCells
         cells.append(share(\.isValid))

@@ -12,6 +12,13 @@ package enum EvalMode: String, Codable, CaseIterable, Sendable {
     /// by item with ``guided``, it shows what the example's budget cuts
     /// (``CutString/Kind/prefix``). Only for tasks of an example.
     case budgeted
+    /// The guided request again (greedy, like ``guided``) with
+    /// `maximumResponseTokens` twice the output tokens the item's ``guided``
+    /// answer took, its output compared byte for byte with that answer's
+    /// (``BudgetComparison``). String pacing promises to step in only where
+    /// an answer would not fit, so every answer here should be identical;
+    /// one that is not shows where pacing changed an answer that had room.
+    case doubled
     /// `respond(to:)` with the same user text (the prompt and the schema's
     /// description), the first JSON object of the answer decoded.
     case free
@@ -27,6 +34,7 @@ package enum EvalMode: String, Codable, CaseIterable, Sendable {
         switch self {
         case .guided: "guided (ours)"
         case .budgeted: "guided, the example's options"
+        case .doubled: "guided, twice the tokens"
         case .free: "free text, parsed"
         case .grammar: "llama.cpp JSON-schema grammar"
         case .pipeline: "the example's pipeline"
@@ -77,6 +85,9 @@ package struct AnswerRecord: Codable, Sendable {
     /// mid-sentence, or a prefix of the unbudgeted answer's. `nil` in runs
     /// made before the check (read as none).
     package var cut: [CutString]?
+    /// In ``EvalMode/doubled``: the budget sent and whether the answer is
+    /// the unbudgeted guided one; `nil` in the other modes.
+    package var comparison: BudgetComparison?
 
     /// The cut strings of `kind`.
     package func cut(_ kind: CutString.Kind) -> [CutString] {

@@ -7,7 +7,8 @@ import LlamaKit
 /// hits them alike), and scores every answer.
 ///
 /// Options are an app's: greedy, no `maximumResponseTokens` (but for
-/// ``EvalMode/budgeted`` and the pipeline, which send the example's own).
+/// ``EvalMode/budgeted`` and the pipeline, which send the example's own,
+/// and ``EvalMode/doubled``, which sends twice what the guided answer took).
 /// Each answer runs under a time limit; one that does not finish counts as
 /// a failure.
 package struct EvalRunner {
@@ -96,7 +97,15 @@ package struct EvalRunner {
             notes[.budgeted] = "the example's options: \(Self.describe(exampleOptions))"
                 + (modes.contains(.guided) ? "" : "; no guided run to compare with, so no prefix check")
         }
-        // The unbudgeted answer first: the budgeted one is compared with it.
+        if modes.contains(.doubled) {
+            notes[.doubled] = modes.contains(.guided)
+                ? "greedy, `maximumResponseTokens` twice the guided answer's output tokens"
+                : "no guided run to take the budget from (run it with --mode guided doubled)"
+        }
+        // Items the doubled mode could not ask: their guided answer gave no
+        // token count to double.
+        var undoubled: [String] = []
+        // The unbudgeted answer first: the budgeted and doubled ones are compared with it.
         let ordered = modes.filter { $0 == .guided } + modes.filter { $0 != .guided }
         for item in items {
             let prompt = T.prompt(for: item)
@@ -104,15 +113,28 @@ package struct EvalRunner {
             let typed = Self.typedTranscript(instructions: instructions, prompt: prompt, schema: T.answerSchema)
             let rendered = modes.contains(.free) || modes.contains(.grammar) ? try await model.renderedInput(for: typed) : nil
             var unbudgeted: GeneratedContent?
+            var unbudgetedAnswer: Produced?
             for mode in ordered {
                 var produced: Produced
+                var comparison: BudgetComparison?
                 switch mode {
                 case .guided:
                     produced = await guided(task, instructions: instructions, prompt: prompt, options: GenerationOptions(samplingMode: .greedy))
                     unbudgeted = produced.status == .answered ? produced.content : nil
+                    unbudgetedAnswer = produced.status == .answered ? produced : nil
                 case .budgeted:
                     guard let exampleOptions else { continue }
                     produced = await guided(task, instructions: instructions, prompt: prompt, options: exampleOptions)
+                case .doubled:
+                    guard modes.contains(.guided) else { continue }
+                    guard let reference = unbudgetedAnswer, reference.outputTokens > 0 else {
+                        undoubled.append(item.id)
+                        continue
+                    }
+                    let budget = 2 * reference.outputTokens
+                    produced = await guided(task, instructions: instructions, prompt: prompt,
+                                            options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: budget))
+                    comparison = Self.compare(produced, with: reference, budget: budget)
                 case .pipeline:
                     guard T.hasPipeline else { continue }
                     produced = await pipeline(task, item: item)
@@ -128,11 +150,15 @@ package struct EvalRunner {
                     guard let server, let rendered else { continue }
                     produced = await grammar(server, prompt: rendered.text, schema: T.answerSchema, timeLimit: timeLimit * T.timeLimitMultiple)
                 }
-                let record = Self.score(task, item: item, prompt: prompt, produced, unbudgeted: mode == .budgeted ? unbudgeted : nil)
+                var record = Self.score(task, item: item, prompt: prompt, produced, unbudgeted: mode == .budgeted || mode == .doubled ? unbudgeted : nil)
+                record.comparison = comparison
                 answers[mode, default: []].append(record)
                 seconds[mode, default: 0] += record.seconds
                 log("\(T.corpus.rawValue) \(item.id) \(mode.rawValue): \(Self.summary(record))")
             }
+        }
+        if !undoubled.isEmpty, let note = notes[.doubled] {
+            notes[.doubled] = note + "; not asked for \(undoubled.joined(separator: ", ")): no guided answer to take the budget from"
         }
         return modes.filter { ($0 != .pipeline || T.hasPipeline) && ($0 != .budgeted || exampleOptions != nil) }.map { mode in
             CorpusRun(corpus: T.corpus, mode: mode, fields: T.fields, informational: T.informational.sorted(),
@@ -309,15 +335,30 @@ package struct EvalRunner {
         return record
     }
 
+    /// The doubled answer `produced` against the unbudgeted guided answer
+    /// `reference`: an answer the budgeted request did not give (it threw,
+    /// ran out of time) differs as a whole.
+    static func compare(_ produced: Produced, with reference: Produced, budget: Int) -> BudgetComparison {
+        let difference = produced.status == .answered
+            ? SameAnswer.firstDifference(unbudgeted: reference.output, budgeted: produced.output)
+            : OutputDifference(path: "(answer)", unbudgeted: reference.output, budgeted: nil)
+        return BudgetComparison(maximumResponseTokens: budget, unbudgetedTokens: reference.outputTokens, difference: difference)
+    }
+
     static func summary(_ record: AnswerRecord) -> String {
         let time = String(format: "%.1f s", record.seconds)
-        guard record.status == .answered else { return "\(record.status.rawValue) (\(record.problem ?? "")) \(time)" }
-        if record.allRight { return "all right, \(time)" }
+        // The doubled mode's question comes first: is it the guided answer?
+        let compared = record.comparison.map { comparison in
+            (comparison.difference.map { "differs from guided at \($0.path)" } ?? "identical to guided")
+                + " (\(comparison.maximumResponseTokens) tokens); "
+        } ?? ""
+        guard record.status == .answered else { return compared + "\(record.status.rawValue) (\(record.problem ?? "")) \(time)" }
+        if record.allRight { return compared + "all right, \(time)" }
         var misses = record.fields.filter { $0.counts && !$0.right }.map { "\($0.field): \($0.detail)" }
         if !record.emptied.isEmpty { misses.append("emptied \(record.emptied)") }
         if record.truncated { misses.append("truncated") }
         if let cut = record.cut, !cut.isEmpty { misses.append("cut short: " + cut.map(\.path).joined(separator: ", ")) }
-        return misses.joined(separator: "; ") + ", \(time)"
+        return compared + misses.joined(separator: "; ") + ", \(time)"
     }
 
     // MARK: Prompts
