@@ -30,12 +30,15 @@ let approachableInSwift5: [SwiftSetting] = [
 /// An example of an app's pattern (Examples/<name>): the feature as a
 /// library (public API only: FoundationModels, FoundationModelsTiers,
 /// FoundationModelsKit), a short program that tours it (`make demo` runs
-/// them), and its tests.
+/// them), and its tests. The program and the tests may use the eval
+/// (`demoDependencies`, `testDependencies`: FoundationModelsEval) to judge
+/// answers with its scorers; the library may not (the eval depends on it).
 func example(
     _ name: String,
     program: String,
     dependencies: [Target.Dependency] = [],
     resources: [Resource]? = nil,
+    demoDependencies: [Target.Dependency] = [],
     testDependencies: [Target.Dependency] = []
 ) -> [Target] {
     [
@@ -47,7 +50,7 @@ func example(
         ),
         .executableTarget(
             name: program,
-            dependencies: [.target(name: name), "FoundationModels", "FoundationModelsKit", "TerminalSupport"],
+            dependencies: [.target(name: name), "FoundationModels", "FoundationModelsKit", "TerminalSupport"] + demoDependencies,
             path: "Examples/\(name)/Demo"
         ),
         .testTarget(
@@ -327,17 +330,30 @@ let package = Package(
             ]
         ),
     ]
-        + example("VinylCollection", program: "vinyl-collection")
-        + example("ReceiptExtraction", program: "receipt-extraction")
-        + example("Flashcards", program: "flashcards")
+        // The programs mark each answer with the eval's scorers (complete,
+        // right, cut short, wrong), and the quality tests assert them.
+        + example(
+            "VinylCollection", program: "vinyl-collection",
+            demoDependencies: ["FoundationModelsEval"], testDependencies: ["FoundationModelsEval"]
+        )
+        + example(
+            "ReceiptExtraction", program: "receipt-extraction",
+            demoDependencies: ["FoundationModelsEval"], testDependencies: ["FoundationModelsEval"]
+        )
+        + example(
+            "Flashcards", program: "flashcards",
+            demoDependencies: ["FoundationModelsEval"], testDependencies: ["FoundationModelsEval"]
+        )
         + example(
             "CoachingReport", program: "coaching-report",
             dependencies: [.product(name: "Yams", package: "Yams")],
-            resources: [.copy("coaching.yaml")]
+            resources: [.copy("coaching.yaml")],
+            demoDependencies: ["FoundationModelsEval"], testDependencies: ["FoundationModelsEval"]
         )
         + example(
             "TicketTriage", program: "ticket-triage",
             dependencies: ["FoundationModelsTiers"],
+            demoDependencies: ["FoundationModelsEval"],
             testDependencies: ["FoundationModelsTiers", "FoundationModelsEval"]
         )
 )

@@ -6,7 +6,10 @@
 # typed answers, a tool call and a streamed typed report (vinyl collection),
 # receipts checked and merged with a regex reader, a flashcards feature on a
 # held session, a nested coaching report streamed from YAML templates, ticket
-# triage and a coach chat with a tool through the tier router.
+# triage and a coach chat with a tool through the tier router. Each
+# program marks its answers by the eval's rules (FoundationModelsEval's
+# CutShort and the example's task scorer): ✓ complete (✓ right where it
+# knows the truth), ✗ cut short: <field> "…", or ✗ wrong: <why>.
 #
 # Each program is built (release) just before its part: on a fresh machine
 # the first answer comes after one build, fm's, which compiles nearly all

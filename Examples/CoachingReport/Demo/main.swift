@@ -1,12 +1,15 @@
 import CoachingReport
 import FoundationModels
+import FoundationModelsEval
 import FoundationModelsKit
 import TerminalSupport
 
 // A week of running turned into a coach's report, streamed: the nested
 // CoachingReport fills in on the terminal as PartiallyGenerated snapshots
 // arrive (the finished report elsewhere). The wording is coaching.yaml's,
-// filled from the week.
+// filled from the week. The finished report is marked as the eval judges
+// it (CoachingTask): every string whole, the parts and the plan the type
+// asks for, every reason citing the log.
 
 /// The report as far as it is generated.
 func card(_ report: CoachingReport.PartiallyGenerated) -> [String] {
@@ -28,12 +31,17 @@ await ExampleProgram.run {
     let stopwatch = Stopwatch()
     let view = LiveView()
     var lines: [String] = []
+    var last: GeneratedContent?
     for try await snapshot in try coach.streamReport(for: week) {
         lines = card(snapshot.content)
         view.draw(lines)
+        last = snapshot.rawContent
     }
     ExampleProgram.result("streamed CoachingReport", "\(view.frames) snapshots", seconds: stopwatch.seconds)
     view.finish(lines)
+    if let last {
+        Verdict(try CoachingReport(last), as: CoachingTask.self, for: try CoachingItem(week)).print()
+    }
 
     // A template that names a value the input lacks fails before the model.
     let broken = try PromptTemplates(yaml: "instructions: Coach {athlete}.\nreport: Plan for {race}.")

@@ -1,10 +1,13 @@
 import FoundationModels
+import FoundationModelsEval
 import Testing
 import TestSupport
 @testable import CoachingReport
 
 /// The streamed report on the real default model (`make test` runs suites
-/// named *QualityTests with it).
+/// named *QualityTests with it), judged as a reader judges it and by the
+/// eval's rules (`CoachingTask`, `CutShort`): whole strings, not a headline
+/// "Maya's" or reasons that stop at "The"; reasons that come from the log.
 @Suite("Coaching report on the default model", .serialized, .tags(.defaultModel), .needs(.defaultModel))
 struct CoachingQualityTests {
     @Test func theStreamedReportGrowsToAWholeReportAboutTheWeek() async throws {
@@ -26,13 +29,23 @@ struct CoachingQualityTests {
             return
         }
         let report = try CoachingReport(last)
-        #expect(!report.headline.isEmpty)
         #expect(report.strengths.count == 2 && report.focusAreas.count == 2 && report.nextWeek.count == 3)
-        for observation in report.strengths + report.focusAreas {
-            #expect(!observation.title.isEmpty && !observation.reason.isEmpty, "\(observation)")
-        }
-        for session in report.nextWeek {
-            #expect(!session.workout.isEmpty, "\(session)")
+
+        // No free string cut short: the headline, every title and reason,
+        // every workout (mid-word or mid-sentence, the eval's rule).
+        let item = try CoachingItem(.sample)
+        let input = CoachingTask.instructions(for: item) + "\n" + CoachingTask.prompt(for: item)
+        let cuts = CutShort.cuts(in: report.generatedContent, schema: CoachingReport.generationSchema, input: input)
+        #expect(cuts.isEmpty, "cut short: \(cuts.map { "\($0.path) \"\($0.text)\" (\($0.kinds.map(\.rawValue)))" })")
+
+        // What a reader checks, by the eval's scorer: every reason cites
+        // the log (a number it prints, a logged day or a session's name),
+        // and the plan has three different days, each with a distance or
+        // a duration.
+        let scores = Dictionary(uniqueKeysWithValues: CoachingTask.score(report, for: item).map { ($0.field, $0) })
+        for field in ["complete", "parts", "plan", "citing"] {
+            let score = try #require(scores[field], "CoachingTask no longer scores \(field)")
+            #expect(score.right, "\(field): \(score.detail)")
         }
     }
 }

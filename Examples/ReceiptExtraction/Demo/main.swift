@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModels
+import FoundationModelsEval
 import FoundationModelsKit
 import ReceiptExtraction
 import TerminalSupport
@@ -7,7 +8,9 @@ import TerminalSupport
 // Fuel receipts read by the model and by patterns, checked against their
 // arithmetic, merged; each value says where it came from. Photos and text
 // files named on the command line are read instead of the samples:
-// `swift run receipt-extraction photo.png`.
+// `swift run receipt-extraction photo.png`. A sample's values are marked
+// right or wrong against what it prints, as the eval scores a receipt
+// (ReceiptTask: each number within 1 %, the brand named).
 
 func show(_ extraction: ReceiptExtraction) -> String {
     let receipt = extraction.receipt
@@ -62,7 +65,14 @@ await ExampleProgram.run {
         try await extractFiles(paths, with: extractor)
         return
     }
-    for (name, text) in SampleReceipts.all {
-        try await ExampleProgram.step(name, show: show) { try await extractor.extract(text) }
+    for ((name, text), printed) in zip(SampleReceipts.all, SampleReceipts.expected) {
+        let extraction = try await ExampleProgram.step(name, show: show) { try await extractor.extract(text) }
+        let item = try ReceiptItem(name: name, text: text, printed: printed)
+        var verdict = Verdict(extraction.answer, as: ReceiptTask.self, for: item, success: "right")
+        // The brand shown may be the patterns' (the model's can be dropped):
+        // the model's own answers are the free strings it wrote.
+        let input = ReceiptTask.instructions(for: item) + "\n" + ReceiptTask.prompt(for: item)
+        verdict.cuts = extraction.modelAnswers.flatMap { CutShort.cuts(in: $0.generatedContent, schema: FuelReceipt.generationSchema, input: input) }
+        verdict.print()
     }
 }

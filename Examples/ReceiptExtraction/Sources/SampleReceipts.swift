@@ -38,4 +38,13 @@ public enum SampleReceipts {
             _REWARDS BALANCE 2880
             """),
     ]
+
+    /// What each receipt of ``all`` prints, in the same order: the values a
+    /// right extraction gives (the program marks its answers with them, the
+    /// quality test asserts them). The brand is the one a reader names.
+    public static let expected: [FuelReceipt] = [
+        FuelReceipt(stationBrand: "OMV", totalAmount: 20.0, volume: 12.25, pricePerUnit: 1.633),
+        FuelReceipt(stationBrand: "Texaco", totalAmount: 73.76, volume: 13.415, pricePerUnit: 5.498),
+        FuelReceipt(stationBrand: "Q8", totalAmount: 79.86, volume: 39.3, pricePerUnit: 2.032),
+    ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModels
+import FoundationModelsEval
 import FoundationModelsTiers
 import Synchronization
 import Testing
@@ -15,6 +16,8 @@ struct TicketTriageQualityTests {
         try PrivateCloudComputeLanguageModel(url: URL(string: "http://127.0.0.1:9/v1")!, model: "down")
     }
 
+    static let doubleCharge = "I was charged twice for my annual subscription this morning. Please refund one of them."
+
     static func requireModel() throws {
         try #require(SystemLanguageModel.default.isAvailable, "no model: run `make setup` (FOUNDATION_MODELS_MODEL)")
     }
@@ -22,7 +25,7 @@ struct TicketTriageQualityTests {
     @Test func aDoubleChargeIsBillingAnsweredOnDevice() async throws {
         try Self.requireModel()
         let response = try await TicketTriager(privateCloud: Self.deadServer())
-            .triage("I was charged twice for my annual subscription this morning. Please refund one of them.")
+            .triage(Self.doubleCharge)
         #expect(response.tier == .onDevice)
         #expect(response.skipped.map(\.tier) == [.privateCloud])
         guard case .cannotServe(let error) = response.skipped.first?.reason else {
@@ -32,6 +35,12 @@ struct TicketTriageQualityTests {
         #expect(error is PrivateCloudComputeLanguageModel.Error, "\(error)")
         #expect(response.content.queue == .billing, "\(response.content)")
         #expect(!response.content.summary.isEmpty)
+        // The summary whole (the eval's `CutShort`: mid-word or mid-sentence)
+        // and within its guide's word limit (`TicketTask`'s).
+        let input = TicketTriager.instructions + "\n" + TicketTriager.prompt(ticket: Self.doubleCharge)
+        let cuts = CutShort.cuts(in: response.content.generatedContent, schema: Triage.generationSchema, input: input)
+        #expect(cuts.isEmpty, "cut short: \(cuts.map { "\($0.path) \"\($0.text)\"" })")
+        #expect(Scoring.wordCount(response.content.summary) <= TicketTask.summaryWordLimit, "\(response.content.summary)")
     }
 
     @Test func theCoachAnswersFromTheToolOnDevice() async throws {
@@ -42,5 +51,10 @@ struct TicketTriageQualityTests {
         #expect(response.tier == .onDevice)
         #expect(!calls.withLock { $0 }.isEmpty, "the model did not look the log up")
         #expect(response.content.answer.contains("16"), "\(response.content)")
+        // The answer whole (mid-word or mid-sentence); what the model read
+        // includes the whole log the tool lists.
+        let input = [CoachChat.instructions, "How long was my long run this week?", TrainingLogTool(log: LoggedSession.sampleWeek).lookUp(kind: "all")].joined(separator: "\n")
+        let cuts = CutShort.cuts(in: response.content.generatedContent, schema: CoachAnswer.generationSchema, input: input)
+        #expect(cuts.isEmpty, "cut short: \(cuts.map { "\($0.path) \"\($0.text)\"" })")
     }
 }

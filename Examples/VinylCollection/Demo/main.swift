@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModels
+import FoundationModelsEval
 import FoundationModelsKit
 import TerminalSupport
 import VinylCollection
@@ -7,7 +8,10 @@ import VinylCollection
 // The vinyl-collection features on the sample collection: a crate insight
 // (then the same from the cache), an album insight, recommendations that
 // look the collection up through a tool, and the quiet nil of a collection
-// too small for the feature.
+// too small for the feature. Each answer is marked as the eval judges it:
+// every string whole (CutShort), a crate's insight as CrateTask scores it
+// and naming no record outside the crate, recommendations all from the
+// shelves.
 
 func json(_ value: (some ConvertibleToGeneratedContent)?) -> String {
     value.map { $0.generatedContent.jsonString } ?? "nil"
@@ -22,6 +26,19 @@ func crateCard(_ insight: CrateInsight.PartiallyGenerated) -> [String] {
     ]
 }
 
+/// A crate's insight as the eval judges it (``CrateTask``), and whether it
+/// names an album of the collection that is not in the crate.
+func crateVerdict(_ insight: CrateInsight, _ crate: Crate, in collection: RecordCollection) throws -> Verdict {
+    var verdict = Verdict(insight, as: CrateTask.self, for: try CrateItem(crate))
+    // The scorer says how many words; the reader needs the limit too.
+    verdict.wrong = verdict.wrong.map { $0.hasPrefix("snippet:") ? $0 + " (its guide: at most \(CrateTask.snippetWordLimit))" : $0 }
+    let outside = albumsNamed(in: insight.summary + " " + insight.snippet, outside: crate.albums, known: collection.albums)
+    if !outside.isEmpty {
+        verdict.wrong.append("names albums outside the crate: " + outside.map { "\"\($0.title)\"" }.joined(separator: ", "))
+    }
+    return verdict
+}
+
 await ExampleProgram.run {
     let collection = RecordCollection.sample
     let insights = VinylInsights(collection: collection, onToolCall: { query in
@@ -31,7 +48,9 @@ await ExampleProgram.run {
     if let message = insights.unavailableMessage { throw message }
 
     let crate = RecordCollection.sampleCrate("Late-night jazz", artists: ["Miles Davis", "John Coltrane", "Bill Evans Trio", "Thelonious Monk"])
-    try await ExampleProgram.step("crate insight \"\(crate.name)\"", show: json) { try await insights.crateInsight(for: crate) }
+    if let insight = try await ExampleProgram.step("crate insight \"\(crate.name)\"", show: json, { try await insights.crateInsight(for: crate) }) {
+        try crateVerdict(insight, crate, in: collection).print()
+    }
     try await ExampleProgram.step("crate insight again (7-day cache)", show: json) { try await insights.crateInsight(for: crate) }
 
     // The same kind of answer streamed: a card that fills in field by field
@@ -41,19 +60,45 @@ await ExampleProgram.run {
         let stopwatch = Stopwatch()
         let view = LiveView()
         var card: [String] = []
+        var last: GeneratedContent?
         for try await snapshot in stream {
             card = crateCard(snapshot.content)
             view.draw(card)
+            last = snapshot.rawContent
         }
         ExampleProgram.result("streamed crate report \"\(evening.name)\"", "\(view.frames) snapshots", seconds: stopwatch.seconds)
         view.finish(card)
+        if let last {
+            try crateVerdict(try CrateInsight(last), evening, in: collection).print()
+        }
     }
 
     let album = collection.albums[0]
-    try await ExampleProgram.step("album insight \"\(album.title)\"", show: json) { try await insights.albumInsight(for: album) }
+    if let insight = try await ExampleProgram.step("album insight \"\(album.title)\"", show: json, { try await insights.albumInsight(for: album) }) {
+        Verdict(insight, input: VinylPrompts.albumInsightInstructions + "\n" + VinylPrompts.albumInsight(album, in: insights.stats)).print()
+    }
 
-    try await ExampleProgram.step("recommendations [AlbumRecommendation]", show: { $0.map { "[" + $0.map(\.generatedContent.jsonString).joined(separator: ",") + "]" } ?? "nil" }) {
+    let recommendations = try await ExampleProgram.step("recommendations [AlbumRecommendation]", show: { $0.map { "[" + $0.map(\.generatedContent.jsonString).joined(separator: ",") + "]" } ?? "nil" }) {
         try await insights.recommendations()
+    }
+    if let recommendations {
+        // What the model read: the instructions, the prompt, and the shelves the tool lists.
+        let input = ([VinylPrompts.recommendationInstructions, VinylPrompts.recommendations(insights.stats, count: VinylInsights.recommendationCount)]
+            + collection.albums.map(\.line)).joined(separator: "\n")
+        var verdict = Verdict()
+        for (index, recommendation) in recommendations.enumerated() {
+            let schema = AlbumRecommendation.generationSchema
+            verdict.cuts += CutShort.cuts(in: recommendation.generatedContent, schema: schema, input: input).map {
+                CutString(path: "[\(index)].\($0.path)", kinds: $0.kinds, text: $0.text)
+            }
+        }
+        // The answer has exactly the schema's count; the feature drops an
+        // album the shelves do not have (or a repeat).
+        let dropped = VinylInsights.recommendationCount - recommendations.count
+        if dropped > 0 {
+            verdict.wrong.append("\(dropped) of \(VinylInsights.recommendationCount) recommended albums not on the shelves or repeated (dropped)")
+        }
+        verdict.print()
     }
 
     let tiny = VinylInsights(collection: RecordCollection(albums: Array(collection.albums.prefix(3))))

@@ -65,6 +65,9 @@ package enum JSONObjectTask: EvalTask {
         case (.number, .number): true
         case (.boolean, .bool): true
         case (.list, .array(let elements)): !elements.isEmpty
+        // "Listing the capitals of India and Australia" answered as
+        // {"India": "New Delhi", …}: a reader takes that for the list.
+        case (.list, .structure(let properties, _)): !properties.isEmpty
         case (.object, .structure(let properties, _)): !properties.isEmpty
         default: false
         }
@@ -72,7 +75,8 @@ package enum JSONObjectTask: EvalTask {
 
     /// A string holds the expected words (`Paris` in `Paris, France`), a
     /// number equals it (a number written as a string counts), a boolean
-    /// is it, a list has an element that holds it.
+    /// is it, a list has an element that holds it (a list written as an
+    /// object, one key an element, has a value that holds it).
     static func matches(_ value: GeneratedContent, _ expected: String, kind: JSONObjectItem.Key.Kind) -> Bool {
         switch value.kind {
         case .string(let text):
@@ -81,6 +85,7 @@ package enum JSONObjectTask: EvalTask {
         case .number(let number): return Double(expected) == number
         case .bool(let flag): return String(flag) == expected
         case .array(let elements): return elements.contains { matches($0, expected, kind: .string) }
+        case .structure(let properties, _) where kind == .list: return properties.values.contains { matches($0, expected, kind: .string) }
         default: return false
         }
     }
