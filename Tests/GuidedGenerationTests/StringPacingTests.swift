@@ -112,11 +112,14 @@ struct StringPacingTests {
     }
 
     /// The sampling loop of the on-device model (ContextSlot's guided
-    /// generation, pacing included) over a scripted model that writes
-    /// `answer`, each step preferring its next token where the mask allows.
-    static func generate(_ answer: String, schema: SchemaNode, budget: Int, vocabulary: TokenVocabulary) throws -> (text: String, tokens: Int) {
-        let script = try #require(vocabulary.tokenize(Array(answer.utf8)))
-        var decoder = try TokenConstraint(root: schema, definitions: [], vocabulary: vocabulary).makeDecoder()
+    /// generation, pacing included) over a scripted model: `choose` picks
+    /// the model's token from the output so far and the tokens generated;
+    /// where it picks none or one the mask refuses, the first allowed.
+    static func sample(
+        _ constraint: TokenConstraint, budget: Int, choose: (GuidedDecoder, Int) -> Int32?
+    ) throws -> (text: String, tokens: Int) {
+        let vocabulary = constraint.vocabulary
+        var decoder = constraint.makeDecoder()
         var mask = TokenMask(count: vocabulary.count)
         var closing = TokenMask(count: vocabulary.count)
         var generated = 0
@@ -131,12 +134,7 @@ struct StringPacingTests {
             }
             let pace = decoder.pace(room: room - 1)
             decoder.allowedTokens(into: &mask)
-            // The model's choice: the script's token for what is written so
-            // far, as long as the output follows the script.
-            let written = decoder.output.count
-            let offsets = script.reduce(into: [0]) { $0.append($0.last! + vocabulary.tokens[Int($1)].count) }
-            var token = offsets.firstIndex(of: written).flatMap { $0 < script.count ? script[$0] : nil } ?? mask.tokens.first!
-            if !mask.contains(token) { token = mask.tokens.first! }
+            var token = choose(decoder, generated).flatMap { mask.contains($0) ? $0 : nil } ?? mask.tokens.first!
             if pace != .free, decoder.continuesPast(pace, with: token), decoder.closingTokens(into: &closing) {
                 token = closing.tokens.first!
             }
@@ -150,6 +148,17 @@ struct StringPacingTests {
             }
         }
         return (String(decoding: decoder.output, as: UTF8.self), generated)
+    }
+
+    /// ``sample(_:budget:choose:)`` over a model that writes `answer`: its
+    /// token for what is written so far, as long as the output follows it.
+    static func generate(_ answer: String, schema: SchemaNode, budget: Int, vocabulary: TokenVocabulary) throws -> (text: String, tokens: Int) {
+        let script = try #require(vocabulary.tokenize(Array(answer.utf8)))
+        let offsets = script.reduce(into: [0]) { $0.append($0.last! + vocabulary.tokens[Int($1)].count) }
+        let constraint = try TokenConstraint(root: schema, definitions: [], vocabulary: vocabulary)
+        return try sample(constraint, budget: budget) { decoder, _ in
+            offsets.firstIndex(of: decoder.output.count).flatMap { $0 < script.count ? script[$0] : nil }
+        }
     }
 
     @Test func aBudgetTheAnswerFitsLeavesItAsTheModelWroteIt() throws {
@@ -235,43 +244,13 @@ struct StringPacingTests {
     /// field ends up non-empty, and the document is complete within the
     /// budget.
     @Test func aRunawayModelStillFillsEveryField() throws {
-        let constraint = try constraint(Self.threeStrings())
-        var decoder = constraint.makeDecoder()
         let budget = 60
-        var generated = 0
-        var mask = TokenMask(count: ToyVocabulary.make.count)
-        var closing = TokenMask(count: ToyVocabulary.make.count)
+        // The runaway model: always a word or a space when it may.
         let preference = [Self.token("ab"), Self.token(" ")]
-        while !decoder.isComplete {
-            let room = budget - generated
-            try #require(room > 0)
-            let forced = decoder.forcedTokens()
-            if !forced.isEmpty {
-                for token in forced { Self.take(&decoder, token) }
-                generated += forced.count
-                continue
-            }
-            let pace = decoder.pace(room: room - 1)
-            decoder.allowedTokens(into: &mask)
-            // The runaway model: always a word or a space when it may.
-            var token = preference[generated % 2]
-            if !mask.contains(token) { token = mask.tokens.first! }
-            if pace != .free, decoder.continuesPast(pace, with: token), decoder.closingTokens(into: &closing) {
-                token = closing.tokens.first!
-            }
-            if decoder.accept(token, completableWithin: room - 1) {
-                generated += 1
-            } else {
-                let completion = decoder.completionTokens()
-                let rest = try #require(completion)
-                for token in rest { Self.take(&decoder, token) }
-                generated += rest.count
-            }
-        }
-        let text = Self.text(decoder)
-        #expect(generated <= budget)
+        let run = try Self.sample(constraint(Self.threeStrings()), budget: budget) { _, generated in preference[generated % 2] }
+        #expect(run.tokens <= budget)
         for field in ["a", "b", "c"] {
-            #expect(!text.contains(#""\#(field)":"""#), "\(field) is empty in \(text)")
+            #expect(!run.text.contains(#""\#(field)":"""#), "\(field) is empty in \(run.text)")
         }
     }
 }
