@@ -146,7 +146,9 @@ fuzz: setup
 # (eval/heldout: the same generator, other seeds), so a change tuned to the
 # corpus's own items shows; and the receipts as photos (rendered by
 # scripts/receipt_photos.py at two noise levels into .build/eval/photos,
-# read by Tesseract) on the default model, guided and through the pipeline. Each run's answers, scored, stay in
+# read by Tesseract) on the default model, guided and through the pipeline;
+# and the tool-use corpus on the default model, in process and through fm
+# serve (scripts/eval-tools.sh). Each run's answers, scored, stay in
 # .build/eval/*.json (`fm eval report` compares runs).
 EVAL_RUNS := .build/eval
 # The schema-detail runs: 60 s an answer, since the documented receipts'
@@ -166,7 +168,8 @@ eval: setup
 	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=outline $(FM_BIN) eval $(EVAL_DETAIL) --label "Qwen2.5-Coder-1.5B, names and types alone" --json $(EVAL_RUNS)/detail-outline.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_FAST_MODEL" --label Qwen2.5-Coder-0.5B --mode guided pipeline --json $(EVAL_RUNS)/fast.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_SMALL_MODEL" --label SmolLM2-135M --mode guided --json $(EVAL_RUNS)/small.json > /dev/null
-	$(FM_ENV) $(FM_BIN) eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/default-modes.json $(EVAL_RUNS)/photos.json $(EVAL_RUNS)/heldout.json $(EVAL_RUNS)/detail-full.json $(EVAL_RUNS)/detail-brief.json $(EVAL_RUNS)/detail-outline.json $(EVAL_RUNS)/fast.json $(EVAL_RUNS)/small.json --output EVAL.md
+	$(FM_ENV) scripts/eval-tools.sh $(FM_BIN) "$$FOUNDATION_MODELS_DEFAULT_MODEL" Qwen2.5-Coder-1.5B $(EVAL_RUNS)
+	$(FM_ENV) $(FM_BIN) eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/default-modes.json $(EVAL_RUNS)/photos.json $(EVAL_RUNS)/heldout.json $(EVAL_RUNS)/detail-full.json $(EVAL_RUNS)/detail-brief.json $(EVAL_RUNS)/detail-outline.json $(EVAL_RUNS)/fast.json $(EVAL_RUNS)/small.json $(EVAL_RUNS)/tools.json $(EVAL_RUNS)/tools-serve.json --output EVAL.md
 
 clean:
 	rm -rf .build

@@ -12,8 +12,8 @@ extension FM {
     struct Eval: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Score typed answers on golden corpora of the apps' tasks.",
-            discussion: "fm eval CORPUS... runs corpora (receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, coaching, json-object, receipts-photo-light, receipts-photo-heavy, or all: those answered from text, but for the documented receipts); fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
-            subcommands: [Run.self, Report.self, Generate.self],
+            discussion: "fm eval CORPUS... runs corpora (receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, coaching, json-object, receipts-photo-light, receipts-photo-heavy, or all: those answered from text, but for the documented receipts); fm eval tools runs the tool-use corpus, in process or through an OpenAI-compatible server such as fm serve; fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
+            subcommands: [Run.self, Tools.self, Report.self, Generate.self],
             defaultSubcommand: Run.self
         )
     }
@@ -98,6 +98,76 @@ extension FM.Eval {
         }
     }
 
+    /// `fm eval tools`: the tool-use corpus (eval/corpora/tools.json) on
+    /// the model in process, or with `--server` through an OpenAI-compatible
+    /// server (`fm serve`): the same items, the same scoring, so the two
+    /// paths can be set side by side in EVAL.md.
+    struct Tools: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Answer and score the tool-use corpus (calls, and answers from their results).")
+
+        @OptionGroup var model: ModelOptions
+
+        @Option(help: "An OpenAI-compatible server's API root (http://127.0.0.1:8080/v1, fm serve's): run through it instead of in process.")
+        var server: String?
+
+        @Option(name: .customLong("server-model"), help: "The model name sent to --server (fm serve's: GET /v1/models lists it).")
+        var serverModel: String?
+
+        @Option(help: "Answer only the first N items.")
+        var limit: Int?
+
+        @Option(help: "Write the run to this JSON file (an input of fm eval report).")
+        var json: String?
+
+        @Option(help: "What the report calls this run (default: the model file's name).")
+        var label: String?
+
+        @Option(name: .customLong("time-limit"), help: "Seconds an item (all its turns) may take before it counts as timed out.")
+        var timeLimit: Double = 60
+
+        @Option(name: .customLong("corpora"), help: "The folder of the corpus files (default: eval/corpora).")
+        var corporaFolder: String?
+
+        func validate() throws {
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+            if !(timeLimit > 0) { throw ValidationError("--time-limit must be more than 0") }
+            if (serverModel == nil) != (server == nil) { throw ValidationError("--server and --server-model go together: the server's API root and the model name it serves") }
+        }
+
+        func run() async throws {
+            let directory = corporaFolder.map { URL(fileURLWithPath: $0) } ?? CorpusFiles.defaultDirectory
+            let items: [ToolsItem]
+            do {
+                items = try ToolsCorpus.load(from: directory)
+            } catch {
+                throw Failure.exit(error)
+            }
+            let run: ToolsRun
+            if let server, let name = serverModel {
+                let remote: OpenAICompatibleLanguageModel
+                do {
+                    remote = try ToolsEval.serverModel(baseURL: server, model: name)
+                } catch {
+                    throw ValidationError(error.description)
+                }
+                run = await ToolsEval.run(items: items, model: remote, options: ToolsOptions(
+                    label: label ?? name, mode: ToolsEval.serverMode, timeLimit: timeLimit, limit: limit))
+            } else {
+                let system = try model.model
+                let name = URL(fileURLWithPath: system.configuration.modelPath).deletingPathExtension().lastPathComponent
+                run = await ToolsEval.run(items: items, model: system, options: ToolsOptions(
+                    label: label ?? name, mode: ToolsEval.libraryMode, timeLimit: timeLimit, limit: limit))
+            }
+            if let json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                try encoder.encode(run).write(to: URL(fileURLWithPath: json), options: .atomic)
+            }
+            print(ToolsReport.markdown([run]), terminator: "")
+        }
+
+    }
+
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write the report (EVAL.md) of runs saved with --json, side by side.")
 
@@ -115,14 +185,25 @@ extension FM.Eval {
         }
 
         func run() throws {
-            let decoded = try runs.map { path in
+            var decoded: [EvalRun] = []
+            var toolRuns: [ToolsRun] = []
+            for path in runs {
+                let data: Data
                 do {
-                    return try EvalRun.decode(Data(contentsOf: URL(fileURLWithPath: path)))
+                    data = try Data(contentsOf: URL(fileURLWithPath: path))
                 } catch {
-                    throw ValidationError("\(path) is not a run written by fm eval --json: \(error)")
+                    throw ValidationError("cannot read \(path): \(error)")
+                }
+                if let run = try? EvalRun.decode(data) {
+                    decoded.append(run)
+                } else if let run = try? JSONDecoder().decode(ToolsRun.self, from: data) {
+                    toolRuns.append(run)
+                } else {
+                    throw ValidationError("\(path) is not a run written by fm eval --json or fm eval tools --json")
                 }
             }
-            let markdown = EvalReport(runs: decoded, command: command).markdown()
+            var markdown = decoded.isEmpty ? "" : EvalReport(runs: decoded, command: command).markdown()
+            if !toolRuns.isEmpty { markdown += (markdown.isEmpty ? "" : "\n") + ToolsReport.markdown(toolRuns) }
             if let output {
                 try markdown.write(toFile: output, atomically: true, encoding: .utf8)
                 FileHandle.standardError.write(Data("wrote \(output)\n".utf8))
@@ -144,7 +225,8 @@ extension FM.Eval {
         func run() throws {
             let directory = output.map { URL(fileURLWithPath: $0) } ?? (heldOut ? CorpusFiles.heldOutDirectory : CorpusFiles.defaultDirectory)
             try CorpusFiles.writeAll(to: directory, heldOut: heldOut)
-            FileHandle.standardError.write(Data("wrote \(Corpus.files.map(\.fileName).joined(separator: ", ")) in \(directory.path)\n".utf8))
+            try ToolsCorpus.write(to: directory, heldOut: heldOut)
+            FileHandle.standardError.write(Data("wrote \((Corpus.files.map(\.fileName) + ["tools.json"]).joined(separator: ", ")) in \(directory.path)\n".utf8))
         }
     }
 }
