@@ -103,3 +103,39 @@ extension HermesToolCallRouterTests {
         #expect(router.route("x} is", tokenCount: 1)?.text == "{x} is")
     }
 }
+
+/// Calls Qwen2.5 writes as text where the turn grammar leaves prose: an
+/// indented call object in a `json` code fence. Held back while they may
+/// be calls, then read as calls only when they are nothing but calls to
+/// offered tools with valid arguments.
+@Suite("Tool calls written as text, on device")
+struct WrittenToolCallTests {
+    static let stock = try! GenerationSchema(jsonSchema: GeneratedContent(
+        json: #"{"type":"object","properties":{"sku":{"type":"string","pattern":"^[A-Z]{2}-[0-9]{3}$"}},"required":["sku"]}"#))
+    static let tools = [Transcript.ToolDefinition(name: "getStock", description: "Units in stock.", parameters: stock)]
+    static let fenced = "```json\n{\n  \"name\": \"getStock\",\n  \"arguments\": {\n    \"sku\": \"AB-123\"\n  }\n}\n```"
+
+    @Test func aFencedCallIsHeldBackToTheEnd() throws {
+        var router = ToolCallRouter(format: .hermes)
+        let head = ["```", "json\n{", "\n  \"name\""]
+        for piece in head + [String(Self.fenced.dropFirst(head.joined().count))] {
+            #expect(router.route(piece, tokenCount: 1) == nil, "\(piece) may still be a call")
+        }
+        #expect(try router.finish() == .answer(rest: Self.fenced, tokenCount: 4))
+    }
+
+    @Test func otherCodeStreamsAtOnce() throws {
+        var router = ToolCallRouter(format: .hermes)
+        #expect(router.route("```", tokenCount: 1) == nil)
+        #expect(router.route("python\nprint(1)", tokenCount: 1)?.text == "```python\nprint(1)")
+    }
+
+    @Test func writtenCallsToOfferedToolsWithValidArgumentsAreCalls() {
+        #expect(OnDeviceExecutor.writtenCalls(in: Self.fenced, tools: Self.tools) == [.init(name: "getStock", arguments: #"{"sku":"AB-123"}"#)])
+        #expect(OnDeviceExecutor.writtenCalls(in: " {\"name\": \"getStock\", \"arguments\": {\"sku\": \"AB-123\"}}", tools: Self.tools)?.count == 1)
+        #expect(OnDeviceExecutor.writtenCalls(in: Self.fenced.replacingOccurrences(of: "getStock", with: "getPrice"), tools: Self.tools) == nil, "not offered")
+        #expect(OnDeviceExecutor.writtenCalls(in: Self.fenced.replacingOccurrences(of: "AB-123", with: "ab123"), tools: Self.tools) == nil, "breaks the pattern")
+        #expect(OnDeviceExecutor.writtenCalls(in: Self.fenced + "\nThis returns the stock.", tools: Self.tools) == nil, "more than calls")
+        #expect(OnDeviceExecutor.writtenCalls(in: "We have 17 units.", tools: Self.tools) == nil)
+    }
+}

@@ -107,7 +107,7 @@ struct OnDeviceExecutor: Sendable {
             ))
         }
         if !tools.isEmpty {
-            try await Self.finishTurn(router.withLock { $0 }, into: channel)
+            try await Self.finishTurn(router.withLock { $0 }, tools: tools, into: channel)
         }
         await channel.send(.response(action: .updateUsage(
             input: .init(totalTokenCount: prompt.count, cachedTokenCount: outcome.cachedPromptTokens),
@@ -128,9 +128,14 @@ struct OnDeviceExecutor: Sendable {
     }
 
     /// Sends what a turn with tools ended as: the calls of its block, or
-    /// the answer text still held back.
-    private static func finishTurn(_ router: ToolCallRouter, into channel: LanguageModelExecutorGenerationChannel) async throws {
-        let turn: ToolCallRouter.Turn
+    /// the answer text still held back — or the calls that text is, when it
+    /// is nothing but calls written as text (``TextToolCalls``) to offered
+    /// tools, each with arguments that follow the tool's schema (the turn
+    /// grammar enforced no schema on them as prose).
+    private static func finishTurn(
+        _ router: ToolCallRouter, tools: [Transcript.ToolDefinition], into channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+        var turn: ToolCallRouter.Turn
         do {
             turn = try router.finish()
         } catch .incompleteBlock(let text) {
@@ -138,6 +143,9 @@ struct OnDeviceExecutor: Sendable {
                 rawContent: text,
                 debugDescription: "The model's tool-call block is not a complete list of calls: \(text)"
             )
+        }
+        if case .answer(let rest, let tokenCount) = turn, let calls = writtenCalls(in: rest, tools: tools) {
+            turn = .toolCalls(calls, tokenCount: tokenCount)
         }
         switch turn {
         case .answer(let rest, let tokenCount):
@@ -153,6 +161,20 @@ struct OnDeviceExecutor: Sendable {
                 )))
             }
         }
+    }
+
+    /// The calls `text` consists of, written as text, when each names an
+    /// offered tool and its arguments follow that tool's schema; nil (the
+    /// text is the answer) otherwise.
+    static func writtenCalls(in text: String, tools: [Transcript.ToolDefinition]) -> [ToolCallRouter.Call]? {
+        guard !text.isEmpty, let calls = TextToolCalls.calls(in: text, offered: Set(tools.map(\.name))) else { return nil }
+        for call in calls {
+            guard let tool = tools.first(where: { $0.name == call.name }),
+                  let arguments = try? GeneratedContent(json: call.arguments),
+                  (try? SchemaConformance.validate(arguments, against: tool.parameters)) != nil
+            else { return nil }
+        }
+        return calls.map { ToolCallRouter.Call(name: $0.name, arguments: $0.arguments) }
     }
 
     /// The compiled constraint for a turn with the request's enabled tools:

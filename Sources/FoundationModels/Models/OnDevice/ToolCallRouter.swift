@@ -9,7 +9,11 @@ import GuidedGeneration
 /// first bytes decide. Text that could still be the start of the block's
 /// marker is held back; as soon as it cannot, it is released as answer text,
 /// and everything after it streams through unchanged. A call block is never
-/// shown as answer text.
+/// shown as answer text. Nor is an answer that may still be a call written
+/// as text (``TextToolCalls``: Qwen2.5 also writes its calls as an indented
+/// JSON object in a `json` code fence, which the turn grammar leaves to
+/// prose): it is held to the end, where the executor reads it as calls if
+/// it is nothing but calls to offered tools with valid arguments.
 struct ToolCallRouter {
     /// One call the model wrote: the tool's name and its arguments as
     /// compact JSON.
@@ -61,7 +65,7 @@ struct ToolCallRouter {
                 phase = .toolCalls
                 return nil
             }
-            if prefixes.contains(where: { $0.utf8.starts(with: held.utf8) }) {
+            if prefixes.contains(where: { $0.utf8.starts(with: held.utf8) }) || TextToolCalls.mayBeCall(held) {
                 return nil
             }
             phase = .answer
