@@ -50,14 +50,19 @@ extension OnDeviceTests {
             #expect(response.usage.output.totalTokenCount <= 48)
         }
 
-        @Test func stringsEndWithoutABudgetAndKeepAStatedWordLimit() async throws {
+        @Test func stringsEndWithoutABudgetAndAimAtAStatedWordLimit() async throws {
             try OnDevice.requireModel()
             let session = LanguageModelSession(instructions: "You write short insights about record crates.")
             let prompt = "Crate: Miles Davis - Kind of Blue (1959); John Coltrane - A Love Supreme (1965); Bill Evans - Sunday at the Village Vanguard (1961)."
             let response = try await session.respond(to: prompt, generating: CrateNotes.self, options: GenerationOptions(samplingMode: .greedy))
             let crate = response.content
-            #expect(Self.words(crate.snippet) <= 12, "snippet: \(crate.snippet)")
+            // A stated limit is a target: the snippet may finish its
+            // sentence up to half the limit past it (StringPacing's
+            // wordTolerance), and never stops on a word no phrase ends with.
+            #expect(Self.words(crate.snippet) <= 12 + 6, "snippet: \(crate.snippet)")
             #expect(Self.words(crate.snippet) >= 2, "snippet: \(crate.snippet)")
+            let last = crate.snippet.split(separator: " ").last.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) } ?? ""
+            #expect(!["the", "a", "an", "of", "to", "on", "in", "and", "with", "for", "by"].contains(last), "cut mid-phrase: \(crate.snippet)")
             #expect(!crate.summary.isEmpty)
             #expect(crate.moods.allSatisfy { !$0.isEmpty })
             // Paced strings: the summary ends at a sentence or word boundary
