@@ -569,11 +569,14 @@ extension JSONSchemaReader {
                 // (One that no value satisfies is `false`.)
                 additional = try satisfiableNode(for: [extra], at: extra.path)
             }
-        } else if properties.isEmpty, facts.maxProperties == nil {
+        } else if order.isEmpty, facts.forbiddenGroups.isEmpty, facts.minProperties == nil, facts.maxProperties == nil,
+                  facts.excluded.isEmpty, facts.values == nil {
             // An object that declares nothing (`{"type": "object"}`, OpenAI's
             // `json_object`) is one the prompt describes: its keys and values
             // are the model's to write, as JSON Schema allows. Closed, it
-            // could only ever be `{}`.
+            // could only ever be `{}`. (Only with no other object keyword:
+            // a declared property, even one no value satisfies, or a
+            // keyword on the keys, is enforced by the declared keys alone.)
             additional = .any
         } else {
             // No additionalProperties: JSON Schema allows other keys, but the

@@ -40,6 +40,19 @@ extension SchemaTests {
             #expect(object.additionalProperties == nil, "maxProperties cannot be enforced on free keys token by token")
         }
 
+        @Test func aDeclaredPropertyNoValueSatisfiesKeepsTheObjectClosed() throws {
+            // MaskBench's Github_trivial---o30283: "mode" can only be absent,
+            // so {"mode": "all"} is invalid; an open object would write it.
+            let schema = try GenerationSchema(jsonSchema: GeneratedContent(
+                json: #"{"type":"object","properties":{"mode":{"enum":["all","misc"],"type":"object"}}}"#))
+            guard case .object(let object) = schema.root else { return }
+            #expect(object.properties.isEmpty)
+            #expect(object.additionalProperties == nil)
+            let forbidden = try GenerationSchema(jsonSchema: GeneratedContent(json: #"{"type":"object","not":{"required":["a"]}}"#))
+            guard case .object(let other) = forbidden.root else { return }
+            #expect(other.additionalProperties == nil, "not/required on free keys is not enforced")
+        }
+
         @Test func mapsAreDescribedByTheirValues() throws {
             let schema = try GenerationSchema(jsonSchema: GeneratedContent(
                 json: #"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":{"type":"integer"}}"#))
