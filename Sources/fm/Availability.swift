@@ -5,9 +5,15 @@ import FoundationModelsKit
 import TerminalSupport
 
 extension FM {
-    /// `fm availability`: whether the system model can be used here, and why not.
+    /// `fm available` (Apple's name; `fm availability` is this package's):
+    /// whether the system model can be used here, and why not. Exits 1 when
+    /// it cannot.
     struct Availability: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print whether the on-device model is available, and why not.")
+        static let configuration = CommandConfiguration(
+            commandName: "available",
+            abstract: "Print whether the on-device model is available, and why not (exit status 1 when not).",
+            aliases: ["availability"]
+        )
 
         @OptionGroup var model: ModelOptions
 

@@ -8,34 +8,101 @@ extension FM {
     /// `fm chat`: an interactive conversation with the on-device model.
     struct Chat: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Talk with the on-device model; the conversation can be saved and resumed.",
+            abstract: "Talk with the on-device model; the conversation is saved and can be resumed.",
             discussion: """
                 Type a message and press Return: the answer is printed as it is generated. Ctrl-C stops an answer \
                 (the conversation stays as it was before the question); Ctrl-D or /quit leaves; /new starts over; /help \
-                lists the commands. With --transcript FILE the conversation is resumed from FILE when it exists and saved \
-                to it after every answer. When the conversation no longer fits the model's context, fm chat offers to start \
-                over or to let the oldest turns go.
+                lists the commands. Each conversation is saved after every answer: by default as a session named by the \
+                time it started, in ${XDG_DATA_HOME:-~/.local/share}/swift-foundation-models/fm-sessions/, which \
+                --resume NAME and --continue take up again; with --transcript FILE, in FILE (resumed when it exists). \
+                When the conversation no longer fits the model's context, fm chat offers to start over or to let the \
+                oldest turns go.
                 """
         )
 
-        @Option(help: "Instructions for a new conversation (a resumed one keeps its own).")
+        @Option(name: [.customShort("i"), .long], help: "Instructions for a new conversation (a resumed one keeps its own).")
         var instructions: String?
+
+        @Flag(name: .customLong("continue"), help: "Continue the session saved most recently.")
+        var continueLatest = false
+
+        @Option(name: [.customShort("r"), .long], help: ArgumentHelp(
+            "Resume a saved session: its name (as fm chat printed it when it started), or a transcript file's path.", valueName: "name"))
+        var resume: String?
 
         @Option(help: ArgumentHelp("Resume the conversation from this JSON file when it exists; save it there after every answer.", valueName: "file.json"))
         var transcript: String?
+
+        @Option(name: .customLong("set-default-model"), help: ArgumentHelp(
+            "Store this model (system, or a GGUF file) as fm's default, in ${XDG_CONFIG_HOME:-~/.config}/swift-foundation-models/fm.json, and chat with it.",
+            valueName: "system|file.gguf"))
+        var setDefaultModel: String?
+
+        @Option(name: .customLong("tool"), help: ArgumentHelp(
+            "A built-in tool the model may call (repeatable): ocr (Tesseract reads an image's text), barcode (zbar reads its codes).",
+            valueName: "ocr|barcode"))
+        var tools: [BuiltInTool] = []
 
         @OptionGroup var generation: GenerationArguments
 
         @OptionGroup var model: ModelOptions
 
+        func validate() throws {
+            if [continueLatest, resume != nil, transcript != nil].filter({ $0 }).count > 1 {
+                throw ValidationError("choose one of --continue, --resume and --transcript")
+            }
+            if let setDefaultModel {
+                try ModelOptions.validateModelName(setDefaultModel, option: "--set-default-model")
+                if setDefaultModel != ModelOptions.system, !FileManager.default.fileExists(atPath: setDefaultModel) {
+                    throw ValidationError("--set-default-model \(setDefaultModel): no such file")
+                }
+            }
+            let (file, mustExist, _) = try sessionFile()
+            if mustExist, !FileManager.default.fileExists(atPath: file.path) {
+                throw ValidationError("--resume \(resume ?? ""): no saved session at \(file.path)")
+            }
+            _ = try BuiltInTool.make(tools)
+        }
+
+        /// Where the conversation is resumed from and saved, and whether it
+        /// must exist already.
+        func sessionFile() throws -> (file: URL, mustExist: Bool, announce: String?) {
+            if let transcript { return (URL(fileURLWithPath: transcript), false, nil) }
+            if let resume { return (Settings.sessionFile(resume), true, nil) }
+            if continueLatest {
+                guard let latest = Settings.latestSession() else {
+                    throw ValidationError("--continue: no saved session in \(Settings.sessionsFolder.path) (fm chat saves one after its first answer)")
+                }
+                return (latest, true, nil)
+            }
+            let name = Settings.newSessionName()
+            return (Settings.sessionFile(name), false, "(this conversation is saved as \(name): fm chat --resume \(name))")
+        }
+
         func run() async throws {
+            let (file, _, announce) = try sessionFile()
+            let tools = try BuiltInTool.make(self.tools)
             do {
+                if let setDefaultModel {
+                    var settings = try Settings.load()
+                    settings.defaultModel = setDefaultModel
+                    try settings.save()
+                    Self.notice("default model: \(setDefaultModel) (saved in \(Settings.file.path))")
+                    if ProcessInfo.processInfo.environment["FOUNDATION_MODELS_MODEL"].map({ !$0.isEmpty }) == true, model.path == nil {
+                        Self.notice("FOUNDATION_MODELS_MODEL is set, and it comes before the stored default: this chat and later ones run it")
+                    }
+                }
                 try generation.options.validate()
+                if file.path.hasPrefix(Settings.sessionsFolder.path) {
+                    try FileManager.default.createDirectory(at: Settings.sessionsFolder, withIntermediateDirectories: true)
+                }
                 let model = try await self.model.loadedModel()
-                let conversation = try Conversation(model: model, instructions: instructions, file: transcript.map { URL(fileURLWithPath: $0) })
-                if conversation.turnCount > 0, let transcript {
-                    Self.notice("resumed \(conversation.turnCount) turn\(conversation.turnCount == 1 ? "" : "s") from \(transcript)")
+                let conversation = try Conversation(model: model, tools: tools, instructions: instructions, file: file)
+                if conversation.turnCount > 0 {
+                    Self.notice("resumed \(conversation.turnCount) turn\(conversation.turnCount == 1 ? "" : "s") from \(transcript ?? resume ?? file.path)")
                     if instructions != nil { Self.notice("--instructions ignored: the resumed conversation keeps its own") }
+                } else if let announce {
+                    Self.notice(announce)
                 }
                 var loop = ChatLoop(conversation: conversation, options: generation.options)
                 try await loop.run()

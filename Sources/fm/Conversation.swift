@@ -9,13 +9,16 @@ import FoundationModels
 /// Used from the chat's one task only.
 final class Conversation {
     let model: SystemLanguageModel
+    /// The tools every session of the conversation offers (`--tool`).
+    let tools: [any Tool]
     let file: URL?
     private(set) var session: LanguageModelSession
 
     /// Resumes from `file` when it exists, else starts with `instructions`.
     /// Returns whether it resumed.
-    init(model: SystemLanguageModel, instructions: String?, file: URL?) throws {
+    init(model: SystemLanguageModel, tools: [any Tool] = [], instructions: String?, file: URL?) throws {
         self.model = model
+        self.tools = tools
         self.file = file
         if let file, FileManager.default.fileExists(atPath: file.path) {
             let transcript: Transcript
@@ -24,9 +27,9 @@ final class Conversation {
             } catch {
                 throw ConversationError.unreadable(file.path, error)
             }
-            session = LanguageModelSession(model: model, transcript: transcript)
+            session = LanguageModelSession(model: model, tools: tools, transcript: transcript)
         } else {
-            session = LanguageModelSession(model: model, instructions: instructions)
+            session = LanguageModelSession(model: model, tools: tools, instructions: instructions)
         }
     }
 
@@ -38,7 +41,7 @@ final class Conversation {
     func startOver() throws {
         let transcript = session.transcript
         let first = promptIndices(transcript).first ?? transcript.endIndex
-        session = LanguageModelSession(model: model, transcript: Transcript(entries: transcript[..<first]))
+        session = LanguageModelSession(model: model, tools: tools, transcript: Transcript(entries: transcript[..<first]))
         try save()
     }
 
@@ -49,7 +52,7 @@ final class Conversation {
         let prompts = promptIndices(transcript)
         guard let first = prompts.first else { return false }
         transcript.removeSubrange(first..<(prompts.dropFirst().first ?? transcript.endIndex))
-        session = LanguageModelSession(model: model, transcript: transcript)
+        session = LanguageModelSession(model: model, tools: tools, transcript: transcript)
         try save()
         return true
     }

@@ -3,10 +3,12 @@ import ArgumentParser
 import FoundationModels
 import TerminalSupport
 
-/// The model options shared by the subcommands: `--model PATH`,
+/// The model options shared by the subcommands: `-m/--model system|PATH`,
 /// `--context-size N`, `--adapter FILE`.
 struct ModelOptions: ParsableArguments {
-    @Option(name: .customLong("model"), help: "A GGUF model file (default: FOUNDATION_MODELS_MODEL, else the installed default).")
+    @Option(name: [.customShort("m"), .customLong("model")], help: ArgumentHelp(
+        "system (the default on-device model, Apple's name for it) or a GGUF model file (default: FOUNDATION_MODELS_MODEL, else `fm chat --set-default-model`'s, else the installed default).",
+        valueName: "system|file.gguf"))
     var path: String?
 
     @Option(name: .customLong("context-size"), help: "Tokens the model's context holds, prompt and answer (default: FOUNDATION_MODELS_CONTEXT_SIZE, else what the model was trained for, as memory allows).")
@@ -17,23 +19,56 @@ struct ModelOptions: ParsableArguments {
 
     func validate() throws {
         if let contextSize, contextSize < 64 { throw ValidationError("--context-size must be at least 64") }
+        if let path { try Self.validateModelName(path, option: "--model") }
     }
 
-    /// The system model, on `--model`, `--context-size` and `--adapter` when given.
+    /// `system`, or something that reads as a file: a bare word is a model
+    /// name this machine does not have (Apple's fm knows only `system`),
+    /// and saying so beats "no valid GGUF file at gpt-4".
+    static func validateModelName(_ name: String, option: String) throws {
+        guard name != Self.system, !name.contains("/"), !name.lowercased().hasSuffix(".gguf") else { return }
+        throw ValidationError("\(option) \(name): no model has that name; give system (the default on-device model) or a GGUF file's path")
+    }
+
+    /// Apple's command-line name for the on-device model.
+    static let system = "system"
+
+    /// The GGUF file to run in place of the default configuration's, or
+    /// nil for the default: `--model` when it names a file; with no
+    /// `--model`, the stored default (`fm chat --set-default-model`)
+    /// unless FOUNDATION_MODELS_MODEL is set (the environment, as
+    /// everywhere, overrides a stored setting).
+    var modelFile: String? {
+        get throws {
+            if let path { return path == Self.system ? nil : path }
+            if ProcessInfo.processInfo.environment["FOUNDATION_MODELS_MODEL"].map({ !$0.isEmpty }) == true { return nil }
+            guard let stored = try Settings.load().defaultModel, stored != Self.system else { return nil }
+            return stored
+        }
+    }
+
+    /// The system model, on `--model`, `--context-size` and `--adapter` when
+    /// given, with `--use-case` and `--guardrails` when the command has them.
     ///
     /// - Throws: the adapter's `AssetError` when `--adapter` is not a LoRA adapter.
-    var model: SystemLanguageModel {
-        get throws {
-            guard path != nil || contextSize != nil || adapterPath != nil else { return .default }
-            var configuration = SystemLanguageModel.Configuration.default
-            if let path { configuration.modelPath = path }
-            if let contextSize { configuration.contextSize = contextSize }
-            if let adapterPath {
-                let adapter = try SystemLanguageModel.Adapter(fileURL: URL(fileURLWithPath: adapterPath))
-                return SystemLanguageModel(adapter: adapter, configuration: configuration)
-            }
-            return SystemLanguageModel(configuration: configuration)
+    func model(_ system: SystemModelArguments? = nil) throws -> SystemLanguageModel {
+        let file = try modelFile
+        let useCase = system?.useCase.value ?? .general, guardrails = system?.guardrails.value ?? .default
+        guard file != nil || contextSize != nil || adapterPath != nil else {
+            return system?.isDefault ?? true ? .default : SystemLanguageModel(useCase: useCase, guardrails: guardrails)
         }
+        var configuration = SystemLanguageModel.Configuration.default
+        if let file { configuration.modelPath = file }
+        if let contextSize { configuration.contextSize = contextSize }
+        if let adapterPath {
+            let adapter = try SystemLanguageModel.Adapter(fileURL: URL(fileURLWithPath: adapterPath))
+            return SystemLanguageModel(adapter: adapter, configuration: configuration, guardrails: guardrails)
+        }
+        return SystemLanguageModel(configuration: configuration, useCase: useCase, guardrails: guardrails)
+    }
+
+    var model: SystemLanguageModel {
+        get throws { try model() }
     }
 
     /// The model, its weights loaded, with progress on standard error when
@@ -43,8 +78,8 @@ struct ModelOptions: ParsableArguments {
     ///
     /// - Throws: the availability's user-facing message when the model
     ///   cannot be used; the loading error when the file does not load.
-    func loadedModel() async throws -> SystemLanguageModel {
-        let model = try model
+    func loadedModel(_ system: SystemModelArguments? = nil) async throws -> SystemLanguageModel {
+        let model = try model(system)
         if case .unavailable(let reason) = model.availability {
             throw FM.Availability.Unavailable(reason: reason, modelPath: model.configuration.modelPath)
         }
@@ -66,7 +101,7 @@ struct ModelOptions: ParsableArguments {
 
 /// The generation options shared by `respond` and `chat`.
 struct GenerationArguments: ParsableArguments {
-    @Flag(help: "Always pick the most likely token (deterministic).")
+    @Flag(name: [.customShort("g"), .long], help: "Always pick the most likely token (deterministic).")
     var greedy = false
 
     @Option(help: "Sampling temperature.")
@@ -112,5 +147,40 @@ struct GenerationArguments: ParsableArguments {
             sampling = nil
         }
         return GenerationOptions(samplingMode: sampling, temperature: temperature, maximumResponseTokens: maxTokens)
+    }
+}
+
+/// Apple's system-model options of `fm respond`: the API's use case and
+/// guardrails, passed to `SystemLanguageModel(useCase:guardrails:)`.
+///
+/// The in-process model has no adapter per use case and runs no safety
+/// model, so both are recorded on the model and change no answer here (see
+/// docs/COMING_FROM_APPLE.md); they are accepted so a script written for
+/// Apple's fm runs, and so code reading `model.useCase` sees the choice.
+struct SystemModelArguments: ParsableArguments {
+    @Option(name: .customLong("use-case"), help: ArgumentHelp(
+        "The system model's use case (SystemLanguageModel.UseCase; the same model answers both here).",
+        valueName: "case"))
+    var useCase: UseCaseName = .general
+
+    @Option(help: ArgumentHelp(
+        "The system model's guardrails (accepted; no safety model runs in process, so neither blocks anything).",
+        valueName: "level"))
+    var guardrails: GuardrailsName = .default
+
+    var isDefault: Bool { useCase == .general && guardrails == .default }
+
+    enum UseCaseName: String, ExpressibleByArgument, CaseIterable {
+        case general
+        case contentTagging = "content-tagging"
+
+        var value: SystemLanguageModel.UseCase { self == .general ? .general : .contentTagging }
+    }
+
+    enum GuardrailsName: String, ExpressibleByArgument, CaseIterable {
+        case `default`
+        case permissiveContentTransformations = "permissive-content-transformations"
+
+        var value: SystemLanguageModel.Guardrails { self == .default ? .default : .permissiveContentTransformations }
     }
 }

@@ -2,10 +2,23 @@ import ArgumentParser
 import FoundationModels
 
 extension FM {
+    /// `fm schema`: a JSON Schema, built from flags (`fm schema object`,
+    /// Apple's) or an example type's (`fm schema TYPE`, this package's).
+    struct Schema: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a JSON Schema: one built from flags (schema object), or an example type's (schema TYPE).",
+            subcommands: [SchemaObject.self, ExampleType.self],
+            defaultSubcommand: ExampleType.self
+        )
+    }
+
     /// `fm schema TYPE`: the JSON Schema of an example's `@Generable` type —
     /// what guided generation enforces and what a server tier is sent.
-    struct Schema: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the JSON Schema of an example's @Generable type.")
+    struct ExampleType: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "type",
+            abstract: "Print the JSON Schema of an example's @Generable type (the default: fm schema TYPE)."
+        )
 
         @Argument(help: "The type's name (omit it, or --list, to list them).")
         var type: String?
