@@ -114,6 +114,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
         // Its graceful shutdown, bounded (Hummingbird's own dependency).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // `fm serve`'s metrics (its server target only): recorded through
+        // swift-metrics (already Hummingbird's dependency) into a Prometheus
+        // registry of each server's own, which `GET /metrics` serves.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // llama.cpp's C API, found through pkg-config: `llama.pc` from
@@ -223,6 +228,8 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // `fm serve`'s program, which fm runs: apart from fm, so that fm's

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
 # The Python environment of fm serve's client tests: the official `openai`
-# client and `jsonschema`, pinned (scripts/python_env.sh). Prints the
-# interpreter's path.
-exec "$(dirname "$0")/python_env.sh" openai==1.109.1 jsonschema==4.23.0
+# client, `jsonschema`, and `prometheus_client` (its text parser reads
+# /metrics), pinned (scripts/python_env.sh). Prints the interpreter's path.
+exec "$(dirname "$0")/python_env.sh" openai==1.109.1 jsonschema==4.23.0 prometheus-client==0.26.0

@@ -10,11 +10,22 @@ import Synchronization
 /// The answer is always generated as a stream (so `stop` can end it the
 /// moment a stop sequence appears, and a client that goes away stops its
 /// generation); a request without `stream` gets it collected.
+///
+/// The Responses API (`/v1/responses`) is answered by the same machinery:
+/// its request is read into a ``ChatCompletionRequest`` and only its wire
+/// format differs (``ResponsesWire``).
 struct ChatCompletion: Sendable {
     let model: any LanguageModel
     let modelName: String
-    let id = "chatcmpl-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    /// Told of the answer's progress: the server's metrics, when it keeps them.
+    var observer: ServerMetrics.Generation?
+    let id = "chatcmpl-" + ChatCompletion.randomID()
     let created = Int(Date().timeIntervalSince1970)
+
+    /// 32 lowercase hex digits, as OpenAI's ids carry after their prefix.
+    static func randomID() -> String {
+        UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
 
     /// A piece of the answer as it is generated.
     enum Event: Sendable {
@@ -115,6 +126,7 @@ struct ChatCompletion: Sendable {
         let turn = Self.turn(for: request, model: model)
         let options = Self.options(for: request)
         let typed = request.schema != nil
+        let observer = observer
         return AsyncThrowingStream { continuation in
             let task = Task {
                 // Stop sequences cut text; a typed answer is never cut
@@ -124,11 +136,15 @@ struct ChatCompletion: Sendable {
                     let result = try await turn.session.turn(
                         to: Prompt(turn.prompt), schema: request.schema, earlierRounds: turn.earlierRounds, options: options
                     ) { snapshot, usage in
-                        if let delta = text.delta(after: snapshot, usage: usage) { continuation.yield(.delta(delta)) }
+                        if let delta = text.delta(after: snapshot, usage: usage) {
+                            observer?.firstToken()
+                            continuation.yield(.delta(delta))
+                        }
                         // A stop sequence ends the answer: cancel this
                         // request's generation (the task this runs on).
                         if text.stopped { withUnsafeCurrentTask { $0?.cancel() } }
                     }
+                    observer?.finished(usage: result.usage)
                     if let calls = result.toolCalls {
                         continuation.yield(.toolCalls(calls))
                         continuation.yield(.finished(reason: "tool_calls", usage: result.usage))
@@ -145,14 +161,20 @@ struct ChatCompletion: Sendable {
                     continuation.finish()
                 } catch {
                     if text.stopped {
+                        observer?.finished(usage: text.usage)
                         continuation.yield(.finished(reason: "stop", usage: text.usage))
                         continuation.finish()
                     } else {
+                        observer?.failed(rateLimited: APIError.from(error).status == 429)
                         continuation.finish(throwing: error)
                     }
                 }
             }
-            continuation.onTermination = { _ in task.cancel() }
+            continuation.onTermination = { termination in
+                // Before the end: the client went away (a no-op after it).
+                if case .cancelled = termination { observer?.cancelled() }
+                task.cancel()
+            }
         }
     }
 

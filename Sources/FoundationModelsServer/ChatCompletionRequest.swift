@@ -63,6 +63,12 @@ struct ChatCompletionRequest {
         var maximumTokens: Int?
     }
 
+    /// A request read from another API (``ResponsesRequest``): the
+    /// conversation, and the defaults for everything else.
+    init(messages: [Message]) {
+        self.messages = messages
+    }
+
     /// Parses and checks `body`.
     /// - Throws: ``APIError`` with status 400 naming what is wrong.
     init(json body: String, limits: Limits) throws(APIError) {
@@ -105,14 +111,8 @@ struct ChatCompletionRequest {
         if let cap = limits.maximumTokens {
             maximumTokens = min(maximumTokens ?? cap, cap)
         }
-        temperature = try Self.number(fields["temperature"], "temperature")
-        if let temperature, !(0...2).contains(temperature) {
-            throw .invalid("temperature must be between 0 and 2.", param: "temperature")
-        }
-        topP = try Self.number(fields["top_p"], "top_p")
-        if let topP, !(topP > 0 && topP <= 1) {
-            throw .invalid("top_p must be greater than 0 and at most 1.", param: "top_p")
-        }
+        temperature = try Self.temperature(fields["temperature"])
+        topP = try Self.topP(fields["top_p"])
         topK = try Self.integer(fields["top_k"], "top_k")
         if let topK, topK < 1 { throw .invalid("top_k must be at least 1.", param: "top_k") }
         if topK != nil, topP != nil { throw .invalid("Choose one of top_k and top_p.", param: "top_k") }
@@ -138,25 +138,25 @@ struct ChatCompletionRequest {
 
     // MARK: Fields
 
-    private static func string(_ value: GeneratedContent?, _ param: String) throws(APIError) -> String? {
+    static func string(_ value: GeneratedContent?, _ param: String) throws(APIError) -> String? {
         guard let value, value.kind != .null else { return nil }
         guard case .string(let text) = value.kind else { throw .invalid("\(param) must be a string.", param: param) }
         return text
     }
 
-    private static func bool(_ value: GeneratedContent?, _ param: String) throws(APIError) -> Bool? {
+    static func bool(_ value: GeneratedContent?, _ param: String) throws(APIError) -> Bool? {
         guard let value, value.kind != .null else { return nil }
         guard case .bool(let flag) = value.kind else { throw .invalid("\(param) must be a boolean.", param: param) }
         return flag
     }
 
-    private static func number(_ value: GeneratedContent?, _ param: String) throws(APIError) -> Double? {
+    static func number(_ value: GeneratedContent?, _ param: String) throws(APIError) -> Double? {
         guard let value, value.kind != .null else { return nil }
         guard case .number(let number) = value.kind, number.isFinite else { throw .invalid("\(param) must be a number.", param: param) }
         return number
     }
 
-    private static func integer(_ value: GeneratedContent?, _ param: String) throws(APIError) -> Int? {
+    static func integer(_ value: GeneratedContent?, _ param: String) throws(APIError) -> Int? {
         guard let number = try number(value, param) else { return nil }
         guard number == number.rounded(), abs(number) < 9.0e15 else { throw .invalid("\(param) must be an integer.", param: param) }
         return Int(number)
@@ -189,64 +189,108 @@ struct ChatCompletionRequest {
         }
         guard !items.isEmpty else { throw .invalid("messages must not be empty.", param: "messages") }
         guard items.count <= limit else { throw .invalid("messages holds \(items.count) messages; the limit is \(limit).", param: "messages") }
-        var messages: [Message] = []
-        /// Calls not yet answered by a tool message: id, name, where made.
-        var pending: [(id: String, name: String, param: String)] = []
+        var conversation = Conversation(wording: .chat)
         for (index, item) in items.enumerated() {
             let param = "messages[\(index)]"
             guard case .structure(let fields, _) = item.kind else { throw .invalid("\(param) must be an object.", param: param) }
             guard let role = try string(fields["role"], "\(param).role") else { throw .invalid("\(param).role is missing.", param: "\(param).role") }
-            if role != "tool", let unanswered = pending.first {
-                throw .invalid(
-                    "\(unanswered.param) called tools whose outputs are missing: a tool message with tool_call_id '\(unanswered.id)' must follow it.",
-                    param: "\(param).role"
-                )
-            }
+            let at = Conversation.Place(item: param, order: "\(param).role", id: "\(param).tool_call_id")
             switch role {
             case "system", "developer":
-                messages.append(.system(try content(fields["content"], param: "\(param).content", required: true)))
+                try conversation.append(.system(try content(fields["content"], param: "\(param).content", required: true)), at: at)
             case "user":
-                messages.append(.user(try content(fields["content"], param: "\(param).content", required: true)))
+                try conversation.append(.user(try content(fields["content"], param: "\(param).content", required: true)), at: at)
             case "assistant":
                 if let calls = try toolCalls(fields["tool_calls"], param: "\(param).tool_calls") {
                     _ = try content(fields["content"], param: "\(param).content", required: false)
-                    messages.append(.toolCalls(calls))
-                    pending = calls.map { ($0.id, $0.name, param) }
+                    try conversation.append(.toolCalls(calls), at: at)
                 } else {
-                    messages.append(.assistant(try content(fields["content"], param: "\(param).content", required: true)))
+                    try conversation.append(.assistant(try content(fields["content"], param: "\(param).content", required: true)), at: at)
                 }
             case "tool":
                 guard let id = try string(fields["tool_call_id"], "\(param).tool_call_id") else {
                     throw .invalid("\(param).tool_call_id is missing.", param: "\(param).tool_call_id")
                 }
-                guard let position = pending.firstIndex(where: { $0.id == id }) else {
-                    throw .invalid(
-                        "\(param).tool_call_id '\(id)' does not answer a call of the assistant message before it.",
-                        param: "\(param).tool_call_id"
-                    )
-                }
-                let call = pending.remove(at: position)
-                messages.append(.toolOutput(callID: id, toolName: call.name, content: try content(fields["content"], param: "\(param).content", required: true)))
+                let output = try content(fields["content"], param: "\(param).content", required: true)
+                try conversation.append(.toolOutput(callID: id, toolName: "", content: output), at: at)
             case "function":
                 throw .invalid("\(param).role: 'function' messages are deprecated; send 'tool' messages with a tool_call_id.", param: "\(param).role")
             default:
                 throw .invalid("\(param).role: '\(role)' is not one of 'system', 'developer', 'user', 'assistant', 'tool'.", param: "\(param).role")
             }
         }
-        if let unanswered = pending.first {
-            throw .invalid(
-                "\(unanswered.param) called tools whose outputs are missing: a tool message with tool_call_id '\(unanswered.id)' must follow it.",
-                param: "messages"
-            )
+        return try conversation.finish(root: "messages", last: "messages[\(items.count - 1)].role")
+    }
+
+    /// The rules a conversation keeps, whichever API it came in by: every
+    /// call the assistant made is answered by its output before the
+    /// conversation goes on, every output answers a call, and it ends with
+    /// the user's message or with outputs. Each output learns its tool's
+    /// name from its call.
+    struct Conversation {
+        /// How the API names a call's output, in the errors.
+        struct Wording {
+            var output: String
+            var messages: String
+            static let chat = Wording(output: "a tool message with tool_call_id", messages: "messages")
+            static let responses = Wording(output: "a function_call_output item with call_id", messages: "input")
         }
-        switch messages.last {
-        case .user, .toolOutput: break
-        default: throw .invalid("The last message must be from the user, or a tool's output.", param: "messages[\(items.count - 1)].role")
+
+        /// Where an item is, for the errors: the item, the field to name
+        /// when it comes out of order, and its call id's field.
+        struct Place {
+            var item: String
+            var order: String
+            var id: String
         }
-        guard messages.contains(where: { if case .user = $0 { true } else { false } }) else {
-            throw .invalid("messages must hold a message from the user.", param: "messages")
+
+        let wording: Wording
+        private(set) var messages: [Message] = []
+        /// Calls not yet answered: id, name, where made.
+        private var pending: [(id: String, name: String, param: String)] = []
+
+        init(wording: Wording) {
+            self.wording = wording
         }
-        return messages
+
+        mutating func append(_ message: Message, at place: Place) throws(APIError) {
+            if case .toolOutput(let id, _, let content) = message {
+                guard let position = pending.firstIndex(where: { $0.id == id }) else {
+                    throw .invalid("\(place.id) '\(id)' does not answer a call of the assistant message before it.", param: place.id)
+                }
+                let call = pending.remove(at: position)
+                messages.append(.toolOutput(callID: id, toolName: call.name, content: content))
+                return
+            }
+            if let unanswered = pending.first {
+                throw .invalid(
+                    "\(unanswered.param) called tools whose outputs are missing: \(wording.output) '\(unanswered.id)' must follow it.",
+                    param: place.order
+                )
+            }
+            if case .toolCalls(let calls) = message {
+                pending = calls.map { ($0.id, $0.name, place.item) }
+            }
+            messages.append(message)
+        }
+
+        /// The messages, once the conversation is whole.
+        func finish(root: String, last: String) throws(APIError) -> [Message] {
+            if let unanswered = pending.first {
+                throw .invalid(
+                    "\(unanswered.param) called tools whose outputs are missing: \(wording.output) '\(unanswered.id)' must follow it.",
+                    param: root
+                )
+            }
+            switch messages.last {
+            case .user, .toolOutput: break
+            default: throw .invalid("The last message must be from the user, or a tool's output.", param: last)
+            }
+            guard messages.contains(where: { if case .user = $0 { true } else { false } }) else {
+                throw .invalid("\(wording.messages) must hold a message from the user.", param: root)
+            }
+            return messages
+        }
     }
 
     /// An assistant message's `tool_calls`, or nil when it has none.
@@ -296,32 +340,40 @@ struct ChatCompletionRequest {
             guard let function = fields["function"], case .structure(let definition, _) = function.kind else {
                 throw .invalid("\(param).function must be an object.", param: "\(param).function")
             }
-            guard let name = try string(definition["name"], "\(param).function.name") else {
-                throw .invalid("\(param).function.name is missing.", param: "\(param).function.name")
-            }
-            guard (1...64).contains(name.utf8.count), name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }) else {
-                throw .invalid("\(param).function.name '\(name)' must be 1 to 64 letters, digits, underscores or dashes.", param: "\(param).function.name")
-            }
-            guard tools.allSatisfy({ $0.name != name }) else { throw .invalid("\(param).function.name '\(name)' is used twice.", param: "\(param).function.name") }
-            let description = try string(definition["description"], "\(param).function.description") ?? ""
-            _ = try bool(definition["strict"], "\(param).function.strict")
-            let parameters: GenerationSchema
-            if let schema = definition["parameters"], schema.kind != .null {
-                guard case .structure(let keywords, _) = schema.kind else {
-                    throw .invalid("\(param).function.parameters must be a JSON Schema object.", param: "\(param).function.parameters")
-                }
-                // `{}` is how clients say "no arguments".
-                parameters = try Self.schema(from: keywords.isEmpty ? #"{"type":"object","properties":{}}"# : schema.jsonString, param: "\(param).function.parameters")
-            } else {
-                parameters = try Self.schema(from: #"{"type":"object","properties":{}}"#, param: "\(param).function.parameters")
-            }
-            tools.append(Tool(name: name, description: description, parameters: parameters))
+            tools.append(try tool(definition, param: "\(param).function", after: tools))
         }
         return tools
     }
 
+    /// A function's definition (`name`, `description`, `parameters`,
+    /// `strict`): in Chat Completions under `function`, in the Responses API
+    /// beside `type`. Its parameters are a schema guided generation
+    /// enforces on the arguments (a 400 naming what it cannot enforce).
+    static func tool(_ definition: [String: GeneratedContent], param: String, after tools: [Tool]) throws(APIError) -> Tool {
+        guard let name = try string(definition["name"], "\(param).name") else {
+            throw .invalid("\(param).name is missing.", param: "\(param).name")
+        }
+        guard (1...64).contains(name.utf8.count), name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }) else {
+            throw .invalid("\(param).name '\(name)' must be 1 to 64 letters, digits, underscores or dashes.", param: "\(param).name")
+        }
+        guard tools.allSatisfy({ $0.name != name }) else { throw .invalid("\(param).name '\(name)' is used twice.", param: "\(param).name") }
+        let description = try string(definition["description"], "\(param).description") ?? ""
+        _ = try bool(definition["strict"], "\(param).strict")
+        let parameters: GenerationSchema
+        if let schema = definition["parameters"], schema.kind != .null {
+            guard case .structure(let keywords, _) = schema.kind else {
+                throw .invalid("\(param).parameters must be a JSON Schema object.", param: "\(param).parameters")
+            }
+            // `{}` is how clients say "no arguments".
+            parameters = try Self.schema(from: keywords.isEmpty ? #"{"type":"object","properties":{}}"# : schema.jsonString, param: "\(param).parameters")
+        } else {
+            parameters = try Self.schema(from: #"{"type":"object","properties":{}}"#, param: "\(param).parameters")
+        }
+        return Tool(name: name, description: description, parameters: parameters)
+    }
+
     /// `tool_choice`: `auto`, `none`, `required`, or one named function.
-    private static func toolChoice(_ value: GeneratedContent?, tools: [Tool]) throws(APIError) -> ToolChoice {
+    static func toolChoice(_ value: GeneratedContent?, tools: [Tool]) throws(APIError) -> ToolChoice {
         guard let value, value.kind != .null else { return tools.isEmpty ? .none : .auto }
         let choice: ToolChoice
         switch value.kind {
@@ -348,7 +400,28 @@ struct ChatCompletionRequest {
     }
 
     /// A message's text: a string, or an array of text parts.
-    private static func content(_ value: GeneratedContent?, param: String, required: Bool) throws(APIError) -> String {
+    /// `temperature`, between 0 and 2.
+    static func temperature(_ value: GeneratedContent?) throws(APIError) -> Double? {
+        let temperature = try number(value, "temperature")
+        if let temperature, !(0...2).contains(temperature) {
+            throw .invalid("temperature must be between 0 and 2.", param: "temperature")
+        }
+        return temperature
+    }
+
+    /// `top_p`, in (0, 1].
+    static func topP(_ value: GeneratedContent?) throws(APIError) -> Double? {
+        let topP = try number(value, "top_p")
+        if let topP, !(topP > 0 && topP <= 1) {
+            throw .invalid("top_p must be greater than 0 and at most 1.", param: "top_p")
+        }
+        return topP
+    }
+
+    /// A message's text: a string, or an array of parts of `partTypes`
+    /// (Chat Completions' `text`; the Responses API's `input_text` and
+    /// `output_text`).
+    static func content(_ value: GeneratedContent?, param: String, required: Bool, partTypes: Set<String> = ["text"]) throws(APIError) -> String {
         guard let value, value.kind != .null else {
             if required { throw .invalid("\(param) is missing.", param: param) }
             return ""
@@ -362,8 +435,9 @@ struct ChatCompletionRequest {
                 guard case .structure(let fields, _) = part.kind, let type = try string(fields["type"], "\(param)[\(index)].type") else {
                     throw .invalid("\(param)[\(index)] must be a content part object with a type.", param: "\(param)[\(index)]")
                 }
-                guard type == "text", let partText = try string(fields["text"], "\(param)[\(index)].text") else {
-                    throw .invalid("\(param)[\(index)]: content parts of type '\(type)' are not supported (only 'text').", param: "\(param)[\(index)].type")
+                guard partTypes.contains(type), let partText = try string(fields["text"], "\(param)[\(index)].text") else {
+                    let supported = partTypes.sorted().map { "'\($0)'" }.joined(separator: ", ")
+                    throw .invalid("\(param)[\(index)]: content parts of type '\(type)' are not supported (only \(supported)).", param: "\(param)[\(index)].type")
                 }
                 text += partText
             }
@@ -399,7 +473,7 @@ struct ChatCompletionRequest {
 
     /// The schema guided generation will enforce, or a 400 naming the
     /// keyword it cannot, before anything is decoded.
-    private static func schema(from json: String, param: String) throws(APIError) -> GenerationSchema {
+    static func schema(from json: String, param: String) throws(APIError) -> GenerationSchema {
         let schema: GenerationSchema
         do {
             schema = try GenerationSchema(jsonSchema: GeneratedContent(json: json))

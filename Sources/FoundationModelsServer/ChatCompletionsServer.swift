@@ -4,12 +4,13 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import Prometheus
 import ServiceLifecycle
 
 /// An OpenAI-compatible HTTP server over a `LanguageModel` (`fm serve`):
-/// `POST /v1/chat/completions` (streamed or not; text, or JSON that follows
-/// the request's JSON Schema, enforced token by token), `GET /v1/models`,
-/// `GET /health`.
+/// `POST /v1/chat/completions` and `POST /v1/responses` (streamed or not;
+/// text, or JSON that follows the request's JSON Schema, enforced token by
+/// token; function tools), `GET /v1/models`, `GET /health`, `GET /metrics`.
 ///
 /// Services in Python, TypeScript or on another machine reach the
 /// in-process model through the client they already use; a Linux box
@@ -23,8 +24,12 @@ import ServiceLifecycle
 /// key, every route but `/health` needs `Authorization: Bearer KEY`
 /// (compared in constant time, never logged); bodies, messages, tokens,
 /// connections and idle connections are bounded; a malformed request is a
-/// 4xx with an OpenAI-style error body; the access log has no prompt text.
+/// 4xx with an OpenAI-style error body; the access log has no prompt text;
+/// browsers are refused unless origins are allowed (``CORS``).
 /// SIGTERM or SIGINT stops it gracefully.
+///
+/// Every response carries an `x-request-id` (the client's, else a new
+/// one), which its access log line names.
 public struct ChatCompletionsServer: Sendable {
     /// How the server listens and what it accepts.
     public struct Configuration: Sendable {
@@ -62,6 +67,17 @@ public struct ChatCompletionsServer: Sendable {
         /// as 502 Bad Gateway (504 for its time-outs) rather than as this
         /// server's own 503 or 500, so a client knows which end to look at.
         public var isGateway = false
+        /// Where the server's metrics are recorded (through swift-metrics)
+        /// and what `GET /metrics` serves: each configuration its own unless
+        /// given one, so two servers in a process never mix their counts.
+        public var metricsRegistry = PrometheusCollectorRegistry()
+        /// The model's parallel sequences and queue bound, reported beside
+        /// the live counts in `/metrics` (nil: not reported).
+        public var parallelSequences: Int?
+        public var maximumQueue: Int?
+        /// Which browser origins may call the API; nil (the default) sends
+        /// no CORS headers, so browsers refuse every other origin.
+        public var cors: CORS?
 
         public init(modelName: String) {
             self.modelName = modelName
@@ -72,10 +88,26 @@ public struct ChatCompletionsServer: Sendable {
     let configuration: Configuration
     let logger: Logger
 
+    let metrics: ServerMetrics
+
     public init(model: any LanguageModel, configuration: Configuration, logger: Logger = Logger(label: "fm.serve")) {
         self.model = model
         self.configuration = configuration
         self.logger = logger
+        metrics = ServerMetrics(registry: configuration.metricsRegistry)
+        metrics.setCapacity(parallelSequences: configuration.parallelSequences, maximumQueue: configuration.maximumQueue)
+    }
+
+    /// Browser origins allowed to call the API (CORS), answered by
+    /// Hummingbird's `CORSMiddleware`: preflight requests get the allowed
+    /// methods and headers, responses `Access-Control-Allow-Origin`.
+    /// Credentials (cookies) are never allowed: the API's key is a header,
+    /// which needs none, and `*` with credentials is what browsers forbid.
+    public enum CORS: Sendable, Equatable {
+        /// Any origin (`*`), said explicitly.
+        case anyOrigin
+        /// These origins only (`https://app.example.com`), echoed back with `Vary: Origin`.
+        case origins([String])
     }
 
     /// Serves until SIGTERM or SIGINT, calling `onListening` with the bound
@@ -84,16 +116,29 @@ public struct ChatCompletionsServer: Sendable {
     /// ``Configuration/shutdownTimeout``, then cancels the rest.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router()
+        // Outermost first: the id and the log line cover every answer; CORS
+        // answers a preflight before the key is asked for (a browser sends
+        // none with it) and marks the 401s it lets through readable.
         router.add(middleware: AccessLog(logger: logger))
+        router.add(middleware: RequestMetrics(metrics: metrics))
+        if let cors = configuration.cors { router.add(middleware: Self.corsMiddleware(cors)) }
         router.add(middleware: Authentication(key: configuration.apiKey))
         router.get("health") { _, _ in
             Self.json(200, WireJSON.object([("status", WireJSON.string("ok"))]).jsonString)
+        }
+        router.get("metrics") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
         router.get("v1/models") { _, _ in
             Self.json(200, Self.modelsBody(configuration.modelName, contextSize: configuration.contextSize))
         }
         router.post("v1/chat/completions") { request, _ in
             await self.chatCompletions(request)
+        }
+        router.post("v1/responses") { request, _ in
+            await self.responses(request)
         }
         var http = ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port),
@@ -116,58 +161,156 @@ public struct ChatCompletionsServer: Sendable {
     // MARK: Chat completions
 
     func chatCompletions(_ request: Request) async -> Response {
+        let start = ContinuousClock.now
+        let parsed: ChatCompletionRequest
+        do {
+            let body = try await self.body(of: request)
+            parsed = try ChatCompletionRequest(json: body, limits: limits)
+            try checkModel(parsed.model)
+        } catch {
+            return Self.error(error)
+        }
+        let completion = ChatCompletion(model: model, modelName: configuration.modelName, observer: .init(metrics, start: start))
+        let events = completion.events(for: parsed)
+        if !parsed.stream {
+            return await collect(events) { events in
+                var content = ""
+                var calls: Transcript.ToolCalls?
+                for event in events {
+                    switch event {
+                    case .delta(let text): content += text
+                    case .toolCalls(let made): calls = made
+                    case .finished(let reason, let usage):
+                        return Self.completionBody(completion, content: content, toolCalls: calls, reason: reason, usage: usage)
+                    }
+                }
+                return nil
+            }
+        }
+        let includeUsage = parsed.includeUsage
+        // Server-sent events: the role, each piece of text, the finish
+        // reason, usage when asked for, `[DONE]`.
+        return await stream(events) { events, write in
+            func send(_ json: String) async throws { try await write("data: \(json)\n\n") }
+            try await send(Self.chunk(completion, delta: [("role", WireJSON.string("assistant")), ("content", WireJSON.string(""))], reason: nil))
+            do {
+                for try await event in events {
+                    switch event {
+                    case .delta(let text):
+                        try await send(Self.chunk(completion, delta: [("content", WireJSON.string(text))], reason: nil))
+                    case .toolCalls(let calls):
+                        // Each call whole, in one piece: the arguments are
+                        // complete JSON once the grammar has closed them.
+                        try await send(Self.chunk(completion, delta: [("tool_calls", Self.toolCalls(calls, indexed: true))], reason: nil))
+                    case .finished(let reason, let usage):
+                        try await send(Self.chunk(completion, delta: [], reason: reason))
+                        if includeUsage { try await send(Self.usageChunk(completion, usage: usage)) }
+                    }
+                }
+            } catch let error where !(error is CancellationError) {
+                try await send(APIError.from(error, gateway: configuration.isGateway).body)
+            }
+            try await write("data: [DONE]\n\n")
+        }
+    }
+
+    // MARK: Responses
+
+    /// `POST /v1/responses`: the chat machinery's answer in the Responses
+    /// API's wire format (``ResponsesRequest``, ``ResponsesWire``).
+    func responses(_ request: Request) async -> Response {
+        let start = ContinuousClock.now
+        let parsed: ResponsesRequest
+        do {
+            let body = try await self.body(of: request)
+            parsed = try ResponsesRequest(json: body, limits: limits)
+            try checkModel(parsed.chat.model)
+        } catch {
+            return Self.error(error)
+        }
+        let completion = ChatCompletion(model: model, modelName: configuration.modelName, observer: .init(metrics, start: start))
+        let events = completion.events(for: parsed.chat)
+        let modelName = configuration.modelName
+        if !parsed.chat.stream {
+            return await collect(events) { events in
+                ResponsesWire(request: parsed, modelName: modelName).collected(events)
+            }
+        }
+        return await stream(events) { events, write in
+            let wire = ResponsesWire(request: parsed, modelName: modelName)
+            for event in wire.opening() { try await write(wire.sse(event)) }
+            do {
+                for try await event in events {
+                    for written in wire.events(for: event) { try await write(wire.sse(written)) }
+                }
+            } catch let error where !(error is CancellationError) {
+                try await write(wire.sse(wire.failure(APIError.from(error, gateway: configuration.isGateway))))
+            }
+        }
+    }
+
+    // MARK: What the routes share
+
+    var limits: ChatCompletionRequest.Limits {
+        .init(maximumMessages: configuration.maximumMessages, maximumTokens: configuration.maximumTokens)
+    }
+
+    /// The body as text: at most ``Configuration/maximumBodyBytes`` (413
+    /// beyond), and valid UTF-8 (400 otherwise: JSON is UTF-8, and a body
+    /// repaired with replacement characters would be answered as a
+    /// question the client never asked).
+    func body(of request: Request) async throws(APIError) -> String {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
         } catch is NIOTooManyBytesError {
-            return Self.error(APIError(status: 413, message: "The body is larger than the limit of \(configuration.maximumBodyBytes) bytes.", type: "invalid_request_error", param: nil, code: "request_too_large"))
+            throw APIError(status: 413, message: "The body is larger than the limit of \(configuration.maximumBodyBytes) bytes.", type: "invalid_request_error", param: nil, code: "request_too_large")
         } catch {
-            return Self.error(.invalid("The body could not be read: \(error)", param: nil))
+            throw .invalid("The body could not be read: \(error)", param: nil)
         }
-        let parsed: ChatCompletionRequest
-        do {
-            parsed = try ChatCompletionRequest(
-                json: String(buffer: body),
-                limits: .init(maximumMessages: configuration.maximumMessages, maximumTokens: configuration.maximumTokens)
-            )
-        } catch {
-            return Self.error(error)
+        guard let text = String(validating: body.readableBytesView, as: UTF8.self) else {
+            throw .invalid("The body is not valid UTF-8.", param: nil, code: "invalid_encoding")
         }
-        if let name = parsed.model, !name.isEmpty, name != configuration.modelName {
-            return Self.error(APIError(status: 404, message: "The model '\(name)' does not exist; this server serves '\(configuration.modelName)'.", type: "invalid_request_error", param: "model", code: "model_not_found"))
-        }
-        let completion = ChatCompletion(model: model, modelName: configuration.modelName)
-        let events = completion.events(for: parsed)
-        if parsed.stream {
-            return await streamed(events, completion: completion, includeUsage: parsed.includeUsage)
-        }
-        var content = ""
-        var calls: Transcript.ToolCalls?
-        do {
-            for try await event in events {
-                switch event {
-                case .delta(let text):
-                    content += text
-                case .toolCalls(let made):
-                    calls = made
-                case .finished(let reason, let usage):
-                    return Self.json(200, Self.completionBody(completion, content: content, toolCalls: calls, reason: reason, usage: usage))
-                }
-            }
-            return Self.error(APIError(status: 500, message: "The answer ended without finishing.", type: "server_error", param: nil, code: nil))
-        } catch {
-            return Self.error(APIError.from(error, gateway: configuration.isGateway))
+        return text
+    }
+
+    /// The model a request names: none, or the one served (404 otherwise).
+    func checkModel(_ name: String?) throws(APIError) {
+        if let name, !name.isEmpty, name != configuration.modelName {
+            throw APIError(status: 404, message: "The model '\(name)' does not exist; this server serves '\(configuration.modelName)'.", type: "invalid_request_error", param: "model", code: "model_not_found")
         }
     }
 
-    /// Server-sent events: the role, each piece of text, the finish reason,
-    /// usage when asked for, `[DONE]`. The status waits for the first piece,
-    /// so a request that fails before it (a full queue: 429 with
-    /// `Retry-After`; a context overflow: 400) gets an ordinary error
-    /// response a client can act on; a failure after it is an error event.
-    /// A write to a client that went away throws, which ends the iteration
-    /// and with it the generation.
-    func streamed(_ events: AsyncThrowingStream<ChatCompletion.Event, any Error>, completion: ChatCompletion, includeUsage: Bool) async -> Response {
+    /// A request that did not stream: its answer collected, then written by
+    /// `body` (nil: the answer never finished, a 500).
+    func collect(
+        _ events: AsyncThrowingStream<ChatCompletion.Event, any Error>, body: ([ChatCompletion.Event]) -> String?
+    ) async -> Response {
+        var collected: [ChatCompletion.Event] = []
+        do {
+            for try await event in events { collected.append(event) }
+        } catch {
+            return Self.error(APIError.from(error, gateway: configuration.isGateway))
+        }
+        guard let text = body(collected) else {
+            return Self.error(APIError(status: 500, message: "The answer ended without finishing.", type: "server_error", param: nil, code: nil))
+        }
+        return Self.json(200, text)
+    }
+
+    /// A streamed answer, as server-sent events that `write` produces from
+    /// the answer's events. The status waits for the first event, so a
+    /// request that fails before it (a full queue: 429 with `Retry-After`;
+    /// a context overflow: 400) gets an ordinary error response a client
+    /// can act on; a failure after it is `write`'s to report in the
+    /// stream. A write to a client that went away throws, which ends the
+    /// iteration and with it the generation.
+    func stream(
+        _ events: AsyncThrowingStream<ChatCompletion.Event, any Error>,
+        write: @escaping @Sendable (
+            AsyncThrowingStream<ChatCompletion.Event, any Error>, (String) async throws -> Void
+        ) async throws -> Void
+    ) async -> Response {
         var iterator = events.makeAsyncIterator()
         let first: ChatCompletion.Event?
         do {
@@ -175,11 +318,12 @@ public struct ChatCompletionsServer: Sendable {
         } catch {
             return Self.error(APIError.from(error, gateway: configuration.isGateway))
         }
-        // The rest goes to the body through a stream of its own: the
-        // iterator moves into the task that drains it, which the body's end
-        // (the client gone, or the answer done) cancels, ending the
-        // generation with it.
+        // The first event and the rest go to the body through a stream of
+        // their own: the iterator moves into the task that drains it, which
+        // the body's end (the client gone, or the answer done) cancels,
+        // ending the generation with it.
         let (rest, output) = AsyncThrowingStream<ChatCompletion.Event, any Error>.makeStream()
+        if let first { output.yield(first) }
         let draining = Task { [iterator] in
             var iterator = iterator
             do {
@@ -194,36 +338,37 @@ public struct ChatCompletionsServer: Sendable {
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         let body = ResponseBody { writer in
-            func send(_ json: String) async throws {
-                try await writer.write(ByteBuffer(string: "data: \(json)\n\n"))
-            }
-            try await send(Self.chunk(completion, delta: [("role", WireJSON.string("assistant")), ("content", WireJSON.string(""))], reason: nil))
-            func send(_ event: ChatCompletion.Event) async throws {
-                switch event {
-                case .delta(let text):
-                    try await send(Self.chunk(completion, delta: [("content", WireJSON.string(text))], reason: nil))
-                case .toolCalls(let calls):
-                    // Each call whole, in one piece: the arguments are
-                    // complete JSON once the grammar has closed them.
-                    try await send(Self.chunk(completion, delta: [("tool_calls", Self.toolCalls(calls, indexed: true))], reason: nil))
-                case .finished(let reason, let usage):
-                    try await send(Self.chunk(completion, delta: [], reason: reason))
-                    if includeUsage {
-                        try await send(Self.usageChunk(completion, usage: usage))
-                    }
-                }
-            }
-            do {
-                if let first { try await send(first) }
-                for try await event in rest { try await send(event) }
-            } catch let error where !(error is CancellationError) {
-                try await send(APIError.from(error, gateway: configuration.isGateway).body)
-            }
-            try await writer.write(ByteBuffer(string: "data: [DONE]\n\n"))
+            try await write(rest) { text in try await writer.write(ByteBuffer(string: text)) }
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)
     }
+
+    /// Hummingbird's CORS middleware for `cors`: `*`, or the request's
+    /// own origin when it is one of the allowed (``AllowedOrigins`` keeps
+    /// the others from reaching it, so they get no CORS headers at all).
+    static func corsMiddleware<Context: RequestContext>(_ cors: CORS) -> AllowedOrigins<Context> {
+        let cors: (origins: Set<String>?, allow: CORSMiddleware<Context>.AllowOriginExtended) = switch cors {
+        case .anyOrigin: (nil, .all)
+        case .origins(let list): (Set(list), .originBased)
+        }
+        return AllowedOrigins(origins: cors.origins, cors: CORSMiddleware(
+            allowOrigin: cors.allow,
+            // What the OpenAI SDKs send from a browser, besides the key and the body's type.
+            allowHeaders: [.accept, .authorization, .contentType, .origin] + Self.clientHeaders,
+            allowMethods: [.get, .post, .options],
+            allowCredentials: false,
+            exposedHeaders: ["x-request-id", "retry-after"],
+            maxAge: .seconds(600)
+        ))
+    }
+
+    /// The headers the OpenAI SDKs (generated by Stainless) add to their requests.
+    static let clientHeaders: [HTTPFields.Element.Name] = [
+        "x-request-id", "openai-organization", "openai-project", "openai-beta", "x-stainless-arch", "x-stainless-lang", "x-stainless-os", "x-stainless-package-version", "x-stainless-retry-count",
+        "x-stainless-runtime", "x-stainless-runtime-version", "x-stainless-timeout", "x-stainless-helper-method",
+        "x-stainless-async", "x-stainless-raw-response", "x-stainless-read-timeout", "x-stainless-poll-helper",
+    ].compactMap { HTTPFields.Element.Name($0) }
 
     // MARK: Bodies
 
@@ -329,26 +474,72 @@ public struct ChatCompletionsServer: Sendable {
     }
 }
 
-/// One structured line per request: method, path, status, time. Never the
-/// body, never the key.
+/// One structured line per request: method, path, status, time (to the
+/// body's last byte) and its
+/// `x-request-id`, which the response carries too (the client's own when
+/// it sent a usable one, else a new one), so a client's report and the
+/// server's log meet. Never the body, never the key.
 struct AccessLog<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let response: Response
+        let id = request.headers[.requestID].flatMap(Self.usable) ?? "req_" + ChatCompletion.randomID()
+        var response: Response
         do {
             response = try await next(request, context)
-        } catch let error as HTTPError {
-            response = ChatCompletionsServer.error(APIError(status: Int(error.status.code), message: error.body ?? "\(error.status)", type: "invalid_request_error", param: nil, code: nil))
+        } catch let error as any HTTPResponseError {
+            // Hummingbird's own errors (404, 405), in OpenAI's shape, with
+            // the headers the middleware added (CORS).
+            let status = Int(error.status.code)
+            let message = (error as? HTTPError)?.body ?? "\(error.status)"
+            response = ChatCompletionsServer.error(APIError(status: status, message: message, type: "invalid_request_error", param: nil, code: nil))
+            if let generated = try? error.response(from: request, context: context) {
+                for field in generated.headers where ![.contentType, .contentLength].contains(field.name) { response.headers.append(field) }
+            }
         }
-        let elapsed = ContinuousClock.now - start
-        logger.info("request", metadata: [
-            "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)",
-            "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
-        ])
+        response.headers[.requestID] = id
+        // Logged once the body is written: a streamed answer's time is the whole answer's.
+        let status = Int(response.status.code), method = request.method, path = request.uri.path
+        let body = response.body
+        response.body = ResponseBody(contentLength: body.contentLength) { [logger] writer in
+            defer {
+                let elapsed = ContinuousClock.now - start
+                logger.info("request", metadata: [
+                    "request_id": "\(id)", "method": "\(method)", "path": "\(path)", "status": .stringConvertible(status),
+                    "ms": .stringConvertible(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
+                ])
+            }
+            try await body.write(writer)
+        }
         return response
     }
+
+    /// A client's id, kept when it is 1 to 128 visible ASCII characters
+    /// (it goes into log lines and headers as it is).
+    static func usable(_ id: String) -> String? {
+        (1...128).contains(id.utf8.count) && id.utf8.allSatisfy { (33...126).contains($0) } ? id : nil
+    }
+}
+
+/// Hummingbird's `CORSMiddleware` for the allowed origins only: a request
+/// from any other origin goes on without CORS headers (a preflight then
+/// meets the router: no `Access-Control-Allow-Origin`, so the browser
+/// refuses), as does every request without an `Origin` (curl, SDKs).
+struct AllowedOrigins<Context: RequestContext>: RouterMiddleware {
+    /// nil: any origin.
+    let origins: Set<String>?
+    let cors: CORSMiddleware<Context>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let origins, !origins.contains(request.headers[.origin] ?? "") { return try await next(request, context) }
+        return try await cors.handle(request, context: context, next: next)
+    }
+}
+
+/// `HTTPField.Name` (HTTPTypes, which Hummingbird exports only in part).
+extension HTTPFields.Element.Name {
+    static let requestID = Self("x-request-id")!
 }
 
 /// `Authorization: Bearer KEY` on every route but `/health`, when a key is

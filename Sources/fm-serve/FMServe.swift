@@ -15,8 +15,10 @@ struct FMServe: AsyncParsableCommand {
         abstract: "Serve the model over an OpenAI-compatible HTTP API (Chat Completions).",
         discussion: """
             POST /v1/chat/completions (stream, tools and tool_choice, response_format json_schema / \
-            json_object, max_tokens, temperature, top_p, seed, stop), GET /v1/models, GET /health. Binds 127.0.0.1 unless --host \
-            says otherwise. The API key comes from --api-key or FM_SERVE_API_KEY; without one, no key is asked for. \
+            json_object, max_tokens, temperature, top_p, seed, stop), POST /v1/responses (stateless: input, instructions, \
+            text.format, function tools, streaming), GET /v1/models, GET /health, GET /metrics (Prometheus). Every response \
+            carries an x-request-id, which the access log names. Binds 127.0.0.1 unless --host \
+            says otherwise; browsers on other origins are refused unless --cors-origin allows them. The API key comes from --api-key or FM_SERVE_API_KEY; without one, no key is asked for. \
             With --server, the requests are answered by another OpenAI-compatible server's model (its own \
             structured output and tools), behind this server's key, limits and errors; with --fallback-local as \
             well, that server is the private tier of the tier router and the in-process model answers while it \
@@ -78,7 +80,29 @@ struct FMServe: AsyncParsableCommand {
     @Option(name: .customLong("shutdown-timeout"), help: "Seconds answers in progress may take to finish after SIGTERM; then they are cancelled.")
     var shutdownTimeout = 10
 
+    @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
+        "A browser origin allowed to call the API (CORS), such as https://app.example.com; repeat it for more, or '*' for any. Default: none.",
+        valueName: "origin"
+    ))
+    var corsOrigins: [String] = []
+
+    @Option(name: .customLong("log-format"), help: "The access log's format on standard error: text, or json (one object a line).")
+    var logFormat: LogFormat = .text
+
+    enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
     func validate() throws {
+        if corsOrigins.contains("*"), corsOrigins.count > 1 {
+            throw ValidationError("--cors-origin '*' allows every origin: give it alone, or list the origins")
+        }
+        for origin in corsOrigins where origin != "*" {
+            guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil,
+                  url.path.isEmpty, url.query == nil, !origin.hasSuffix("/") else {
+                throw ValidationError("--cors-origin '\(origin)' is not an origin: scheme://host[:port], such as https://app.example.com")
+            }
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let parallel, parallel < 1 { throw ValidationError("--parallel must be at least 1") }
         if let maxQueue, maxQueue < 0 { throw ValidationError("--max-queue must be 0 or more") }
@@ -97,6 +121,7 @@ struct FMServe: AsyncParsableCommand {
         let model: any LanguageModel
         let name: String
         let contextSize: Int?
+        var capacity: (parallel: Int, queue: Int)?
         if let server, fallbackLocal {
             // The server as the private tier: its errors (down, overloaded,
             // out of quota) walk down to the in-process model.
@@ -126,6 +151,7 @@ struct FMServe: AsyncParsableCommand {
             model = local
             name = modelName ?? local.configuration.modelFile.deletingPathExtension().lastPathComponent
             contextSize = local.contextSize
+            capacity = (local.configuration.parallelSequences, local.configuration.maximumQueuedRequests)
         }
         let isGateway = server != nil && !fallbackLocal
         var server = ChatCompletionsServer.Configuration(modelName: name)
@@ -138,8 +164,19 @@ struct FMServe: AsyncParsableCommand {
         server.maximumBodyBytes = maxBodyBytes
         server.idleTimeout = .seconds(idleTimeout)
         server.shutdownTimeout = .seconds(shutdownTimeout)
+        server.parallelSequences = capacity?.parallel
+        server.maximumQueue = capacity?.queue
+        if corsOrigins == ["*"] {
+            server.cors = .anyOrigin
+        } else if !corsOrigins.isEmpty {
+            server.cors = .origins(corsOrigins)
+        }
+        let logger = switch logFormat {
+        case .text: Logger(label: "fm.serve")
+        case .json: Logger(label: "fm.serve") { JSONLogHandler(label: $0) }
+        }
         let host = host
-        try await ChatCompletionsServer(model: model, configuration: server).run { port in
+        try await ChatCompletionsServer(model: model, configuration: server, logger: logger).run { port in
             // Written straight to the file descriptor: a script waiting for
             // this line must get it now, not when a buffer fills.
             FileHandle.standardOutput.write(Data("fm serve: listening on http://\(host):\(port)/v1 (model \(name))\n".utf8))

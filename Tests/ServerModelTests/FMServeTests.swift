@@ -83,7 +83,7 @@ struct FMServeTests {
             Issue.record("\(line)")
         }
         #expect(status == 0)
-        #expect(passed.count == 67, "\(passed.count) of 67 checks passed")
+        #expect(passed.count == 71, "\(passed.count) of 71 checks passed")
         // SIGTERM ends it cleanly.
         #expect(server.stop() == 0)
     }

@@ -325,6 +325,11 @@ for name, payload, param in [
     check(f"{name} is 400 naming {param}", status == 400 and error.get("param") == param and error.get("message"), f"{status} {body}")
 status, _, body = raw("POST", "/chat/completions", "[1, 2]")
 check("a body that is not an object is 400", status == 400 and "error" in body, f"{status} {body}")
+# Bytes that are not UTF-8 (JSON is UTF-8): a 400, not a question with
+# replacement characters the client never asked.
+for path in ["/chat/completions", "/responses"]:
+    status, _, body = raw("POST", path, b'{"model": "x", "messages": [{"role": "user", "content": "caf\xe9 \xff"}], "input": "\xc3("}')
+    check(f"a body that is not UTF-8 is 400 ({path})", status == 400 and body["error"]["code"] == "invalid_encoding", f"{status} {body}")
 line = oversized(10 << 20)
 check("a 10 MiB body is 413", " 413 " in line, line)
 answers_normally("the malformed requests")
@@ -347,8 +352,13 @@ except OSError:
 check("a slow client is disconnected by the idle timeout", closed and time.time() - sent_at < 25, f"after {time.time() - sent_at:.1f} s")
 answers_normally("the slow client")
 
-status, _, body = raw("GET", "/nowhere")
+status, headers, body = raw("GET", "/nowhere")
 check("an unknown path is 404 with an error body", status == 404 and "error" in body, f"{status} {body}")
+generated = {name.lower(): value for name, value in headers.items()}.get("x-request-id", "")
+check("every response has a generated x-request-id", generated.startswith("req_") and len(generated) == 36, str(headers))
+status, headers, body = raw("GET", "/models", headers={"X-Request-ID": "client-id-42"})
+kept = {name.lower(): value for name, value in headers.items()}.get("x-request-id")
+check("a client's x-request-id is kept", status == 200 and kept == "client-id-42", str(headers))
 status, _, body = raw("GET", "/models", headers={"Authorization": ""})
 check("a missing key is 401", status == 401 and body["error"]["code"] == "invalid_api_key", f"{status} {body}")
 answers_normally("the raw errors")
