@@ -52,7 +52,8 @@ public struct ZBarBarcodeReader: Sendable {
     /// The error a reader without its executable throws, with the install
     /// command in it.
     public var notInstalled: OCRError {
-        OCRError(.engineNotFound, "\(configuration.executable) was not found: install zbar (Debian and Ubuntu: apt-get install zbar-tools; macOS: brew install zbar) or set the executable's path")
+        OCRError(.engineNotFound, "\(configuration.executable) was not found: install zbar "
+                 + "(Debian and Ubuntu: apt-get install zbar-tools; macOS: brew install zbar) or set the executable's path")
     }
 
     /// The codes in the image at `image` (PNG, JPEG, PBM… whatever zbar's
@@ -81,14 +82,19 @@ public struct ZBarBarcodeReader: Sendable {
         return Self.codes(fromOutput: output.standardOutput)
     }
 
-    /// zbarimg's lines, `SYMBOLOGY:content`; a line without that prefix
-    /// continues the previous code's content (a QR code holding several
-    /// lines).
+    /// zbar's names for the symbologies it reads (zbar_get_symbol_name).
+    static let symbologies: Set<String> = [
+        "EAN-2", "EAN-5", "EAN-8", "EAN-13", "UPC-A", "UPC-E", "ISBN-10", "ISBN-13", "COMPOSITE", "I2/5", "DataBar", "DataBar-Exp",
+        "Codabar", "CODE-39", "CODE-93", "CODE-128", "PDF417", "QR-Code", "SQ-Code",
+    ]
+
+    /// zbarimg's lines, `SYMBOLOGY:content`; a line that does not start with
+    /// a symbology's name continues the previous code's content (a QR code
+    /// holding several lines).
     public static func codes(fromOutput output: String) -> [Code] {
         var codes: [Code] = []
         for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
-            if let colon = line.firstIndex(of: ":"), line[..<colon].allSatisfy({ $0.isUppercase || $0.isNumber || $0 == "-" }),
-               colon != line.startIndex {
+            if let colon = line.firstIndex(of: ":"), symbologies.contains(String(line[..<colon])) {
                 codes.append(Code(symbology: String(line[..<colon]), value: String(line[line.index(after: colon)...])))
             } else if !codes.isEmpty {
                 codes[codes.count - 1].value += "\n" + line

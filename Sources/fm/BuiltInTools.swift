@@ -18,13 +18,15 @@ enum BuiltInTool: String, ExpressibleByArgument, CaseIterable {
         case .ocr:
             let ocr = TesseractOCR()
             guard ocr.isInstalled else {
-                throw ValidationError("--tool ocr reads images with Tesseract, which is not installed: apt-get install tesseract-ocr (macOS: brew install tesseract)")
+                throw ValidationError(
+                    "--tool ocr reads images with Tesseract, which is not installed: apt-get install tesseract-ocr (macOS: brew install tesseract)")
             }
             return OCRTool(ocr: ocr)
         case .barcode:
             let reader = ZBarBarcodeReader()
             guard reader.isInstalled else {
-                throw ValidationError("--tool barcode reads barcodes with zbar's zbarimg, which is not installed: apt-get install zbar-tools (macOS: brew install zbar)")
+                throw ValidationError(
+                    "--tool barcode reads barcodes with zbar's zbarimg, which is not installed: apt-get install zbar-tools (macOS: brew install zbar)")
             }
             return BarcodeTool(reader: reader)
         }
@@ -122,7 +124,8 @@ enum ImageText {
             throw ValidationError("--image \(image): no readable file there")
         }
         if !images.isEmpty, !TesseractOCR().isInstalled {
-            throw ValidationError("--image: the model has no vision, and the text of an image is read with Tesseract, which is not installed: apt-get install tesseract-ocr")
+            throw ValidationError(
+                "--image: the model has no vision, and an image's text is read with Tesseract, which is not installed: apt-get install tesseract-ocr")
         }
     }
 }

@@ -29,7 +29,8 @@ extension FM {
         @Option(name: .customLong("text"), help: ArgumentHelp("More text for the prompt (repeatable).", valueName: "text"))
         var texts: [String] = []
 
-        @Option(name: .customLong("image"), help: ArgumentHelp("An image for the prompt, counted as the text OCR reads from it (repeatable).", valueName: "file"))
+        @Option(name: .customLong("image"),
+                help: ArgumentHelp("An image for the prompt, counted as the text OCR reads from it (repeatable).", valueName: "file"))
         var images: [String] = []
 
         @Option(help: ArgumentHelp("A saved transcript (fm respond --save-transcript, fm chat), counted entry by entry.", valueName: "file.json"))

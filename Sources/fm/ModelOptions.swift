@@ -7,7 +7,10 @@ import TerminalSupport
 /// `--context-size N`, `--adapter FILE`.
 struct ModelOptions: ParsableArguments {
     @Option(name: [.customShort("m"), .customLong("model")], help: ArgumentHelp(
-        "system (the default on-device model, Apple's name for it) or a GGUF model file (default: FOUNDATION_MODELS_MODEL, else `fm chat --set-default-model`'s, else the installed default).",
+        """
+        system (the default on-device model, Apple's name for it) or a GGUF model file (default: FOUNDATION_MODELS_MODEL, \
+        else `fm chat --set-default-model`'s, else the installed default).
+        """,
         valueName: "system|file.gguf"))
     var path: String?
 

@@ -19,7 +19,10 @@ extension FM {
         var texts: [String] = []
 
         @Option(name: .customLong("image"), help: ArgumentHelp(
-            "An image for the prompt (repeatable). The model has no vision: the image's text, read by OCR (Tesseract), goes into the prompt instead, as stderr says.",
+            """
+            An image for the prompt (repeatable). The model has no vision: the image's text, read by OCR (Tesseract), goes into \
+            the prompt instead, as stderr says.
+            """,
             valueName: "file"))
         var images: [String] = []
 
@@ -31,10 +34,12 @@ extension FM {
             valueName: "ocr|barcode"))
         var tools: [BuiltInTool] = []
 
-        @Option(help: ArgumentHelp("Continue the conversation saved in this transcript (JSON, as --save-transcript and fm chat write it).", valueName: "file.json"))
+        @Option(help: ArgumentHelp(
+            "Continue the conversation saved in this transcript (JSON, as --save-transcript and fm chat write it).", valueName: "file.json"))
         var resume: String?
 
-        @Option(name: .customLong("save-transcript"), help: ArgumentHelp("After answering, save the conversation's transcript to this file.", valueName: "file.json"))
+        @Option(name: .customLong("save-transcript"),
+                help: ArgumentHelp("After answering, save the conversation's transcript to this file.", valueName: "file.json"))
         var saveTranscript: String?
 
         @Flag(inversion: .prefixedNo, help: """
@@ -101,7 +106,9 @@ extension FM {
             if policy != nil, !tools.isEmpty || resume != nil || saveTranscript != nil {
                 throw ValidationError("--policy routes one prompt; it cannot be combined with --tool, --resume or --save-transcript")
             }
-            if server != nil, !system.isDefault { throw ValidationError("--use-case and --guardrails choose the system model's; --server answers from another model") }
+            if server != nil, !system.isDefault {
+                throw ValidationError("--use-case and --guardrails choose the system model's; --server answers from another model")
+            }
             try ImageText.validate(images: images, labels: labels)
             _ = try BuiltInTool.make(tools)
             if schema != nil, type != nil { throw ValidationError("choose one of --schema and --type") }
@@ -213,7 +220,8 @@ extension FM {
                 } else {
                     let model = try await model.loadedModel(system)
                     if verbose {
-                        notice("model: \(model.configuration.modelPath) (context \(model.contextSize) tokens; use case \(system.useCase.rawValue), guardrails \(system.guardrails.rawValue))")
+                        notice("model: \(model.configuration.modelPath) (context \(model.contextSize) tokens; "
+                               + "use case \(system.useCase.rawValue), guardrails \(system.guardrails.rawValue))")
                         notice("prompt: \(try await model.tokenCount(for: prompt)) tokens")
                     }
                     session = resumed.map { LanguageModelSession(model: model, tools: tools, transcript: $0) }
