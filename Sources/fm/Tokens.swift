@@ -21,6 +21,9 @@ extension FM {
         @Option(help: ArgumentHelp("An example's @Generable type (fm schema --list names them).", valueName: "TYPE"))
         var type: String?
 
+        @Flag(name: .customLong("show-description"), help: "With --schema or --type: also print the schema's description as the prompt sends it.")
+        var showDescription = false
+
         @OptionGroup var model: ModelOptions
 
         func validate() throws {
@@ -33,6 +36,8 @@ extension FM {
 
         func run() async throws {
             var rows: [(String, Int)] = []
+            var notes: [String: String] = [:]
+            var descriptions: [String] = []
             do {
                 let model = try await self.model.loadedModel()
                 if let instructions {
@@ -41,20 +46,31 @@ extension FM {
                 if prompt != nil {
                     rows.append(("prompt", try await model.tokenCount(for: try StandardInput.argument(prompt, name: "prompt"))))
                 }
-                if let path = schema {
-                    rows.append(("schema \(path)", try await model.tokenCount(for: try Respond.loadSchema(path))))
-                }
-                if let type, let generable = ExampleTypes.named(type) {
-                    rows.append(("schema \(type)", try await model.tokenCount(for: generable.generationSchema)))
+                // A schema twice: its JSON Schema text (what Apple's
+                // tokenCount(for:) counts), and the description a request
+                // that includes it in the prompt sends, with how it was shortened.
+                var schemas: [(String, GenerationSchema)] = []
+                if let path = schema { schemas.append((path, try Respond.loadSchema(path))) }
+                if let type, let generable = ExampleTypes.named(type) { schemas.append((type, generable.generationSchema)) }
+                for (name, schema) in schemas {
+                    rows.append(("schema \(name)", try await model.tokenCount(for: schema)))
+                    let sent = try await model.schemaPromptReport(for: schema)
+                    rows.append(("  in the prompt", sent.tokens))
+                    let budget = sent.budget.map { ", budget \($0)" } ?? ""
+                    notes["  in the prompt"] = sent.detail.map { "\($0.rawValue) (whole: \(sent.wholeTokens)\(budget))" } ?? "whole\(budget)"
+                    if showDescription { descriptions.append(sent.text) }
                 }
                 let width = rows.map(\.0.count).max() ?? 0
                 for (name, count) in rows {
-                    print(name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + String(count))
+                    print(name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + String(count) + (notes[name].map { "  " + $0 } ?? ""))
                 }
-                if rows.count > 1 {
-                    print("total".padding(toLength: width + 2, withPad: " ", startingAt: 0) + String(rows.map(\.1).reduce(0, +)))
+                // The total is what a request pays: a schema's description, not its JSON.
+                let paid = rows.filter { !$0.0.hasPrefix("schema ") }
+                if paid.count > 1 {
+                    print("total".padding(toLength: width + 2, withPad: " ", startingAt: 0) + String(paid.map(\.1).reduce(0, +)))
                 }
                 print("context".padding(toLength: width + 2, withPad: " ", startingAt: 0) + String(model.contextSize))
+                for description in descriptions { print("\n" + description) }
             } catch let error as ValidationError {
                 throw error
             } catch {

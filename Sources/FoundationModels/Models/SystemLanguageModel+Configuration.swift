@@ -33,13 +33,15 @@ extension SystemLanguageModel {
     /// | `FOUNDATION_MODELS_REPETITION` (`off`) | ``stopsLoops`` | on |
     /// | `FOUNDATION_MODELS_SCHEMA_PROMPT` (`lines`, `typescript`, `jsonschema`) | ``schemaPromptStyle`` | `lines` |
     /// | `FOUNDATION_MODELS_SCHEMA_PLACEMENT` (`after`, `before`) | ``schemaPromptPlacement`` | `after` |
+    /// | `FOUNDATION_MODELS_SCHEMA_BUDGET` | ``schemaPromptTokenBudget`` | 1,024 |
+    /// | `FOUNDATION_MODELS_TOOLS_BUDGET` | ``toolsPromptTokenBudget`` | 4,096 |
     ///
     /// `FOUNDATION_MODELS_DISABLED=1` switches off the model Apple's
     /// initializers create (as turning off Apple Intelligence would); a
     /// model built from a configuration stays on. Three measurement switches
     /// have no public property: `FOUNDATION_MODELS_JSON_LAYOUT` (`compact`,
     /// `spaced`, `indented`), `FOUNDATION_MODELS_TOOL_FORMAT` (`hermes`, `array`)
-    /// and `FOUNDATION_MODELS_SCHEMA_DETAIL` (`full`, `brief`, `outline`).
+    /// and `FOUNDATION_MODELS_SCHEMA_DETAIL` (`full`, `brief`, `outline`, `bounded`).
     public struct Configuration: Hashable, Sendable {
         /// The GGUF file to run.
         public var modelFile: URL
@@ -83,6 +85,20 @@ extension SystemLanguageModel {
         public var schemaPromptStyle = SchemaPromptStyle.standard
         /// Whether that description goes after the prompt's text or before it.
         public var schemaPromptPlacement = SchemaPromptPlacement.standard
+        /// The most tokens that description may take (at least 64, and at
+        /// most half the context). A schema whose description is longer is
+        /// described shorter, down to what fits whatever its size: the
+        /// decoder enforces the whole schema, and on a CPU each token of
+        /// the prompt costs time before the first token of the answer
+        /// (about 10 ms for the default model on 2 cores). The default
+        /// describes every schema of the eval's corpora as it did before.
+        public var schemaPromptTokenBudget = 1024 { didSet { schemaPromptTokenBudget = max(64, schemaPromptTokenBudget) } }
+        /// The most tokens the instructions' list of tools may take (at
+        /// least 256, and at most half the context). Past it each tool keeps
+        /// its name and the first sentence of its description, and the
+        /// parameters of as many tools, in order, as fit: the decoder
+        /// enforces the arguments of the tool the model calls.
+        public var toolsPromptTokenBudget = 4096 { didSet { toolsPromptTokenBudget = max(256, toolsPromptTokenBudget) } }
 
         /// Whether steps are decoded on the requests' own threads instead of
         /// the process's decode thread; nil: where every layer is on a GPU
@@ -173,6 +189,8 @@ extension SystemLanguageModel {
             if let style = environment["FOUNDATION_MODELS_SCHEMA_PROMPT"].flatMap(SchemaPromptStyle.init(rawValue:)) {
                 schemaPromptStyle = style
             }
+            if let budget = environment["FOUNDATION_MODELS_SCHEMA_BUDGET"].flatMap(Int.init), budget > 0 { schemaPromptTokenBudget = budget }
+            if let budget = environment["FOUNDATION_MODELS_TOOLS_BUDGET"].flatMap(Int.init), budget > 0 { toolsPromptTokenBudget = budget }
             if let placement = environment["FOUNDATION_MODELS_SCHEMA_PLACEMENT"].flatMap(SchemaPromptPlacement.init(rawValue:)) {
                 schemaPromptPlacement = placement
             }

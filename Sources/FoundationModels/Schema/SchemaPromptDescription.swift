@@ -24,8 +24,14 @@ extension GenerationSchema {
 
     /// A shorter description, one field a line, for a schema whose
     /// description in full would crowd the context (see ``SchemaPromptDetail``).
+    /// ``SchemaPromptDetail/bounded`` here takes
+    /// ``SchemaPromptDetail/standardTokenBudget`` tokens at about four bytes
+    /// a token; the model counts its own (``promptDescription(style:budget:tokenCount:)``).
     package func promptDescription(detail: SchemaPromptDetail) -> String {
-        fieldLinesDescription(detail: detail)
+        guard detail != .bounded else {
+            return boundedPromptDescription(budget: SchemaPromptDetail.standardTokenBudget) { ($0.utf8.count + 3) / 4 }
+        }
+        return fieldLinesDescription(detail: detail)
     }
 
     /// The most tokens a schema's whole description, one field a line, may
@@ -45,21 +51,29 @@ extension GenerationSchema {
     /// The description in `style` while it takes at most `budget` tokens
     /// (and, one field a line, ``wholeDescriptionTokenLimit``), as
     /// `tokenCount` counts them; past that, the first shorter one that fits `budget` (descriptions
-    /// cut to a sentence, then names and types alone); the shortest when
-    /// none does. The decoder enforces the schema either way: a large
-    /// schema's description must not take the room, or the time, its
-    /// answer needs.
+    /// cut to a sentence, then names and types alone), and past those the
+    /// bounded one, which fits any budget (``SchemaPromptDetail/bounded``).
+    /// The decoder enforces the schema either way: a large schema's
+    /// description must not take the room, or the time, its answer needs.
     package func promptDescription(style: SchemaPromptStyle, budget: Int, tokenCount: (String) -> Int) -> String {
+        promptRendering(style: style, budget: budget, tokenCount: tokenCount).text
+    }
+
+    /// ``promptDescription(style:budget:tokenCount:)`` and the detail it
+    /// chose (nil: the whole description in `style`), for reports of what
+    /// is sent (`fm tokens --schema`).
+    package func promptRendering(
+        style: SchemaPromptStyle, budget: Int, tokenCount: (String) -> Int
+    ) -> (text: String, detail: SchemaPromptDetail?) {
         // (A token is at least one byte: a short text fits uncounted.)
         func fits(_ text: String, _ budget: Int) -> Bool { text.utf8.count <= budget || tokenCount(text) <= budget }
         let full = promptDescription(style: style)
-        if fits(full, style == .fieldLines ? min(budget, Self.wholeDescriptionTokenLimit) : budget) { return full }
-        var shorter = full
+        if fits(full, style == .fieldLines ? min(budget, Self.wholeDescriptionTokenLimit) : budget) { return (full, nil) }
         for detail in [SchemaPromptDetail.brief, .outline] {
-            shorter = promptDescription(detail: detail)
-            if fits(shorter, budget) { return shorter }
+            let shorter = promptDescription(detail: detail)
+            if fits(shorter, budget) { return (shorter, detail) }
         }
-        return shorter
+        return (boundedPromptDescription(budget: budget, tokenCount: tokenCount), .bounded)
     }
 
     /// The root is described without its type's name: a model that reads
@@ -89,6 +103,24 @@ package enum SchemaPromptDetail: String, CaseIterable, Sendable {
     case brief
     /// Field names and types alone; long choice lists shortened.
     case outline
+    /// What fits a token budget, whatever the schema's size: the top-level
+    /// fields first, then short descriptions, definitions and nested
+    /// objects as far as the budget allows
+    /// (``GenerationSchema/boundedPromptDescription(budget:tokenCount:)``).
+    case bounded
+
+    /// The tokens a response schema's description may take in the prompt
+    /// unless a model is configured otherwise
+    /// (``SystemLanguageModel/Configuration/schemaPromptTokenBudget``).
+    ///
+    /// Every schema of the eval's corpora and the examples is described
+    /// whole or as before under it (the largest, the documented receipt's,
+    /// takes about 470 tokens whole; `fm tokens --type`), so they lose
+    /// nothing; a real-world schema past it (MaskBench's Washington Post
+    /// article, 27,000 tokens whole) costs about 10 s of prefill on 2 cores
+    /// (about 100 prompt tokens a second for the default model) instead of
+    /// minutes, and the decoder enforces the rest.
+    package static let standardTokenBudget = 1024
 }
 
 /// Writes the lines of ``GenerationSchema/promptDescription``.
@@ -118,7 +150,7 @@ enum SchemaPromptWriter {
         switch detail {
         case .full: return description
         case .outline: return nil
-        case .brief:
+        case .brief, .bounded:
             var sentence = description.prefix { $0 != "\n" }
             if let end = sentence.range(of: ". ") { sentence = sentence[..<end.lowerBound] }
             if sentence.count > 80 { return String(sentence.prefix(79)) + "…" }

@@ -32,6 +32,9 @@ struct ChatRendering: Sendable {
     /// A detail every schema is described at, one field a line, whatever
     /// its size (measurements only); nil: by ``schemaTokenBudget``.
     var forcedSchemaDetail: SchemaPromptDetail?
+    /// The most tokens the list of tools may take; past it, shorter
+    /// descriptions of the tools (``ToolListBudget``). Nil: no limit.
+    var toolsTokenBudget: Int?
 
     /// The tool format for `model`: `forced` when given (measurements),
     /// else its template's own where it has the Hermes-style
@@ -97,20 +100,13 @@ struct ChatRendering: Sendable {
         guard !instructions.toolDefinitions.isEmpty else { return text }
         switch toolFormat.style {
         case .jsonArray:
-            let tools = instructions.toolDefinitions.map(\.promptDescription)
+            let tools = toolsWithinBudget(instructions.toolDefinitions.map(\.promptDescriptionLevels))
             // In the layout the turn grammar writes calls in (ConstraintCache's turnLayout).
             let usage = "To call tools, reply with only \(toolFormat.open)[{\"name\": \"<tool name>\", \"arguments\": {…}}]\(toolFormat.close). "
                 + "Each tool's output comes back to you; then answer."
             return (text.isEmpty ? "" : text + "\n\n") + "Tools:\n" + tools.joined(separator: "\n") + "\n" + usage
         case .hermes:
-            let signatures = instructions.toolDefinitions.map { tool -> String in
-                let function = GeneratedContent(properties: [
-                    "name": tool.name,
-                    "description": tool.description,
-                    "parameters": tool.parameters.jsonSchema,
-                ])
-                return GeneratedContent(properties: ["type": "function", "function": function]).jsonString
-            }
+            let signatures = toolsWithinBudget(instructions.toolDefinitions.map(\.signatureLevels))
             return (text.isEmpty ? "" : text + "\n\n")
                 + "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
                 + "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
@@ -118,6 +114,19 @@ struct ChatRendering: Sendable {
                 + "\n</tools>\n\nFor each function call, return a json object with function name and arguments within "
                 + "\(toolFormat.open)\(toolFormat.close) XML tags:\n\(toolFormat.open)\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n\(toolFormat.close)"
         }
+    }
+
+    /// Each tool's rendering: the whole ones (each level list's last) while
+    /// they fit ``toolsTokenBudget`` together, else what ``ToolListBudget``
+    /// keeps.
+    func toolsWithinBudget(_ levels: [[String]]) -> [String] {
+        guard let budget = toolsTokenBudget else { return levels.map { $0.last ?? "" } }
+        return ToolListBudget.fill(levels: levels, separator: "\n", budget: budget, tokenCount: countTokens)
+    }
+
+    /// Tokens `text` takes in this model's vocabulary.
+    func countTokens(_ text: String) -> Int {
+        (try? Self.tokens(of: text, vocabulary: model.vocabulary).count) ?? Int.max
     }
 
     /// The prompt's text, followed by the description of its response
@@ -139,11 +148,18 @@ struct ChatRendering: Sendable {
     /// where that is long or would take more than ``schemaTokenBudget`` tokens
     /// (``GenerationSchema/promptDescription(style:budget:tokenCount:)``).
     func schemaDescription(_ schema: GenerationSchema) -> String {
-        if let forcedSchemaDetail { return schema.promptDescription(detail: forcedSchemaDetail) }
-        guard let budget = schemaTokenBudget else { return schema.promptDescription(style: schemaStyle) }
-        return schema.promptDescription(style: schemaStyle, budget: budget) { text in
-            (try? Self.tokens(of: text, vocabulary: model.vocabulary).count) ?? Int.max
+        schemaRendering(schema).text
+    }
+
+    /// ``schemaDescription(_:)`` and the detail it was shortened to (nil:
+    /// whole, in the configured style).
+    func schemaRendering(_ schema: GenerationSchema) -> (text: String, detail: SchemaPromptDetail?) {
+        if forcedSchemaDetail == .bounded {
+            return (schema.boundedPromptDescription(budget: schemaTokenBudget ?? SchemaPromptDetail.standardTokenBudget, tokenCount: countTokens), .bounded)
         }
+        if let forcedSchemaDetail { return (schema.promptDescription(detail: forcedSchemaDetail), forcedSchemaDetail) }
+        guard let budget = schemaTokenBudget else { return (schema.promptDescription(style: schemaStyle), nil) }
+        return schema.promptRendering(style: schemaStyle, budget: budget, tokenCount: countTokens)
     }
 
     /// The model input for generating the next assistant turn.

@@ -37,15 +37,17 @@ package final class OnDeviceEngine: Sendable {
             let trained = model.trainingContextLength
             let resolved = SystemModelRuntime.contextSize(configuration)
             let contextSize = trained > 0 ? min(resolved, trained) : resolved
-            // A schema's description may take up to half the context; the
-            // rest is the conversation's and the answer's.
+            // A schema's description, and the list of tools, take at most
+            // their configured budgets and never more than half the
+            // context; the rest is the conversation's and the answer's.
             self.rendering = ChatRendering(
                 model: model,
                 toolFormat: ChatRendering.toolFormat(for: model, forced: configuration.forcedToolFormat),
                 schemaStyle: configuration.schemaPromptStyle,
                 schemaPlacement: configuration.schemaPromptPlacement,
-                schemaTokenBudget: contextSize / 2,
-                forcedSchemaDetail: configuration.forcedSchemaDetail
+                schemaTokenBudget: min(configuration.schemaPromptTokenBudget, contextSize / 2),
+                forcedSchemaDetail: configuration.forcedSchemaDetail,
+                toolsTokenBudget: min(configuration.toolsPromptTokenBudget, contextSize / 2)
             )
             // One context with a sequence per session served at once: their
             // steps are decoded together (``DecodeScheduler``).
