@@ -201,7 +201,7 @@ let package = Package(
         // and prompts: one definition of each, measured where it ships.
         .target(
             name: "FoundationModelsEval",
-            dependencies: ["FoundationModels", "FoundationModelsKit", "LlamaKit", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection", "CoachingReport"]
+            dependencies: ["FoundationModels", "FoundationModelsKit", "GuidedGeneration", "LlamaKit", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection", "CoachingReport"]
         ),
         // Layer 6: the command-line tool.
         .executableTarget(
@@ -318,7 +318,7 @@ let package = Package(
         .testTarget(
             name: "ServerModelTests",
             dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval", "FoundationModelsServer", "TestSupport"],
-            exclude: ["fm_serve_checks.py", "fm_serve_client.py", "fm_serve_load.py"]
+            exclude: ["fm_serve_checks.py", "fm_serve_client.py", "fm_serve_load.py", "fm_serve_ops.py", "fm_serve_responses.py"]
         ),
         // llama.cpp through LlamaKit, on the small model.
         .testTarget(

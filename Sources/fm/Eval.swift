@@ -12,7 +12,7 @@ extension FM {
     struct Eval: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Score typed answers on golden corpora of the apps' tasks.",
-            discussion: "fm eval CORPUS... runs corpora (receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, coaching, json-object, receipts-photo-light, receipts-photo-heavy, or all: those answered from text, but for the documented receipts); fm eval tools runs the tool-use corpus, in process or through an OpenAI-compatible server such as fm serve; fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
+            discussion: "fm eval CORPUS... runs corpora (receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, albums, recommendations, coaching, json-object, receipts-photo-light, receipts-photo-heavy, or all: those answered from text, but for the documented receipts); fm eval tools runs the tool-use corpus, in process or through an OpenAI-compatible server such as fm serve; fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
             subcommands: [Run.self, Tools.self, Report.self, Generate.self],
             defaultSubcommand: Run.self
         )
@@ -23,7 +23,7 @@ extension FM.Eval {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Answer and score a corpus (the default subcommand).")
 
-        @Argument(help: "One or more of receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, coaching, json-object, receipts-photo-light, receipts-photo-heavy; or all (every corpus answered from text, but for the documented receipts).")
+        @Argument(help: "One or more of receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, albums, recommendations, coaching, json-object, receipts-photo-light, receipts-photo-heavy; or all (every corpus answered from text, but for the documented receipts).")
         var corpora: [String]
 
         @OptionGroup var model: ModelOptions

@@ -111,7 +111,7 @@ struct CorpusTests {
     @Test func variantsOfACorpusShareItsFile() {
         #expect(Corpus.receiptsGuideExamples.fileName == Corpus.receipts.fileName)
         #expect(Corpus.receiptsDocumented.fileName == Corpus.receipts.fileName && !Corpus.text.contains(.receiptsDocumented))
-        #expect(Corpus.files == [.receipts, .tickets, .flashcards, .crates, .coaching, .jsonObject])
+        #expect(Corpus.files == [.receipts, .tickets, .flashcards, .crates, .albums, .recommendations, .coaching, .jsonObject])
         #expect(Corpus.text.contains(.coaching) && Corpus.text.contains(.jsonObject), "fm eval all (make eval) answers the new corpora")
         #expect(Corpus.receiptsPhotoLight.fileName == Corpus.receipts.fileName && Corpus.receiptsPhotoHeavy.fileName == Corpus.receipts.fileName)
         #expect(!Corpus.text.contains(.receiptsPhotoLight) && Corpus.text.contains(.receiptsGuideExamples), "fm eval all answers from text")

@@ -15,7 +15,7 @@ struct ExampleOptionsTests {
         // The budgets the examples ship (their sources say why each).
         let expected: [Corpus: Int] = [
             .receipts: 120, .receiptsGuideExamples: 120, .receiptsDocumented: 120, .receiptsPhotoLight: 120, .receiptsPhotoHeavy: 120,
-            .tickets: 80, .flashcards: 240, .crates: 320, .coaching: 400,
+            .tickets: 80, .flashcards: 240, .crates: 320, .albums: 320, .recommendations: 320, .coaching: 400,
         ]
         for corpus in Corpus.allCases {
             let read = options(corpus.taskType)

@@ -62,8 +62,11 @@ struct ScoringTests {
         #expect(score(.account, .low)["priority"] == false)
         #expect(score(.technical, .urgent)["queue"] == false)
         #expect(score(.account, .urgent, "")["summary"] == false)
-        #expect(score(.account, .urgent, String(repeating: "word ", count: 15))["summary"] == true)
-        #expect(score(.account, .urgent, String(repeating: "word ", count: 16))["summary"] == false)
+        // 15 words asked for; the engine's tolerance to finish a sentence on top (`WordLimit`).
+        let allowed = WordLimit.allowed(TicketTask.summaryWordLimit)
+        #expect(allowed > TicketTask.summaryWordLimit)
+        #expect(score(.account, .urgent, String(repeating: "word ", count: allowed))["summary"] == true)
+        #expect(score(.account, .urgent, String(repeating: "word ", count: allowed + 1))["summary"] == false)
     }
 
     static let notes = NotesItem(
@@ -109,12 +112,80 @@ struct ScoringTests {
         #expect(score(tags: ["calm", "Calm", "jazz"])["tags"] == false, "repeated tag")
         #expect(score(tags: ["calm", "jazz"])["tags"] == false)
         #expect(score(tags: ["calm", "jazz", "a tag of far too many words"])["tags"] == false)
-        #expect(score(snippet: Array(repeating: "word", count: 20).joined(separator: " "))["snippet"] == true)
-        #expect(score(snippet: Array(repeating: "word", count: 21).joined(separator: " "))["snippet"] == false)
+        let allowed = WordLimit.allowed(CrateTask.snippetWordLimit)
+        #expect(score(snippet: Array(repeating: "word", count: allowed).joined(separator: " "))["snippet"] == true)
+        #expect(score(snippet: Array(repeating: "word", count: allowed + 1).joined(separator: " "))["snippet"] == false)
         #expect(score(summary: "Great records.", snippet: "Nice.")["artists"] == false)
         #expect(score(summary: "From the Clash to jazz.")["artists"] == true)
         #expect(score(summary: "CrateInsight")["typeName"] == false)
         #expect(score(tags: ["Crate Insight", "jazz", "calm"])["typeName"] == false)
+    }
+
+    @Test func wordLimitsAreKeptAsTheEngineKeepsThem() {
+        // The engine's tolerance: half the limit, at least two words.
+        #expect(WordLimit.allowed(20) == 30)
+        #expect(WordLimit.allowed(2) == 4)
+        #expect(WordLimit.stated(in: "A one-line teaser for the crate, at most 20 words") == 20)
+        #expect(WordLimit.check("", limit: 5).kept == false)
+        // 5 words asked for: 3 more to finish a sentence.
+        #expect(WordLimit.check("one two three four five six seven eight", limit: 5).kept == true)
+        #expect(WordLimit.check("one two three four five six seven eight nine", limit: 5).kept == false)
+    }
+
+    @Test func countsAreReadAsNumeralsOrAsNumberWordsBeforeRecords() {
+        #expect(Scoring.numbersAndNumberWords(in: "One of your 3 jazz albums among 19") == [3, 19])
+        #expect(Scoring.numbersAndNumberWords(in: "it joins two other jazz records") == [2])
+        #expect(Scoring.numbersAndNumberWords(in: "one of the most influential albums ever") == [])
+    }
+
+    static let albumItem: AlbumItem = {
+        let shelves = [
+            ShelfRecord(artist: "Miles Davis", title: "Kind of Blue", year: 1959, genre: "jazz", plays: 41),
+            ShelfRecord(artist: "John Coltrane", title: "A Love Supreme", year: 1965, genre: "jazz", plays: 3),
+            ShelfRecord(artist: "Marvin Gaye", title: "What's Going On", year: 1971, genre: "soul", plays: 9),
+            ShelfRecord(artist: "Al Green", title: "Let's Stay Together", year: 1972, genre: "soul", plays: 1),
+            ShelfRecord(artist: "Joni Mitchell", title: "Blue", year: 1971, genre: "folk", plays: 0),
+        ]
+        return AlbumItem(id: "a", shelves: shelves, album: 0)
+    }()
+
+    @Test func albumInsightChecks() throws {
+        func score(
+            summary: String = "Miles Davis's modal masterpiece from 1959, cool and unhurried, with his muted trumpet at its heart.",
+            fit: String = "It is one of your 2 jazz albums among 5 records.",
+            moods: [String] = ["calm", "late night"]
+        ) throws -> [String: Bool] {
+            let json = try JSONSerialization.data(withJSONObject: ["summary": summary, "fit": fit, "moods": moods])
+            let answer = try AlbumInsight(GeneratedContent(json: String(decoding: json, as: UTF8.self)))
+            return Self.rights(AlbumTask.score(answer, for: Self.albumItem))
+        }
+        #expect(try score() == ["summary": true, "fit": true, "moods": true, "facts": true])
+        #expect(try score(fit: "It fits your collection well.")["fit"] == false, "no count cited")
+        #expect(try score(fit: "One of your 12 jazz albums.")["fit"] == false, "a count the prompt does not give")
+        #expect(try score(fit: "It joins two other jazz records.")["fit"] == true)
+        #expect(try score(fit: "You have played it 41 times, a staple of your shelves.")["fit"] == true, "the plays are a count given")
+        #expect(try score(moods: ["calm"])["moods"] == false)
+        #expect(try score(moods: ["calm", "Calm", "cool"])["moods"] == false)
+        #expect(try score(summary: "A 1959 classic and his mastery of the piano.")["facts"] == false, "Miles Davis played the trumpet")
+        #expect(try score(summary: "Recorded in 1961, a classic.")["facts"] == false, "the wrong year")
+        #expect(try score(summary: "A 1950s classic, like A Love Supreme.")["facts"] == false, "another album")
+        #expect(try score(summary: "Cool jazz, with Marvin Gaye's warmth.")["facts"] == false, "another artist")
+        #expect(try score(summary: Array(repeating: "word", count: 46).joined(separator: " ") + ".")["summary"] == false)
+    }
+
+    @Test func recommendationChecks() {
+        let item = ShelvesItem(id: "s", shelves: Self.albumItem.shelves)
+        func score(_ picks: [(String, String)]) -> [String: Bool] {
+            Self.rights(RecommendationTask.score(picks.map { AlbumRecommendation(title: $0.0, artist: $0.1, reason: "Play it now.") }, for: item))
+        }
+        // Jazz plays 41 and 3 (median 3), soul 9 and 1 (median 1), folk 0.
+        #expect(score([("A Love Supreme", "John Coltrane"), ("Let's Stay Together", "Al Green"), ("blue", "JONI MITCHELL")])
+            == ["parts": true, "onShelves": true, "distinct": true, "leastPlayed": true])
+        #expect(score([("A Love Supreme", "John Coltrane"), ("Let's Stay Together", "Al Green")])["parts"] == false)
+        #expect(score([("A Love Supreme", "John Coltrane"), ("Abbey Road", "The Beatles"), ("Blue", "Joni Mitchell")])["onShelves"] == false)
+        #expect(score([("Blue", "Joni Mitchell"), ("Blue", "Joni Mitchell"), ("A Love Supreme", "John Coltrane")])["distinct"] == false)
+        #expect(score([("Kind of Blue", "Miles Davis"), ("Blue", "Joni Mitchell"), ("A Love Supreme", "John Coltrane")])["leastPlayed"] == false)
+        #expect(score([("What's Going On", "Marvin Gaye"), ("Blue", "Joni Mitchell"), ("A Love Supreme", "John Coltrane")])["leastPlayed"] == false)
     }
 
     @Test func emptiedFieldsAreFoundByPath() throws {

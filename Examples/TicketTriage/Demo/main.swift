@@ -34,9 +34,9 @@ await ExampleProgram.run {
             try await triager.triage(ticket)
         }
         var verdict = Verdict(triage.content, input: TicketTriager.instructions + "\n" + TicketTriager.prompt(ticket: ticket))
-        let words = Scoring.wordCount(triage.content.summary)
-        if words > TicketTask.summaryWordLimit {
-            verdict.wrong.append("summary: \(words) words (at most \(TicketTask.summaryWordLimit))")
+        let summary = WordLimit.check(triage.content.summary, limit: TicketTask.summaryWordLimit)
+        if !summary.kept {
+            verdict.wrong.append("summary: \(summary.detail)")
         }
         verdict.print()
     }

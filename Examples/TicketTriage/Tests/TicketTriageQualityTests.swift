@@ -36,11 +36,11 @@ struct TicketTriageQualityTests {
         #expect(response.content.queue == .billing, "\(response.content)")
         #expect(!response.content.summary.isEmpty)
         // The summary whole (the eval's `CutShort`: mid-word or mid-sentence)
-        // and within its guide's word limit (`TicketTask`'s).
+        // and within its guide's word limit as the engine keeps it (`WordLimit`).
         let input = TicketTriager.instructions + "\n" + TicketTriager.prompt(ticket: Self.doubleCharge)
         let cuts = CutShort.cuts(in: response.content.generatedContent, schema: Triage.generationSchema, input: input)
         #expect(cuts.isEmpty, "cut short: \(cuts.map { "\($0.path) \"\($0.text)\"" })")
-        #expect(Scoring.wordCount(response.content.summary) <= TicketTask.summaryWordLimit, "\(response.content.summary)")
+        #expect(WordLimit.check(response.content.summary, limit: TicketTask.summaryWordLimit).kept, "\(response.content.summary)")
     }
 
     @Test func theCoachAnswersFromTheToolOnDevice() async throws {

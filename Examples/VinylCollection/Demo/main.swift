@@ -10,8 +10,8 @@ import VinylCollection
 // look the collection up through a tool, and the quiet nil of a collection
 // too small for the feature. Each answer is marked as the eval judges it:
 // every string whole (CutShort), a crate's insight as CrateTask scores it
-// and naming no record outside the crate, recommendations all from the
-// shelves.
+// and naming no record outside the crate, the album insight as AlbumTask
+// and the recommendations as RecommendationTask score them.
 
 func json(_ value: (some ConvertibleToGeneratedContent)?) -> String {
     value.map { $0.generatedContent.jsonString } ?? "nil"
@@ -30,8 +30,6 @@ func crateCard(_ insight: CrateInsight.PartiallyGenerated) -> [String] {
 /// names an album of the collection that is not in the crate.
 func crateVerdict(_ insight: CrateInsight, _ crate: Crate, in collection: RecordCollection) throws -> Verdict {
     var verdict = Verdict(insight, as: CrateTask.self, for: try CrateItem(crate))
-    // The scorer says how many words; the reader needs the limit too.
-    verdict.wrong = verdict.wrong.map { $0.hasPrefix("snippet:") ? $0 + " (its guide: at most \(CrateTask.snippetWordLimit))" : $0 }
     let outside = albumsNamed(in: insight.summary + " " + insight.snippet, outside: crate.albums, known: collection.albums)
     if !outside.isEmpty {
         verdict.wrong.append("names albums outside the crate: " + outside.map { "\"\($0.title)\"" }.joined(separator: ", "))
@@ -74,8 +72,12 @@ await ExampleProgram.run {
     }
 
     let album = collection.albums[0]
-    if let insight = try await ExampleProgram.step("album insight \"\(album.title)\"", show: json, { try await insights.albumInsight(for: album) }) {
-        Verdict(insight, input: VinylPrompts.albumInsightInstructions + "\n" + VinylPrompts.albumInsight(album, in: insights.stats)).print()
+    if let insight = try await ExampleProgram.step("album insight \"\(album.title)\"", show: json, { try await insights.albumInsight(for: album) }),
+       let item = AlbumItem(id: album.id, collection: collection, album: album) {
+        // As the eval judges an album insight (`AlbumTask`): the summary's
+        // length, a fit that uses the counts given, the moods, and no fact
+        // the collection or the catalogue contradicts.
+        Verdict(insight, as: AlbumTask.self, for: item).print()
     }
 
     let recommendations = try await ExampleProgram.step("recommendations [AlbumRecommendation]", show: { $0.map { "[" + $0.map(\.generatedContent.jsonString).joined(separator: ",") + "]" } ?? "nil" }) {
@@ -92,12 +94,10 @@ await ExampleProgram.run {
                 CutString(path: "[\(index)].\($0.path)", kinds: $0.kinds, text: $0.text)
             }
         }
-        // The answer has exactly the schema's count; the feature drops an
-        // album the shelves do not have (or a repeat).
-        let dropped = VinylInsights.recommendationCount - recommendations.count
-        if dropped > 0 {
-            verdict.wrong.append("\(dropped) of \(VinylInsights.recommendationCount) recommended albums not on the shelves or repeated (dropped)")
-        }
+        // As the eval judges recommendations (`RecommendationTask`): three
+        // (the feature drops an album the shelves do not have, or a repeat),
+        // each on the shelves once, none much played for its genre.
+        verdict.wrong = Verdict.failures(RecommendationTask.score(recommendations, for: ShelvesItem(id: "sample", collection: collection)))
         verdict.print()
     }
 

@@ -44,4 +44,10 @@ public struct AlbumRecommendation: Sendable, Codable, Equatable {
 
     @Guide(description: "One sentence on why to play it now")
     public var reason: String
+
+    public init(title: String, artist: String, reason: String) {
+        self.title = title
+        self.artist = artist
+        self.reason = reason
+    }
 }

@@ -162,7 +162,7 @@ public final class VinylInsights: Sendable {
     }
 
     /// `[AlbumRecommendation]` with exactly ``recommendationCount`` elements.
-    static func recommendationSchema() throws -> GenerationSchema {
+    public static func recommendationSchema() throws -> GenerationSchema {
         try GenerationSchema(
             root: DynamicGenerationSchema(type: [AlbumRecommendation].self, guides: [.count(recommendationCount)]),
             dependencies: []

@@ -119,12 +119,12 @@ package struct EvalRunner {
                 var comparison: BudgetComparison?
                 switch mode {
                 case .guided:
-                    produced = await guided(task, instructions: instructions, prompt: prompt, options: GenerationOptions(samplingMode: .greedy))
+                    produced = await guided(task, item: item, instructions: instructions, prompt: prompt, options: GenerationOptions(samplingMode: .greedy))
                     unbudgeted = produced.status == .answered ? produced.content : nil
                     unbudgetedAnswer = produced.status == .answered ? produced : nil
                 case .budgeted:
                     guard let exampleOptions else { continue }
-                    produced = await guided(task, instructions: instructions, prompt: prompt, options: exampleOptions)
+                    produced = await guided(task, item: item, instructions: instructions, prompt: prompt, options: exampleOptions)
                 case .doubled:
                     guard modes.contains(.guided) else { continue }
                     guard let reference = unbudgetedAnswer, reference.outputTokens > 0 else {
@@ -132,8 +132,8 @@ package struct EvalRunner {
                         continue
                     }
                     let budget = 2 * reference.outputTokens
-                    produced = await guided(task, instructions: instructions, prompt: prompt,
-                                            options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: budget))
+                    produced = await guided(task, item: item, instructions: instructions, prompt: prompt,
+                                                       options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: budget))
                     comparison = Self.compare(produced, with: reference, budget: budget)
                 case .pipeline:
                     guard T.hasPipeline else { continue }
@@ -190,9 +190,17 @@ package struct EvalRunner {
 
     /// `respond(to:generating:)` as the example asks (or `respond(to:schema:)`
     /// for a task's own schema), with `options`.
-    private func guided<T: EvalTask>(_ task: T.Type, instructions: String, prompt: String, options: GenerationOptions) async -> Produced {
+    private func guided<T: EvalTask>(_ task: T.Type, item: T.Item, instructions: String, prompt: String, options: GenerationOptions) async -> Produced {
         let engine = OnDeviceEngine.shared(for: model.configuration)
-        let session = LanguageModelSession(model: model, instructions: instructions)
+        let tools: [any Tool]
+        do {
+            tools = try T.tools(for: item)
+        } catch {
+            return Produced(status: .failed, problem: "the example's tools: \(error)")
+        }
+        let session = LanguageModelSession(model: model, tools: tools, instructions: instructions)
+        var options = options
+        if let mode = T.toolCallingMode { options.toolCallingMode = mode }
         let before = engine.statistics.withLock { $0 }
         let schema = T.customSchema
         var produced = await run(timeLimit: timeLimit * T.timeLimitMultiple) {

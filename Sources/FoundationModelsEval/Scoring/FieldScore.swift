@@ -51,6 +51,26 @@ package enum Scoring {
         }
     }
 
+    /// The numbers `text` states: numerals (`12`, `3.5`), and number
+    /// words up to twenty where a count of records follows within three
+    /// words (`two of your jazz albums`, `three records`) — "one of the
+    /// most influential albums" states no count.
+    package static func numbersAndNumberWords(in text: String) -> [Double] {
+        let numerals = text.matches(of: /\d+(?:\.\d+)?/).compactMap { Double($0.output) }
+        let words = words(text)
+        let counted: Set<String> = ["album", "albums", "record", "records", "lp", "lps", "title", "titles"]
+        let spelled = words.indices.compactMap { index -> Double? in
+            guard let value = numberWords.firstIndex(of: words[index]) else { return nil }
+            return words[(index + 1)..<min(words.count, index + 4)].contains(where: counted.contains) ? Double(value) : nil
+        }
+        return numerals + spelled
+    }
+
+    private static let numberWords = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+        "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+    ]
+
     /// Words as a reader counts them: runs of non-space characters.
     package static func wordCount(_ text: String) -> Int {
         text.split(whereSeparator: \.isWhitespace).count

@@ -16,20 +16,21 @@ package enum CrateTask: EvalTask {
 
     package static let fields = ["tags", "snippet", "artists", "typeName"]
 
-    /// The snippet's guide asks for at most this many words.
+    /// The snippet's guide asks for at most this many words: a target the
+    /// engine lets a sentence pass to finish (``WordLimit``).
     package static let snippetWordLimit = 20
 
     package static func score(_ answer: CrateInsight, for item: CrateItem) -> [FieldScore] {
         let tags = answer.tags.map(Scoring.normalized)
         let distinct = Set(tags).count == tags.count
         let tagsRight = (3...5).contains(tags.count) && distinct && answer.tags.allSatisfy { (1...3).contains(Scoring.wordCount($0)) }
-        let snippetWords = Scoring.wordCount(answer.snippet)
+        let snippet = WordLimit.check(answer.snippet, limit: snippetWordLimit)
         let mentioned = item.records.map(\.artist).filter { mentions(answer.summary + " " + answer.snippet, artist: $0) }
         let strings = [answer.summary, answer.snippet] + answer.tags
         let copied = strings.filter(copiesTypeName)
         return [
             FieldScore("tags", tagsRight, "\(answer.tags.count) tags\(distinct ? "" : " (repeated)"): \(answer.tags)"),
-            FieldScore("snippet", (1...snippetWordLimit).contains(snippetWords), "\(snippetWords) words"),
+            FieldScore("snippet", snippet.kept, snippet.detail),
             FieldScore("artists", !mentioned.isEmpty, mentioned.isEmpty ? "no artist of the crate mentioned" : "mentions \(mentioned)"),
             FieldScore("typeName", copied.isEmpty, copied.isEmpty ? "" : "copies the type name: \(Scoring.quote(copied[0]))"),
         ]

@@ -24,6 +24,13 @@ package protocol EvalTask {
     /// Schema an app sends as it is (`fm respond --schema`), answered as
     /// `GeneratedContent`. `nil`: `respond(to:generating:)` with `Answer`.
     static var customSchema: GenerationSchema? { get }
+    /// The tools the example's request offers for `item` (the vinyl
+    /// recommendations' collection lookup); none by default.
+    static func tools(for item: Item) throws -> [any Tool]
+    /// The example's tool-calling mode for its request, applied in every
+    /// guided mode (its own options may not carry it: the feature sets it
+    /// per request); `nil` leaves the options' own.
+    static var toolCallingMode: GenerationOptions.ToolCallingMode? { get }
     /// The scored fields, in the order the report lists them.
     static var fields: [String] { get }
     /// Fields reported but not counted toward "all fields right".
@@ -71,6 +78,8 @@ package protocol EvalTask {
 extension EvalTask {
     package static func instructions(for item: Item) -> String { instructions }
     package static var customSchema: GenerationSchema? { nil }
+    package static func tools(for item: Item) throws -> [any Tool] { [] }
+    package static var toolCallingMode: GenerationOptions.ToolCallingMode? { nil }
     /// The schema every mode asks for: ``customSchema`` or the answer type's.
     package static var answerSchema: GenerationSchema { customSchema ?? Answer.generationSchema }
     package static func exampleOptions(model: SystemLanguageModel) -> GenerationOptions? { nil }
@@ -113,6 +122,11 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
     /// of a large schema keep (``SchemaPromptDetail``).
     case receiptsDocumented = "receipts-documented"
     case tickets, flashcards, crates
+    /// A collection and one album of it → the vinyl example's `AlbumInsight`.
+    case albums
+    /// A collection → the vinyl example's three recommendations, looked up
+    /// through its tool.
+    case recommendations
     /// Training weeks → the coaching example's `CoachingReport`.
     case coaching
     /// Requests for a JSON object with named keys, answered with the schema
@@ -141,6 +155,7 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
         case .receiptsPhotoLight: "Receipts from photos, light noise"
         case .receiptsPhotoHeavy: "Receipts from photos, heavy noise"
         case .jsonObject: "JSON objects"
+        case .albums: "Album insights"
         default: rawValue.capitalized
         }
     }
@@ -165,6 +180,8 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
         case .flashcards: "study notes → the flashcards example's `FlashcardDeck`: 3 cards whose answers come from the notes; the pipeline is its `ModelFlashcardGenerator` (repeated questions dropped)"
         case .crates: "crates of records → the vinyl example's `CrateInsight`: 3–5 distinct tags, a snippet of at most 20 words, a summary; the input's artists mentioned; the type's name never copied"
         case .coaching: "training weeks → the coaching example's `CoachingReport` (its `coaching.yaml` instructions and prompt filled from the week): every free string complete, 2 strengths, 2 focus areas and 3 planned sessions on different days with a distance or a duration, every reason citing the log; the pipeline is its `WeeklyCoach.report(for:)`, with the feature's own options"
+        case .albums: "a collection of 12 to 20 records with plays and one album of it → the vinyl example's `AlbumInsight`: a summary within its 30 words, a fit that uses the counts the prompt gives (plays, the collection's size, albums by the artist or of the genre; and no other), 2–3 distinct moods of one or two words, and no fact the input contradicts (a year, another album or artist of the collection, an instrument the player is not known for); the pipeline is its `VinylInsights.albumInsight(for:)`"
+        case .recommendations: "a collection of 12 to 24 records with plays → the vinyl example's 3 `AlbumRecommendation`s, asked with its `searchCollection` tool (required on the first round): each album on the shelves, none twice, none played more than the median of its genre in the collection; the pipeline is its `VinylInsights.recommendations()`, which drops albums not on the shelves"
         case .jsonObject: "requests for a JSON object with named keys (one, two or three keys, a nested object, a list), answered with the JSON Schema `{\"type\": \"object\"}` as `fm respond --schema` sends it: the requested keys present with the requested kind of value, and the value right where the request fixes it"
         }
     }
@@ -191,6 +208,8 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
         case .receiptsPhotoHeavy: HeavyReceiptPhotoTask.self
         case .coaching: CoachingTask.self
         case .jsonObject: JSONObjectTask.self
+        case .albums: AlbumTask.self
+        case .recommendations: RecommendationTask.self
         }
     }
 }
