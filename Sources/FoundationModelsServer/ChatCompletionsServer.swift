@@ -358,7 +358,7 @@ public struct ChatCompletionsServer: Sendable {
             allowHeaders: [.accept, .authorization, .contentType, .origin] + Self.clientHeaders,
             allowMethods: [.get, .post, .options],
             allowCredentials: false,
-            exposedHeaders: ["x-request-id", "retry-after"],
+            exposedHeaders: [AllowedOrigins<Context>.exposed],
             maxAge: .seconds(600)
         ))
     }
@@ -533,8 +533,17 @@ struct AllowedOrigins<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let origins, !origins.contains(request.headers[.origin] ?? "") { return try await next(request, context) }
-        return try await cors.handle(request, context: context, next: next)
+        var response = try await cors.handle(request, context: context, next: next)
+        // Which headers a page may read is said on the response itself (a
+        // preflight's is ignored), where Hummingbird's middleware does not say it.
+        if request.method != .options, response.headers[.accessControlAllowOrigin] != nil {
+            response.headers[.accessControlExposeHeaders] = Self.exposed
+        }
+        return response
     }
+
+    /// The headers a page may read besides the simple ones: the request id, and how long to wait after a 429.
+    static var exposed: String { "x-request-id, retry-after" }
 }
 
 /// `HTTPField.Name` (HTTPTypes, which Hummingbird exports only in part).

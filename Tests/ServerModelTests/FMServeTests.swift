@@ -23,7 +23,8 @@ final class FMServeProcess: Sendable {
     ///   - local: serve the small model in process; false when `arguments`
     ///     name another server (`--server`).
     ///   - environment: variables added to the test's own.
-    init(arguments: [String] = [], local: Bool = true, environment: [String: String] = [:]) throws {
+    ///   - errorLog: a file for its standard error (the access log), else nowhere.
+    init(arguments: [String] = [], local: Bool = true, environment: [String: String] = [:], errorLog: URL? = nil) throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fm-serve")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no fm-serve beside the tests (\(binary.path)): swift build --build-tests builds it")
         let model = TestMachine.smallModel
@@ -35,7 +36,12 @@ final class FMServeProcess: Sendable {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        if let errorLog {
+            FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: errorLog)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         // The first line says where it listens.
         var line = Data()
@@ -86,6 +92,58 @@ struct FMServeTests {
         #expect(passed.count == 71, "\(passed.count) of 71 checks passed")
         // SIGTERM ends it cleanly.
         #expect(server.stop() == 0)
+    }
+
+    /// The Responses API through the official client: text, streamed
+    /// events, `responses.parse` with a pydantic model, JSON mode, a
+    /// function-tool round trip, and a stateless server's 400s.
+    @Test func theResponsesAPIAnswersTheOpenAIClient() throws {
+        let server = try FMServeProcess()
+        try Self.runChecks("fm_serve_responses.py", against: server, expecting: 33)
+        #expect(server.stop() == 0)
+    }
+
+    /// What an operator and a browser see: `/metrics` after a known
+    /// sequence (the counters equal what was sent and answered, read with
+    /// prometheus_client's parser), CORS for one origin, for '*' and off,
+    /// and the JSON access log naming the client's request id.
+    @Test func metricsCountWhatWasSentAndBrowsersNeedAnAllowedOrigin() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("fm-serve-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let server = try FMServeProcess(arguments: ["--cors-origin", "http://localhost:8000", "--log-format", "json"], errorLog: log)
+        try Self.runChecks("fm_serve_ops.py", against: server, mode: "metrics", expecting: 20)
+        #expect(server.stop() == 0)
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        let entries = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(entries.count == lines.count, "every line is a JSON object")
+        let named = entries.filter { $0["request_id"] as? String == "ops-check-1" }
+        #expect(named.count == 1)
+        #expect(named.first?["status"] as? Int == 200 && named.first?["path"] as? String == "/v1/chat/completions", "\(named)")
+        #expect(entries.filter { $0["message"] as? String == "request" }.allSatisfy { ($0["request_id"] as? String)?.isEmpty == false })
+
+        let anyOrigin = try FMServeProcess(arguments: ["--cors-origin", "*"])
+        try Self.runChecks("fm_serve_ops.py", against: anyOrigin, mode: "cors-any", expecting: 2)
+        _ = anyOrigin.stop()
+        let off = try FMServeProcess()
+        try Self.runChecks("fm_serve_ops.py", against: off, mode: "cors-off", expecting: 2)
+        _ = off.stop()
+    }
+
+    /// Runs one of the client scripts against `server`: each `ok: ` line a
+    /// check passed, any other line (but `info: `) recorded as an issue.
+    static func runChecks(_ script: String, against server: FMServeProcess, mode: String? = nil, expecting count: Int) throws {
+        let python = try TestMachine.python(environment: "openai_env.sh")
+        let path = TestMachine.packageRoot.appendingPathComponent("Tests/ServerModelTests/\(script)").path
+        let (status, output) = try TestMachine.run(
+            [python, path, server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName] + (mode.map { [$0] } ?? [])
+        )
+        let lines = output.split(separator: "\n")
+        for line in lines where !line.hasPrefix("ok: ") && !line.hasPrefix("info: ") {
+            Issue.record("\(line)")
+        }
+        #expect(status == 0)
+        let passed = lines.filter { $0.hasPrefix("ok: ") }.count
+        #expect(passed == count, "\(script) \(mode ?? ""): \(passed) of \(count) checks passed")
     }
 
     /// The hybrid platform's private tier served from Linux: the project's
