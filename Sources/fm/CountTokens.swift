@@ -47,12 +47,13 @@ extension FM {
 
         func run() async throws {
             var parts: [String] = []
-            if let prompt, prompt != "-" || !texts.isEmpty || !images.isEmpty { parts.append(prompt) }
+            if prompt == "-" || prompt == nil && texts.isEmpty && images.isEmpty && instructions == nil && transcript == nil {
+                parts.append(try StandardInput.argument(nil, name: "prompt"))
+            } else if let prompt {
+                parts.append(prompt)
+            }
             parts += texts
             parts += try await ImageText.segments(images: images, labels: [])
-            if parts.isEmpty, instructions == nil, transcript == nil || prompt == "-" {
-                parts.append(try StandardInput.argument(prompt, name: "prompt"))
-            }
             var entries: [Transcript.Entry] = []
             if let instructions {
                 entries.append(.instructions(Transcript.Instructions(segments: [.text(Transcript.TextSegment(content: instructions))], toolDefinitions: [])))

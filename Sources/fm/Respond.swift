@@ -192,10 +192,13 @@ extension FM {
         /// text; standard input when none of them is given.
         func composedPrompt() async throws -> String {
             var parts: [String] = []
-            if let prompt, prompt != "-" || !texts.isEmpty || !images.isEmpty { parts.append(prompt) }
+            if prompt == "-" || prompt == nil && texts.isEmpty && images.isEmpty {
+                parts.append(try StandardInput.argument(nil, name: "prompt"))
+            } else if let prompt {
+                parts.append(prompt)
+            }
             parts += texts
             parts += try await ImageText.segments(images: images, labels: labels)
-            if parts.isEmpty { parts.append(try StandardInput.argument(prompt, name: "prompt")) }
             return parts.joined(separator: "\n\n")
         }
 

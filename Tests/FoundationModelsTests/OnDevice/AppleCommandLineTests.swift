@@ -160,6 +160,8 @@ extension OnDeviceTests {
 
             let texts = try fm(["count-tokens", "-q", "What is Swift?", "--text", "Answer with the history of the language and its design."])
             #expect((Int(texts.trimmed) ?? 0) > count, "\(texts)")
+            let dash = try fm(["count-tokens", "-", "--text", "Answer with the history of the language and its design."], input: "What is Swift?\n")
+            #expect(Int(dash.trimmed) == Int(texts.trimmed), "- reads the prompt from standard input: \(dash)")
 
             let nothing = try fm(["count-tokens"], input: "")
             #expect(nothing.status != 0 && nothing.output.isEmpty && nothing.error.contains("empty"), "\(nothing)")
