@@ -370,3 +370,35 @@ extension OnDeviceTests {
         }
     }
 }
+
+extension OnDeviceTests {
+    /// `--tool barcode` end to end on the default model: the model calls the
+    /// tool with the image's path, zbar reads the code, and the answer has
+    /// its digits (in the quality run, on the default model).
+    @Suite("fm --tool on the default model", .tags(.defaultModel), .needs(.defaultModel))
+    struct AppleCommandLineTools {
+        @Test(.enabled(if: ProcessInfo.processInfo.environment["PATH"].map { path in
+            path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/zbarimg") }
+        } ?? false, "needs zbar's zbarimg on PATH (`make setup` installs Debian's zbar-tools)"))
+        func theModelCallsTheBarcodeToolAndAnswersWithTheCode() throws {
+            let image = FileManager.default.temporaryDirectory.appendingPathComponent("fm-ean13-\(UUID().uuidString).pbm")
+            try Data(Self.ean13PBM.utf8).write(to: image)
+            defer { try? FileManager.default.removeItem(at: image) }
+            let test = try AppleCommandLine()
+            let result = try test.fm(["respond", "--tool", "barcode", "-g", "--max-tokens", "80", "-v",
+                                      "What number does the barcode in \(image.path) encode?"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.error.contains("tool call: barcode("), "\(result)")
+            #expect(result.output.contains("5901234123457"), "\(result)")
+        }
+
+        /// EAN-13 5901234123457, 3 pixels a module, as a plain PBM (the bars of
+        /// ZBarBarcodeReaderTests.ean13, written out).
+        static let ean13PBM: String = {
+            let bits = "10100010110100111011001100100110111101001110101010110011011011001000010101110010011101000100101"
+            let row = String(repeating: "0", count: 30) + bits.map { String(repeating: $0, count: 3) }.joined() + String(repeating: "0", count: 30)
+            let line = row.map(String.init).joined(separator: " ")
+            return "P1\n\(row.count) 60\n" + Array(repeating: line, count: 60).joined(separator: "\n") + "\n"
+        }()
+    }
+}
