@@ -20,7 +20,7 @@ extension FM {
                 """
         )
 
-        @Argument(help: "The prompt (omitted or -, with nothing else to count: read from standard input).")
+        @Argument(help: "The prompt (- reads it from standard input, as does leaving it out with nothing else to count).")
         var prompt: String?
 
         @Option(name: [.customShort("i"), .long], help: "Instructions to count with it.")

@@ -9,7 +9,7 @@ extension FM {
     struct Respond: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Answer a prompt with the on-device model.")
 
-        @Argument(help: "The prompt (omitted or -, with no --text or --image: read from standard input).")
+        @Argument(help: "The prompt (- reads it from standard input, as does leaving it out with no --text or --image).")
         var prompt: String?
 
         @Option(name: [.customShort("i"), .long], help: "Instructions for the session.")
