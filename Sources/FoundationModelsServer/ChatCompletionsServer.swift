@@ -484,7 +484,7 @@ struct AccessLog<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let id = request.headers[.requestID].flatMap(Self.usable) ?? "req_" + ChatCompletion.randomID()
+        let id = request.headers[.requestID].flatMap(ChatCompletionsServer.usableRequestID) ?? "req_" + ChatCompletion.randomID()
         var response: Response
         do {
             response = try await next(request, context)
@@ -514,10 +514,12 @@ struct AccessLog<Context: RequestContext>: RouterMiddleware {
         }
         return response
     }
+}
 
-    /// A client's id, kept when it is 1 to 128 visible ASCII characters
-    /// (it goes into log lines and headers as it is).
-    static func usable(_ id: String) -> String? {
+extension ChatCompletionsServer {
+    /// A client's request id, kept when it is 1 to 128 visible ASCII
+    /// characters (it goes into log lines and headers as it is).
+    static func usableRequestID(_ id: String) -> String? {
         (1...128).contains(id.utf8.count) && id.utf8.allSatisfy { (33...126).contains($0) } ? id : nil
     }
 }

@@ -197,13 +197,13 @@ final class ResponsesWire {
     }
 
     /// The whole answer, for a request that did not stream: every event
-    /// folded in, then the response object.
-    func collected(_ events: [ChatCompletion.Event]) -> String {
-        var final = response(reason: "stop", usage: nil)
+    /// folded in, then the response object (nil: it never finished).
+    func collected(_ events: [ChatCompletion.Event]) -> String? {
+        var final: GeneratedContent?
         for event in events {
             _ = self.events(for: event)
             if case .finished(let reason, let usage) = event { final = response(reason: reason, usage: usage) }
         }
-        return final.jsonString
+        return final?.jsonString
     }
 }
