@@ -15,6 +15,12 @@ extension FM {
         @Option(name: [.customShort("i"), .long], help: "Instructions for the session.")
         var instructions: String?
 
+        @Option(help: ArgumentHelp(
+            "A JSON Schema, as a file or as JSON text (what fm schema object prints): the answer is JSON that follows it, enforced token by token.",
+            valueName: "file.json|json"
+        ))
+        var schema: String?
+
         @Option(name: .customLong("text"), help: ArgumentHelp("Text to add to the prompt, after it (repeatable).", valueName: "text"))
         var texts: [String] = []
 
@@ -52,12 +58,6 @@ extension FM {
         var verbose = false
 
         @OptionGroup var generation: GenerationArguments
-
-        @Option(help: ArgumentHelp(
-            "A JSON Schema, as a file or as JSON text (what fm schema object prints): the answer is JSON that follows it, enforced token by token.",
-            valueName: "file.json|json"
-        ))
-        var schema: String?
 
         @Option(help: ArgumentHelp(
             "An example's @Generable type: the answer is that type's JSON (fm schema --list names them).",
