@@ -1,6 +1,7 @@
 // The package's LICENSE, for `fm license` (a program installed on its own
 // has no checkout beside it to read it from). Generated from LICENSE;
-// LicenseCommandTests checks that the two are the same text.
+// AppleCommandLineTests (licensePrintsThePackagesAndTheModelsLicenses) checks
+// that fm license prints LICENSE word for word.
 
 enum PackageLicense {
     static let text = #"""
