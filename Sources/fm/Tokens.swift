@@ -15,8 +15,8 @@ extension FM {
         @Option(help: "Instructions.")
         var instructions: String?
 
-        @Option(help: ArgumentHelp("A JSON Schema file.", valueName: "file.json"))
-        var schema: String?
+        @Option(help: ArgumentHelp("A JSON Schema file (repeatable).", valueName: "file.json"))
+        var schema: [String] = []
 
         @Option(help: ArgumentHelp("An example's @Generable type (fm schema --list names them).", valueName: "TYPE"))
         var type: String?
@@ -27,10 +27,10 @@ extension FM {
         @OptionGroup var model: ModelOptions
 
         func validate() throws {
-            if prompt == nil, instructions == nil, schema == nil, type == nil {
+            if prompt == nil, instructions == nil, schema.isEmpty, type == nil {
                 throw ValidationError("give a prompt, --instructions, --schema or --type to count")
             }
-            if schema != nil, type != nil { throw ValidationError("choose one of --schema and --type") }
+            if !schema.isEmpty, type != nil { throw ValidationError("choose one of --schema and --type") }
             if let type, ExampleTypes.named(type) == nil { throw ValidationError(ExampleTypes.unknown(type)) }
         }
 
@@ -50,14 +50,18 @@ extension FM {
                 // tokenCount(for:) counts), and the description a request
                 // that includes it in the prompt sends, with how it was shortened.
                 var schemas: [(String, GenerationSchema)] = []
-                if let path = schema { schemas.append((path, try Respond.loadSchema(path))) }
+                var unreadable: [String] = []
+                for path in schema {
+                    // One unreadable file among several is reported, not fatal.
+                    do { schemas.append((path, try Respond.loadSchema(path))) } catch where schema.count > 1 { unreadable.append("\(path): \(error)") }
+                }
                 if let type, let generable = ExampleTypes.named(type) { schemas.append((type, generable.generationSchema)) }
                 for (name, schema) in schemas {
                     rows.append(("schema \(name)", try await model.tokenCount(for: schema)))
                     let sent = try await model.schemaPromptReport(for: schema)
-                    rows.append(("  in the prompt", sent.tokens))
+                    rows.append(("  \(name) in the prompt", sent.tokens))
                     let budget = sent.budget.map { ", budget \($0)" } ?? ""
-                    notes["  in the prompt"] = sent.detail.map { "\($0.rawValue) (whole: \(sent.wholeTokens)\(budget))" } ?? "whole\(budget)"
+                    notes["  \(name) in the prompt"] = sent.detail.map { "\($0.rawValue) (whole: \(sent.wholeTokens)\(budget))" } ?? "whole\(budget)"
                     if showDescription { descriptions.append(sent.text) }
                 }
                 let width = rows.map(\.0.count).max() ?? 0
@@ -70,6 +74,7 @@ extension FM {
                     print("total".padding(toLength: width + 2, withPad: " ", startingAt: 0) + String(paid.map(\.1).reduce(0, +)))
                 }
                 print("context".padding(toLength: width + 2, withPad: " ", startingAt: 0) + String(model.contextSize))
+                for line in unreadable { print("unreadable " + line) }
                 for description in descriptions { print("\n" + description) }
             } catch let error as ValidationError {
                 throw error
