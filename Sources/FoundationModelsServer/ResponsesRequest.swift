@@ -207,7 +207,9 @@ struct ResponsesRequest {
         for (index, item) in items.enumerated() {
             let param = "tools[\(index)]"
             guard case .structure(let fields, _) = item.kind else { throw .invalid("\(param) must be an object.", param: param) }
-            guard let type = try Read.string(fields["type"], "\(param).type") else { throw .invalid("\(param).type is missing.", param: "\(param).type") }
+            guard let type = try Read.string(fields["type"], "\(param).type") else {
+                throw .invalid("\(param).type is missing.", param: "\(param).type")
+            }
             guard type == "function" else { throw .invalid("\(param).type '\(type)' is not supported (only 'function').", param: "\(param).type") }
             tools.append(try Read.tool(fields, param: param, after: tools))
         }

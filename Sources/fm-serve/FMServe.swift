@@ -12,13 +12,14 @@ import Logging
 struct FMServe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fm serve",
-        abstract: "Serve the model over an OpenAI-compatible HTTP API (Chat Completions).",
+        abstract: "Serve the model over an OpenAI-compatible HTTP API (Chat Completions, Responses).",
         discussion: """
             POST /v1/chat/completions (stream, tools and tool_choice, response_format json_schema / \
             json_object, max_tokens, temperature, top_p, seed, stop), POST /v1/responses (stateless: input, instructions, \
             text.format, function tools, streaming), GET /v1/models, GET /health, GET /metrics (Prometheus). Every response \
             carries an x-request-id, which the access log names. Binds 127.0.0.1 unless --host \
-            says otherwise; browsers on other origins are refused unless --cors-origin allows them. The API key comes from --api-key or FM_SERVE_API_KEY; without one, no key is asked for. \
+            says otherwise (or a Unix domain socket: --socket PATH); browsers on other origins are refused unless \
+            --cors-origin allows them. The API key comes from --api-key or FM_SERVE_API_KEY; without one, no key is asked for. \
             With --server, the requests are answered by another OpenAI-compatible server's model (its own \
             structured output and tools), behind this server's key, limits and errors; with --fallback-local as \
             well, that server is the private tier of the tier router and the in-process model answers while it \
@@ -26,11 +27,17 @@ struct FMServe: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
+    @Option(help: "The address to listen on (default: 127.0.0.1).")
+    var host: String?
 
-    @Option(help: "The port to listen on (0: any free port, printed when listening).")
-    var port = 8080
+    @Option(help: "The port to listen on (0: any free port, printed when listening; default: 8080).")
+    var port: Int?
+
+    @Option(help: ArgumentHelp(
+        "Listen on a Unix domain socket instead of TCP (its file's permissions say who may connect; the API key still applies).",
+        valueName: "path"
+    ))
+    var socket: String?
 
     @Option(name: .customLong("model"), help: "A GGUF model file (default: FOUNDATION_MODELS_MODEL, else the installed default).")
     var modelPath: String?
@@ -103,7 +110,9 @@ struct FMServe: AsyncParsableCommand {
                 throw ValidationError("--cors-origin '\(origin)' is not an origin: scheme://host[:port], such as https://app.example.com")
             }
         }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535") }
+        if socket != nil, host != nil || port != nil { throw ValidationError("--socket listens on a file: --host and --port do not apply") }
+        if let socket, socket.isEmpty { throw ValidationError("--socket needs a path") }
         if let parallel, parallel < 1 { throw ValidationError("--parallel must be at least 1") }
         if let maxQueue, maxQueue < 0 { throw ValidationError("--max-queue must be 0 or more") }
         if let contextSize, contextSize < 64 { throw ValidationError("--context-size must be at least 64") }
@@ -157,8 +166,9 @@ struct FMServe: AsyncParsableCommand {
         var server = ChatCompletionsServer.Configuration(modelName: name)
         server.contextSize = contextSize
         server.isGateway = isGateway
-        server.host = host
-        server.port = port
+        server.host = host ?? "127.0.0.1"
+        server.port = port ?? 8080
+        server.socketPath = socket
         server.apiKey = apiKey ?? ProcessInfo.processInfo.environment["FM_SERVE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         server.maximumTokens = maxTokens
         server.maximumBodyBytes = maxBodyBytes
@@ -175,11 +185,12 @@ struct FMServe: AsyncParsableCommand {
         case .text: Logger(label: "fm.serve")
         case .json: Logger(label: "fm.serve") { JSONLogHandler(label: $0) }
         }
-        let host = host
+        let host = server.host, socket = socket
         try await ChatCompletionsServer(model: model, configuration: server, logger: logger).run { port in
             // Written straight to the file descriptor: a script waiting for
             // this line must get it now, not when a buffer fills.
-            FileHandle.standardOutput.write(Data("fm serve: listening on http://\(host):\(port)/v1 (model \(name))\n".utf8))
+            let place = socket.map { "unix:\($0) (/v1)" } ?? "http://\(host):\(port)/v1"
+            FileHandle.standardOutput.write(Data("fm serve: listening on \(place) (model \(name))\n".utf8))
         }
     }
 

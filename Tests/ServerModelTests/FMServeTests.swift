@@ -31,7 +31,8 @@ final class FMServeProcess: Sendable {
         process = Process()
         process.executableURL = binary
         let serving = local ? ["--model", model, "--parallel", "2", "--max-queue", "4", "--context-size", "1024"] : []
-        process.arguments = ["--port", "0", "--model-name", Self.modelName, "--api-key", Self.apiKey, "--max-body-bytes", "1048576",
+        let listening = arguments.contains("--socket") ? [] : ["--port", "0"]
+        process.arguments = listening + ["--model-name", Self.modelName, "--api-key", Self.apiKey, "--max-body-bytes", "1048576",
                              "--idle-timeout", "3"] + serving + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         output = Pipe()
@@ -52,6 +53,11 @@ final class FMServeProcess: Sendable {
             line.append(byte)
         }
         let text = String(decoding: line, as: UTF8.self)
+        if text.contains("listening on unix:") {
+            // --socket: no port.
+            self.port = 0
+            return
+        }
         guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
               let port = Int(text[range].split(separator: ":").last ?? "") else {
             process.terminate()
@@ -129,13 +135,32 @@ struct FMServeTests {
         _ = off.stop()
     }
 
+    /// `--socket PATH` (Apple's flag): the API over a Unix domain socket,
+    /// through the openai client with an httpx transport on it; a socket
+    /// left by a server that was killed is replaced, and the file is gone
+    /// after a clean exit.
+    @Test func itServesOnAUnixDomainSocket() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fm-\(UInt32.random(in: 0...UInt32.max)).sock").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let killed = try FMServeProcess(arguments: ["--socket", path])
+        kill(killed.process.processIdentifier, SIGKILL)
+        killed.process.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: path), "a killed server leaves its socket")
+        let server = try FMServeProcess(arguments: ["--socket", path])
+        try Self.runChecks("fm_serve_ops.py", against: server, baseURL: "unix:\(path)", mode: "socket", expecting: 3)
+        #expect(server.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: path), "removed on exit")
+    }
+
     /// Runs one of the client scripts against `server`: each `ok: ` line a
     /// check passed, any other line (but `info: `) recorded as an issue.
-    static func runChecks(_ script: String, against server: FMServeProcess, mode: String? = nil, expecting count: Int) throws {
+    static func runChecks(
+        _ script: String, against server: FMServeProcess, baseURL: String? = nil, mode: String? = nil, expecting count: Int
+    ) throws {
         let python = try TestMachine.python(environment: "openai_env.sh")
         let path = TestMachine.packageRoot.appendingPathComponent("Tests/ServerModelTests/\(script)").path
         let (status, output) = try TestMachine.run(
-            [python, path, server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName] + (mode.map { [$0] } ?? [])
+            [python, path, baseURL ?? server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName] + (mode.map { [$0] } ?? [])
         )
         let lines = output.split(separator: "\n")
         for line in lines where !line.hasPrefix("ok: ") && !line.hasPrefix("info: ") {

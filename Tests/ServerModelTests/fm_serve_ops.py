@@ -7,6 +7,7 @@ Usage: python fm_serve_ops.py BASE_URL API_KEY MODEL_NAME MODE
   MODE metrics: the sequence and /metrics (CORS allowed for http://localhost:8000)
   MODE cors-any: the server allows '*'
   MODE cors-off: the server allows no origin (the default)
+  MODE socket: BASE_URL is unix:PATH, the server's --socket
 
 Prints `ok: NAME` / `FAILED: NAME: why`; exits 1 if any failed.
 """
@@ -22,6 +23,21 @@ from prometheus_client.parser import text_string_to_metric_families
 from fm_serve_checks import check, finish, info
 
 base_url, api_key, model_name, mode = sys.argv[1:5]
+
+if mode == "socket":
+    # The openai client over a Unix domain socket: httpx's transport on it.
+    import httpx
+    transport = httpx.HTTPTransport(uds=base_url.removeprefix("unix:"))
+    client = openai.OpenAI(base_url="http://localhost/v1", api_key=api_key, max_retries=0, timeout=120,
+                           http_client=httpx.Client(transport=transport))
+    reply = client.chat.completions.create(model=model_name, messages=[{"role": "user", "content": "Say hi."}], max_tokens=4)
+    check("socket: a chat answer", reply.choices[0].message.content != "", str(reply))
+    response = client.responses.create(model=model_name, input="Say hi.", max_output_tokens=4)
+    check("socket: a Responses answer", response.output_text != "", str(response))
+    with httpx.Client(transport=httpx.HTTPTransport(uds=base_url.removeprefix("unix:"))) as raw:
+        health = raw.get("http://localhost/health")
+    check("socket: health", health.status_code == 200 and health.json() == {"status": "ok"}, health.text)
+    finish()
 root = base_url.rsplit("/v1", 1)[0]
 # Generous: on a loaded two-core machine the burst's last queued request
 # waits for two answers before its first token.
