@@ -197,9 +197,10 @@ private final class BoundedSchemaFill {
         var top: [Line] = [Line(indent: 0, label: "", node: nil, description: nil, path: "",
                                 fixed: "Respond with JSON only, no other text, in this shape:")]
         /// Applies `change`; undoes it with `undo` when the lines no longer fit.
+        var limit = budget
         func attempt(_ change: () -> Void, undo: () -> Void) -> Bool {
             change()
-            if total(top) <= budget { return true }
+            if total(top) <= limit { return true }
             undo()
             return false
         }
@@ -227,9 +228,14 @@ private final class BoundedSchemaFill {
         }
 
         // 1. The root: its first line, then its fields one by one, in order.
-        let roots = rootLines()
-        top += roots
+        let (first, later) = rootLines()
+        top += first
+        var roots = first
         var described: [ObjectNode: String] = [:]
+        // The other shapes' lines, up to a quarter of the budget, are kept
+        // room for: that a second shape exists matters more than the first
+        // one's last fields.
+        limit = budget - min(budget / 4, later.reduce(0) { $0 + cost(text(of: $1)) })
         if let root = roots.first(where: { $0.object != nil }), let object = root.object {
             root.expanded = true
             root.children = fields(of: object, indent: root.indent + 1, parent: root.path)
@@ -237,10 +243,19 @@ private final class BoundedSchemaFill {
             while root.childrenShown < root.children.count,
                   attempt({ root.childrenShown += 1 }, undo: { root.childrenShown -= 1 }) {}
         }
+        var hiddenShapes = 0
+        limit = budget
+        for line in later {
+            if attempt({ top.append(line) }, undo: { top.removeLast() }) { roots.append(line) } else { hiddenShapes += 1 }
+        }
+        if hiddenShapes > 0 {
+            let more = Line(indent: 0, label: "", node: nil, description: nil, path: "", fixed: "… and \(hiddenShapes) more shapes")
+            _ = attempt({ top.append(more) }, undo: { top.removeLast() })
+        }
         // 2. What the root and its fields are for.
         for root in roots { describe(root) }
         for root in roots { for child in root.children.prefix(root.childrenShown) { describe(child) } }
-        // 3. Other root shapes; then each definition the lines shown
+        // 3. The other shapes' fields; then each definition the lines shown
         // reference, once, nearest first: collapsed, then its fields (whose
         // references follow in turn).
         for line in roots where !line.expanded {
@@ -269,6 +284,9 @@ private final class BoundedSchemaFill {
             } else if expand(line) {
                 if let object = line.object { described[object] = line.path }
                 queue += line.children.flatMap { $0.node.map(Self.references) ?? [] }
+            } else if line.object == nil {
+                // A choice of named types (`one of: A | B | C`): each of them next.
+                queue += Self.references(in: definition.node)
             }
         }
         // 4. What the definitions and their fields are for.
@@ -300,11 +318,12 @@ private final class BoundedSchemaFill {
     /// The root's lines: one for an object or a single value; for a choice
     /// of objects (a JSON Schema `oneOf` beside `properties` makes one per
     /// branch), one each, a branch with the same fields as an earlier one
-    /// written as how it differs.
-    func rootLines() -> [Line] {
+    /// written as how it differs. `first` are always sent (up to the first
+    /// object); `later`, the other branches, only as far as they fit.
+    func rootLines() -> (first: [Line], later: [Line]) {
         guard case .anyOf(let choices) = schema.root, choices.count > 1,
               choices.contains(where: { Line.expandable($0) != nil }) else {
-            return [Line(indent: 0, label: "", node: schema.root, description: schema.typeDescription, path: "")]
+            return ([Line(indent: 0, label: "", node: schema.root, description: schema.typeDescription, path: "")], [])
         }
         var lines = [Line(indent: 0, label: "", node: nil, description: nil, path: "", fixed: "One of these \(choices.count) shapes:")]
         var earlier: [(ObjectNode, String)] = []
@@ -322,7 +341,8 @@ private final class BoundedSchemaFill {
             if case .object(let object) = choice { earlier.append((object, name)) }
             lines.append(Line(indent: 0, label: label, node: choice, description: index == 0 ? schema.typeDescription : nil, path: name))
         }
-        return lines
+        let split = (lines.firstIndex { $0.object != nil } ?? 0) + 1
+        return (Array(lines[..<split]), Array(lines[split...]))
     }
 
     /// How `object` differs from `first`, in words: which fields it lacks
