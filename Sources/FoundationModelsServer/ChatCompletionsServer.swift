@@ -10,7 +10,8 @@ import ServiceLifecycle
 /// An OpenAI-compatible HTTP server over a `LanguageModel` (`fm serve`):
 /// `POST /v1/chat/completions` and `POST /v1/responses` (streamed or not;
 /// text, or JSON that follows the request's JSON Schema, enforced token by
-/// token; function tools), `GET /v1/models`, `GET /health`, `GET /metrics`.
+/// token; function tools), `GET /v1/models`, `GET /health` (the model's
+/// availability), `GET /metrics`.
 ///
 /// Services in Python, TypeScript or on another machine reach the
 /// in-process model through the client they already use; a Linux box
@@ -81,6 +82,10 @@ public struct ChatCompletionsServer: Sendable {
         /// the live counts in `/metrics` (nil: not reported).
         public var parallelSequences: Int?
         public var maximumQueue: Int?
+        /// Why the model cannot answer now, or nil when it can: what
+        /// `GET /health` reports (503 while it cannot), so a load balancer
+        /// stops sending it requests. Default: always available.
+        public var unavailability: @Sendable () -> String? = { nil }
         /// Which browser origins may call the API; nil (the default) sends
         /// no CORS headers, so browsers refuse every other origin.
         public var cors: CORS?
@@ -130,7 +135,7 @@ public struct ChatCompletionsServer: Sendable {
         if let cors = configuration.cors { router.add(middleware: Self.corsMiddleware(cors)) }
         router.add(middleware: Authentication(key: configuration.apiKey))
         router.get("health") { _, _ in
-            Self.json(200, WireJSON.object([("status", WireJSON.string("ok"))]).jsonString)
+            Self.health(configuration.modelName, unavailability: configuration.unavailability())
         }
         router.get("metrics") { _, _ in
             var headers = HTTPFields()
@@ -477,6 +482,18 @@ public struct ChatCompletionsServer: Sendable {
         WireJSON.object(head(completion, object: "chat.completion.chunk") + [
             ("choices", WireJSON.array([])), ("usage", Self.usage(usage)),
         ]).jsonString
+    }
+
+    /// `GET /health`: the server's status and each model's availability,
+    /// with the reason when it is not available (then 503).
+    static func health(_ name: String, unavailability reason: String?) -> Response {
+        let model = WireJSON.object([
+            ("id", WireJSON.string(name)), ("available", WireJSON.bool(reason == nil)), ("reason", reason.map(WireJSON.string)),
+        ])
+        let body = WireJSON.object([
+            ("status", WireJSON.string(reason == nil ? "ok" : "unavailable")), ("models", WireJSON.array([model])),
+        ])
+        return json(reason == nil ? 200 : 503, body.jsonString)
     }
 
     static func modelsBody(_ name: String, contextSize: Int?) -> String {

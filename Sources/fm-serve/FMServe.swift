@@ -131,6 +131,7 @@ struct FMServe: AsyncParsableCommand {
         let name: String
         let contextSize: Int?
         var capacity: (parallel: Int, queue: Int)?
+        var unavailability: @Sendable () -> String? = { nil }
         if let server, fallbackLocal {
             // The server as the private tier: its errors (down, overloaded,
             // out of quota) walk down to the in-process model.
@@ -161,6 +162,7 @@ struct FMServe: AsyncParsableCommand {
             name = modelName ?? local.configuration.modelFile.deletingPathExtension().lastPathComponent
             contextSize = local.contextSize
             capacity = (local.configuration.parallelSequences, local.configuration.maximumQueuedRequests)
+            unavailability = { if case .available = local.availability { nil } else { "\(local.availability)" } }
         }
         let isGateway = server != nil && !fallbackLocal
         var server = ChatCompletionsServer.Configuration(modelName: name)
@@ -174,6 +176,7 @@ struct FMServe: AsyncParsableCommand {
         server.maximumBodyBytes = maxBodyBytes
         server.idleTimeout = .seconds(idleTimeout)
         server.shutdownTimeout = .seconds(shutdownTimeout)
+        server.unavailability = unavailability
         server.parallelSequences = capacity?.parallel
         server.maximumQueue = capacity?.queue
         if corsOrigins == ["*"] {

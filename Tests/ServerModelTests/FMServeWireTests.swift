@@ -147,6 +147,12 @@ struct FMServeWireTests {
         #expect((object["time"] as? String)?.hasSuffix("Z") == true)
     }
 
+    /// `/health` is 503 while the model cannot answer, so a load balancer stops sending to it.
+    @Test func healthSaysWhetherTheModelCanAnswer() {
+        #expect(ChatCompletionsServer.health("m", unavailability: nil).status.code == 200)
+        #expect(ChatCompletionsServer.health("m", unavailability: "the model file is gone").status.code == 503)
+    }
+
     @Test func aClientsRequestIDIsKeptOnlyWhenSafeToLog() {
         #expect(ChatCompletionsServer.usableRequestID("abc-123_XYZ") == "abc-123_XYZ")
         #expect(ChatCompletionsServer.usableRequestID("two words") == nil)

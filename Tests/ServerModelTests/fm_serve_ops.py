@@ -36,7 +36,8 @@ if mode == "socket":
     check("socket: a Responses answer", response.output_text != "", str(response))
     with httpx.Client(transport=httpx.HTTPTransport(uds=base_url.removeprefix("unix:"))) as raw:
         health = raw.get("http://localhost/health")
-    check("socket: health", health.status_code == 200 and health.json() == {"status": "ok"}, health.text)
+    check("socket: health", health.status_code == 200 and health.json() == {
+        "status": "ok", "models": [{"id": model_name, "available": True}]}, health.text)
     finish()
 root = base_url.rsplit("/v1", 1)[0]
 # Generous: on a loaded two-core machine the burst's last queued request
