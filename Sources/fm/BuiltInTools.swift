@@ -38,17 +38,20 @@ enum BuiltInTool: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+/// The one argument both image tools take.
+@Generable
+struct ImageFile: Sendable {
+    @Guide(description: "The image file's path")
+    var path: String
+}
+
 /// `ocr(path)`: the text of an image, line by line.
 struct OCRTool: Tool {
     let name = "ocr"
     let description = "Reads the text in an image file (a photo, a scan, a screenshot) and returns it line by line."
     let ocr: TesseractOCR
 
-    @Generable
-    struct Arguments: Sendable {
-        @Guide(description: "The image file's path")
-        var path: String
-    }
+    typealias Arguments = ImageFile
 
     func call(arguments: Arguments) async throws -> String {
         do {
@@ -67,11 +70,7 @@ struct BarcodeTool: Tool {
     let description = "Reads the barcodes and QR codes in an image file and returns each one's type and content."
     let reader: ZBarBarcodeReader
 
-    @Generable
-    struct Arguments: Sendable {
-        @Guide(description: "The image file's path")
-        var path: String
-    }
+    typealias Arguments = ImageFile
 
     func call(arguments: Arguments) async throws -> String {
         do {
