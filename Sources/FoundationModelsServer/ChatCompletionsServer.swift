@@ -142,6 +142,9 @@ public struct ChatCompletionsServer: Sendable {
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
+        router.get("openapi.json") { _, _ in
+            Self.json(200, OpenAPIDocument.json)
+        }
         router.get("v1/models") { _, _ in
             Self.json(200, Self.modelsBody(configuration.modelName, contextSize: configuration.contextSize))
         }
@@ -585,13 +588,14 @@ extension HTTPFields.Element.Name {
     static let requestID = Self("x-request-id")!
 }
 
-/// `Authorization: Bearer KEY` on every route but `/health`, when a key is
-/// set; compared in constant time.
+/// `Authorization: Bearer KEY` on every route but `/health` and
+/// `/openapi.json` (the contract is public), when a key is set; compared in
+/// constant time.
 struct Authentication<Context: RequestContext>: RouterMiddleware {
     let key: String?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let key, request.uri.path != "/health" else { return try await next(request, context) }
+        guard let key, !["/health", "/openapi.json"].contains(request.uri.path) else { return try await next(request, context) }
         let header = request.headers[.authorization] ?? ""
         let given = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
         guard Self.constantTimeEqual(Array(given.utf8), Array(key.utf8)) else {

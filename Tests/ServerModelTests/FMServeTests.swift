@@ -38,7 +38,7 @@ final class FMServeProcess: Sendable {
         output = Pipe()
         process.standardOutput = output
         if let errorLog {
-            FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
             process.standardError = try FileHandle(forWritingTo: errorLog)
         } else {
             process.standardError = FileHandle.nullDevice
@@ -150,6 +150,32 @@ struct FMServeTests {
         try Self.runChecks("fm_serve_ops.py", against: server, baseURL: "unix:\(path)", mode: "socket", expecting: 3)
         #expect(server.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: path), "removed on exit")
+    }
+
+    /// The contract: `/openapi.json` describes every route, and
+    /// schemathesis (its coverage and fuzzing phases, deterministic, 15
+    /// examples an operation) finds no 5xx, no status, content type or body
+    /// the document does not allow. Answers are capped at 4 tokens.
+    @Test func schemathesisFindsNothingTheDocumentDoesNotAllow() throws {
+        let server = try FMServeProcess(arguments: ["--max-tokens", "4", "--max-queue", "16"])
+        defer { _ = server.stop() }
+        let python = try TestMachine.python(environment: "openai_env.sh")
+        let schemathesis = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
+        let root = server.baseURL.replacingOccurrences(of: "/v1", with: "")
+        // In a folder of its own: schemathesis and hypothesis leave theirs where they run.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fm-schemathesis-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, output, error) = try TestMachine.run(URL(fileURLWithPath: schemathesis), [
+            "run", "\(root)/openapi.json", "--header", "Authorization: Bearer \(FMServeProcess.apiKey)",
+            "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+            "--max-examples", "15", "--request-timeout", "60", "--generation-deterministic",
+        ], in: folder)
+        #expect(status == 0, "\(output.suffix(4000)) \(error.suffix(2000))")
+        let summary = output.split(separator: "\n").first { $0.contains("generated") && $0.contains("passed") }
+        #expect(summary != nil && !(summary ?? "").contains("failed"), "\(output.suffix(4000))")
+        // Every operation but the document's own (loaded, not fuzzed).
+        #expect(output.contains("Tested: 5"), "every operation exercised: \(output.suffix(2000))")
     }
 
     /// Runs one of the client scripts against `server`: each `ok: ` line a
