@@ -11,8 +11,8 @@ extension FM {
             discussion: """
                 Flags: --host, --port, --model (system or a GGUF file), --model-name, --adapter, --server, --server-model, \
                 --server-api-key-env, --api-key (or FM_SERVE_API_KEY), --parallel, --max-queue, --context-size, --max-tokens, \
-                --max-body-bytes, --idle-timeout, --shutdown-timeout. Apple's --socket PATH (a Unix domain socket) is not \
-                served yet: use --host and --port.
+                --max-body-bytes, --idle-timeout, --shutdown-timeout, --socket PATH (a Unix domain socket instead of TCP), \
+                --cors-origin, --log-format.
                 """
         )
 
@@ -36,16 +36,14 @@ extension FM {
         }
 
         /// fm-serve's arguments for Apple's: `-m`/`--model system` is the
-        /// default model (fm-serve's default, so dropped); `--socket` is
-        /// refused, since fm-serve listens on TCP only.
+        /// default model (fm-serve's default, so dropped); the rest, Apple's
+        /// `--host`, `--port` and `--socket` among them, go through as they are.
         static func forwarded(_ arguments: [String]) throws -> [String] {
             var result: [String] = []
             var rest = arguments[...]
             while let argument = rest.popFirst() {
                 switch argument {
                 case "--options": result.append("--help")
-                case "--socket", _ where argument.hasPrefix("--socket="):
-                    throw ValidationError("--socket (a Unix domain socket) is not supported by fm-serve yet: serve on TCP with --host and --port")
                 case "-m", "--model":
                     guard let value = rest.popFirst() else { throw ValidationError("\(argument) needs a value: system or a GGUF file") }
                     if value != ModelOptions.system { result += ["--model", value] }
