@@ -12,7 +12,8 @@
 #      HOME): the system model reports why it is unavailable, a server model
 #      answers from a loopback stub, and Apple 27.2's data attachments are
 #      there (a switch over both cases; a data attachment the model does not
-#      read refused before anything is sent).
+#      read refused before anything is sent), and so are data entries (a
+#      switch over Transcript.Entry with .data; one refused the same way).
 # The repository is taken as it is in the work tree (tracked and untracked,
 # not ignored files), committed to a git repository on branch main.
 #
@@ -198,6 +199,25 @@ do {
 } catch LanguageModelError.unsupportedTranscriptContent {
     print("data attachment: refused (unsupportedTranscriptContent)")
 }
+// Apple 27.2's data entries: Transcript.Entry gains .data.
+func role(_ entry: Transcript.Entry) -> String {
+    switch entry {
+    case .instructions: "instructions"
+    case .prompt: "prompt"
+    case .toolCalls: "tool calls"
+    case .toolOutput: "tool output"
+    case .response: "response"
+    case .reasoning: "reasoning"
+    case .data(let data): data.contentType.identifier
+    }
+}
+let entry = Transcript.DataEntry(contentType: .json, content: Data("{}".utf8))
+do {
+    _ = try await LanguageModelSession(model: model, transcript: Transcript(entries: [.data(entry)])).respond(to: "Hi.")
+    print("data entry: sent")
+} catch LanguageModelError.unsupportedTranscriptContent {
+    print("data entry: refused (unsupportedTranscriptContent), \(role(.data(entry)))")
+}
 SWIFT
 t0=$SECONDS
 if run_hidden swift build > "$work/build-off.log" 2>&1; then
@@ -210,6 +230,7 @@ out="$(run_hidden .build/debug/server-answer "http://127.0.0.1:$port/v1" 2>&1)" 
 echo "  server-answer: $out"
 check "a server model answers without llama.cpp" grep -q "Hello from the stub." <<<"$out"
 check "a data attachment the model does not read is refused" grep -q "data attachment: refused" <<<"$out"
+check "a data entry the model does not take is refused" grep -q "data entry: refused (unsupportedTranscriptContent), public.json" <<<"$out"
 set +e; out="$(run_hidden .build/debug/typed-answer 2>&1)"; rc=$?; set -e
 echo "  typed-answer: $(head -c 400 <<<"$out")"
 check "the system model says why it is unavailable" bash -c "[ $rc = 3 ] && grep -q 'LlamaCpp trait is off' <<<\"\$0\"" "$out"

@@ -78,7 +78,7 @@ public struct TieredExecutor: LanguageModelExecutor {
         for tier in model.policy.ladder {
             guard let backend = model.tiers[tier] else { continue }
             do {
-                try backend.checkCapabilities(for: request)
+                try await backend.checkCapabilities(for: request)
             } catch LanguageModelError.unsupportedCapability(let context) {
                 lastError = LanguageModelError.unsupportedCapability(context)
                 continue

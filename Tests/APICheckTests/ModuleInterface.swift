@@ -102,12 +102,17 @@ enum ModuleInterface {
     /// The interface, emitted once for the tests that read it.
     static let emitted: Result<String, any Error> = Result { try emit() }
 
-    /// The module's textual interface, freshly emitted.
-    static func emit() throws -> String {
+    /// The interface with the `DataAttachments` trait's condition set, as a
+    /// package that turns the trait on compiles it (Apple 27.2's additions).
+    static let emittedWithDataAttachments: Result<String, any Error> = Result { try emit(defining: ["DataAttachments"]) }
+
+    /// The module's textual interface, freshly emitted, with the compilation
+    /// conditions `conditions` set (a package trait's name sets its own).
+    static func emit(defining conditions: [String] = []) throws -> String {
         guard let swiftc = which("swiftc") else { throw Failure(description: "swiftc is not on PATH") }
         let products = try buildProducts()
         let output = FileManager.default.temporaryDirectory
-            .appendingPathComponent("fm-api-check-\(ProcessInfo.processInfo.processIdentifier)")
+            .appendingPathComponent("fm-api-check-\(ProcessInfo.processInfo.processIdentifier)-\(conditions.joined(separator: "-"))")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: output) }
         let interface = output.appendingPathComponent("FoundationModels.swiftinterface")
@@ -124,6 +129,7 @@ enum ModuleInterface {
             "-suppress-warnings",
             "-no-verify-emitted-module-interface",
         ]
+        arguments += conditions.flatMap { ["-D", $0] }
         arguments += try llamaFlags()
         arguments += dependencyModuleMapFlags(products)
         arguments += try sources()

@@ -174,6 +174,10 @@ struct OverloadResolutionTests {
         func name(_ attachment: Transcript.Attachment) -> String {
             switch attachment {
             case .image: "image"
+            #if DataAttachments
+            // An app written for 27.2 (the trait on) has 27.2's case too.
+            case .data: "data"
+            #endif
             }
         }
         func name(_ segment: Transcript.Segment) -> String {
@@ -191,6 +195,9 @@ struct OverloadResolutionTests {
             case .toolOutput: "toolOutput"
             case .response: "response"
             case .reasoning: "reasoning"
+            #if DataAttachments
+            case .data: "data"
+            #endif
             }
         }
         func name(_ availability: SystemLanguageModel.Availability) -> String {

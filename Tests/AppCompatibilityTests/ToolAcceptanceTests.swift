@@ -182,6 +182,9 @@ private extension Transcript.Entry {
         case .toolOutput: "toolOutput"
         case .response: "response"
         case .reasoning: "reasoning"
+        #if DataAttachments
+        case .data: "data"
+        #endif
         }
     }
 }

@@ -293,6 +293,10 @@ struct ServerToolCallTests {
                 }
             case .reasoning:
                 break
+            #if DataAttachments
+            case .data:
+                break
+            #endif
             }
         }
         return (text, calls, content)

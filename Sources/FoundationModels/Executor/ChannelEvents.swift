@@ -14,6 +14,10 @@ extension LanguageModelExecutorGenerationChannel {
             case response(Response)
             case reasoning(Reasoning)
             case toolCalls(ToolCalls)
+            #if DataAttachments
+            /// A data entry to upsert (Apple 27.2; ChannelDataEntries.swift).
+            case data(DataEntry)
+            #endif
         }
 
         /// What the event carries.

@@ -1,3 +1,7 @@
+#if canImport(UniformTypeIdentifiers)
+import UniformTypeIdentifiers
+#endif
+
 /// A model a ``LanguageModelSession`` can talk to: what it can do, and the
 /// configuration its executor is built from.
 ///
@@ -15,6 +19,19 @@ public protocol LanguageModel: Sendable {
     /// The configuration the executor is created from. Sessions share one
     /// executor per distinct configuration.
     var executorConfiguration: Executor.Configuration { get }
+
+    #if DataAttachments
+    /// Whether the model reads data attachments of `type` (Apple 27.2).
+    /// The session refuses, before the executor is called, a request whose
+    /// transcript holds a data attachment of another type. Asynchronous and
+    /// throwing, as Apple declares it, so a model can ask its server.
+    nonisolated(nonsending) func supportsDataAttachmentType(_ type: UTType) async throws -> Bool
+
+    /// Whether the model takes data entries of `type` (Apple 27.2): in the
+    /// transcript it is given, and from its executor's `.data` events. The
+    /// session refuses others with `LanguageModelError.unsupportedTranscriptContent`.
+    nonisolated(nonsending) func supportsDataEntryType(_ type: UTType) async throws -> Bool
+    #endif
 }
 
 /// The set of features a model supports.

@@ -95,12 +95,9 @@ extension Transcript {
     }
 }
 
-extension LanguageModel {
-    /// Whether the model reads data attachments of `type`; sessions refuse
-    /// requests whose transcript holds other data attachments. No types by
-    /// default.
-    public func supportsDataAttachmentType(_ type: UTType) -> Bool { false }
-}
+// `LanguageModel.supportsDataAttachmentType(_:)` is a requirement of the
+// protocol (LanguageModel.swift), defaulted beside data entries'
+// (TranscriptDataEntry.swift).
 
 #endif
 

@@ -19,7 +19,9 @@ package struct ModelBackend: Sendable {
     package let capabilities: LanguageModelCapabilities
     #if DataAttachments
     /// Whether the model reads data attachments of a content type.
-    package let supportsDataAttachmentType: @Sendable (UTType) -> Bool
+    package let supportsDataAttachmentType: @Sendable (UTType) async throws -> Bool
+    /// Whether the model takes data entries of a content type.
+    package let supportsDataEntryType: @Sendable (UTType) async throws -> Bool
     #endif
     /// Throws when the model cannot be used at all. Checked before
     /// capabilities: an app on a machine without the model must see why
@@ -31,7 +33,8 @@ package struct ModelBackend: Sendable {
     package init<Model: LanguageModel>(_ model: Model) {
         self.capabilities = model.capabilities
         #if DataAttachments
-        self.supportsDataAttachmentType = { model.supportsDataAttachmentType($0) }
+        self.supportsDataAttachmentType = { try await model.supportsDataAttachmentType($0) }
+        self.supportsDataEntryType = { try await model.supportsDataEntryType($0) }
         #endif
         if let reporting = model as? any AvailabilityReporting {
             self.preflight = {
@@ -55,8 +58,10 @@ package struct ModelBackend: Sendable {
 
     /// Refuses, before the executor is called, a request the model cannot
     /// serve: the model is unavailable, or the request needs a capability
-    /// the model does not declare.
-    package func checkCapabilities(for request: LanguageModelExecutorGenerationRequest) throws {
+    /// the model does not declare, or its transcript holds content the
+    /// model does not read (images without vision; data attachments and
+    /// data entries of types the model does not list).
+    package func checkCapabilities(for request: LanguageModelExecutorGenerationRequest) async throws {
         try preflight()
         if let schema = request.schema, !capabilities.contains(.guidedGeneration) {
             throw LanguageModelError.unsupportedCapability(.init(
@@ -70,24 +75,52 @@ package struct ModelBackend: Sendable {
                 debugDescription: "The session has tools but the model does not declare tool calling."
             ))
         }
-        let unreadable = request.transcript.entries.filter { entry in
-            entry.segments.contains { segment in
-                guard case .attachment(let attachment) = segment else { return false }
-                switch attachment.content {
-                case .image: return !capabilities.contains(.vision)
-                #if DataAttachments
-                case .data(let data): return !supportsDataAttachmentType(data.contentType)
-                #endif
-                }
-            }
+        var unreadable: [Transcript.Entry] = []
+        for entry in request.transcript.entries {
+            if try await reads(entry) == false { unreadable.append(entry) }
         }
         if !unreadable.isEmpty {
             throw LanguageModelError.unsupportedTranscriptContent(.init(
                 unsupportedContent: unreadable,
-                debugDescription: "\(unreadable.count) transcript \(unreadable.count == 1 ? "entry holds" : "entries hold") attachments the model cannot read (images need the vision capability; data needs a content type the model supports)."
+                debugDescription: "\(unreadable.count) transcript \(unreadable.count == 1 ? "entry holds" : "entries hold") content the model cannot read "
+                    + "(images need the vision capability; data attachments and data entries need a content type the model supports)."
             ))
         }
     }
+
+    /// Whether the model reads everything in `entry`.
+    private func reads(_ entry: Transcript.Entry) async throws -> Bool {
+        #if DataAttachments
+        if case .data(let data) = entry {
+            return try await supportsDataEntryType(data.contentType)
+        }
+        #endif
+        for case .attachment(let attachment) in entry.segments {
+            switch attachment.content {
+            case .image:
+                if !capabilities.contains(.vision) { return false }
+            #if DataAttachments
+            case .data(let data):
+                if try await supportsDataAttachmentType(data.contentType) == false { return false }
+            #endif
+            }
+        }
+        return true
+    }
+
+    #if DataAttachments
+    /// Refuses a data entry an executor sends whose content type the model
+    /// does not list (Apple 27.2: checked before the entry is appended).
+    package func checkDataEntryEvent(_ event: LanguageModelExecutorGenerationChannel.Event) async throws {
+        guard case .data(let data) = event.kind, case .update(let update) = data.action.storage else { return }
+        if try await supportsDataEntryType(update.contentType) { return }
+        let entry = Transcript.DataEntry(id: data.entryID ?? UUID().uuidString, contentType: update.contentType, content: update.content, metadata: update.metadata)
+        throw LanguageModelError.unsupportedTranscriptContent(.init(
+            unsupportedContent: [.data(entry)],
+            debugDescription: "The executor sent a data entry of type \(update.contentType.identifier), which the model does not list in supportsDataEntryType."
+        ))
+    }
+    #endif
 
     /// Runs one generation. An executor that cannot be created fails the
     /// request with the error its initializer threw.

@@ -111,7 +111,11 @@ extension LanguageModelSession {
                 guard let onSnapshot else { return }
                 var usage = usageSoFar
                 usage.add(accumulator.usage)
-                let current = accumulator.reasoningEntries + [.response(accumulator.responseEntry(
+                var current = accumulator.reasoningEntries
+                #if DataAttachments
+                current += accumulator.dataEntries.map(Transcript.Entry.data)
+                #endif
+                current += [.response(accumulator.responseEntry(
                     structured: structured ? content : nil,
                     schemaName: spec.responseFormat?.name ?? ""
                 ))]
@@ -119,6 +123,9 @@ extension LanguageModelSession {
             }
             run.usage.add(turn.usage)
             run.added += turn.reasoningEntries
+            #if DataAttachments
+            run.added += turn.dataEntries.map(Transcript.Entry.data)
+            #endif
             for case .reasoning(let reasoning) in turn.reasoningEntries { try await run.setup.hooks.reasoning(reasoning) }
 
             if !turn.toolCalls.isEmpty {
@@ -218,7 +225,7 @@ extension LanguageModelSession {
         structured: Bool,
         onProgress: @escaping (TurnAccumulator, GeneratedContent) -> Void
     ) async throws -> TurnAccumulator {
-        try setup.backend.checkCapabilities(for: request)
+        try await setup.backend.checkCapabilities(for: request)
         let channel = LanguageModelExecutorGenerationChannel()
         let backend = setup.backend
         return try await withThrowingTaskGroup(of: Void.self) { group in
@@ -228,6 +235,9 @@ extension LanguageModelSession {
             }
             var accumulator = TurnAccumulator()
             for try await event in channel {
+                #if DataAttachments
+                try await backend.checkDataEntryEvent(event)
+                #endif
                 if accumulator.apply(event), let content = Self.snapshot(of: accumulator.text, structured: structured) {
                     onProgress(accumulator, content)
                 }

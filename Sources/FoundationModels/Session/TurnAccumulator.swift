@@ -54,6 +54,12 @@ struct TurnAccumulator {
     /// The latest usage report, whichever entry it came with: each report
     /// covers the whole turn and replaces the one before.
     private(set) var usageReport: LanguageModelExecutorGenerationChannel.Usage?
+    #if DataAttachments
+    /// The data entries the executor wrote this turn (Apple 27.2), in the
+    /// order they were first sent; they go into the transcript after the
+    /// turn's reasoning.
+    private(set) var dataEntries: [Transcript.DataEntry] = []
+    #endif
 
     /// The response text so far: all text segments, in order. Kept up to
     /// date as deltas arrive (appending to the last segment is the common
@@ -133,6 +139,25 @@ struct TurnAccumulator {
                 usageReport = usage
             }
             return false
+        #if DataAttachments
+        case .data(let event):
+            switch event.action.storage {
+            case .update(let update):
+                let entry = Transcript.DataEntry(
+                    id: event.entryID ?? UUID().uuidString,
+                    contentType: update.contentType,
+                    content: update.content,
+                    metadata: update.metadata
+                )
+                // Upsert: the entry with the same id is replaced where it stands.
+                if let index = dataEntries.firstIndex(where: { $0.id == entry.id }) {
+                    dataEntries[index] = entry
+                } else {
+                    dataEntries.append(entry)
+                }
+            }
+            return false
+        #endif
         }
     }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(UniformTypeIdentifiers)
+import UniformTypeIdentifiers
+#endif
 
 extension Transcript {
     /// One entry in its JSON form (see TranscriptCoding.swift for the shape).
@@ -15,10 +18,14 @@ extension Transcript {
         private enum Keys: String, CodingKey {
             case id, role, contents, tools, options, responseFormat, contextOptions
             case metadata, assets, toolCalls, toolName, toolCallID, signature
+            case contentType, data
         }
 
         private enum Role: String {
             case instructions, user, response, tool, reasoning
+            #if DataAttachments
+            case data
+            #endif
         }
 
         package init(from decoder: any Decoder) throws {
@@ -27,7 +34,7 @@ extension Transcript {
             guard let role = Role(rawValue: roleName) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .role, in: container,
-                    debugDescription: "Unknown transcript entry role \"\(roleName)\"; expected instructions, user, response, tool or reasoning."
+                    debugDescription: "Unknown transcript entry role \"\(roleName)\"; expected \(Self.roleNames)."
                 )
             }
             let id = try container.decode(String.self, forKey: .id)
@@ -71,6 +78,10 @@ extension Transcript {
                 )
                 reasoning.metadata = try Self.decodeMetadata(from: container)
                 entry = .reasoning(reasoning)
+            #if DataAttachments
+            case .data:
+                entry = .data(try Self.decodeDataEntry(id: id, from: container))
+            #endif
             }
         }
 
@@ -108,8 +119,41 @@ extension Transcript {
                 try container.encode(reasoning.segments.map(SegmentCoding.init), forKey: .contents)
                 try container.encodeIfPresent(reasoning.signature, forKey: .signature)
                 try Self.encodeMetadata(reasoning.metadata, into: &container)
+            #if DataAttachments
+            case .data(let data):
+                try container.encode(Role.data.rawValue, forKey: .role)
+                try container.encode([SegmentCoding](), forKey: .contents)
+                try container.encode(data.contentType.identifier, forKey: .contentType)
+                try container.encode(data.content, forKey: .data)
+                try container.encode(data.metadata.jsonString, forKey: .metadata)
+            #endif
             }
         }
+
+        #if DataAttachments
+        private static let roleNames = "instructions, user, response, tool, reasoning or data"
+
+        /// A data entry: its content type, bytes (base64) and metadata (JSON
+        /// text, as a data attachment's).
+        private static func decodeDataEntry(id: String, from container: KeyedDecodingContainer<Keys>) throws -> DataEntry {
+            let identifier = try container.decode(String.self, forKey: .contentType)
+            guard let contentType = UTType(identifier) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .contentType, in: container, debugDescription: "\"\(identifier)\" is not a content type identifier."
+                )
+            }
+            return DataEntry(
+                id: id,
+                contentType: contentType,
+                content: try container.decode(Data.self, forKey: .data),
+                metadata: container.contains(.metadata)
+                    ? try JSONText.decodeContent(from: container, forKey: .metadata)
+                    : GeneratedContent(properties: [:])
+            )
+        }
+        #else
+        private static let roleNames = "instructions, user, response, tool or reasoning"
+        #endif
 
         private static func decodeMetadata(from container: KeyedDecodingContainer<Keys>) throws -> [String: GeneratedContent] {
             try container.decodeIfPresent(MetadataCoding.self, forKey: .metadata)?.values ?? [:]

@@ -30,6 +30,9 @@ extension Transcript.Entry {
         case .toolOutput(let value): value.segments
         case .response(let value): value.segments
         case .reasoning(let value): value.segments
+        #if DataAttachments
+        case .data: []
+        #endif
         }
     }
 

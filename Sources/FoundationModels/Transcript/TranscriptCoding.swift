@@ -15,9 +15,12 @@ import Foundation
 //                 text>", "metadata"?}] is a tool-calls entry
 //   tool          "toolName", "toolCallID"
 //   reasoning     "signature"? (base64), "metadata"?
+//   data          (DataAttachments trait, Apple 27.2) "contentType": UTI,
+//                 "data": base64, "metadata": "<JSON text>"; "contents" is []
 // CONTENT: {"type": "text", "id", "text"}
 //          {"type": "structure", "id", "source", "content": "<JSON text>"}
 //          {"type": "image", "id", "image": "<URL>", "label"?}
+//          {"type": "data", "id", "contentType", "data", "metadata", "label"?}
 // TOOL:    {"type": "function", "function": {"name", "description",
 //           "parameters": JSON Schema}}
 //

@@ -19,6 +19,15 @@ extension Transcript {
         case response(Transcript.Response)
         /// Reasoning from the model.
         case reasoning(Transcript.Reasoning)
+        #if DataAttachments
+        /// A top-level data entry (Apple 27.2): bytes and a content type a
+        /// model produced or was given. Apple documents the case by name
+        /// only (`Transcript.Entry.data`); its payload is taken to be
+        /// ``Transcript/DataEntry``, as `Attachment.data` carries a
+        /// ``Transcript/DataAttachment``. Under the `DataAttachments` trait,
+        /// so the shipped SDK's exhaustive switches compile with it off.
+        case data(Transcript.DataEntry)
+        #endif
 
         /// The identifier of the wrapped entry.
         public var id: String {
@@ -29,6 +38,9 @@ extension Transcript {
             case .toolOutput(let value): value.id
             case .response(let value): value.id
             case .reasoning(let value): value.id
+            #if DataAttachments
+            case .data(let value): value.id
+            #endif
             }
         }
 
@@ -40,6 +52,9 @@ extension Transcript {
             case .toolOutput(let value): value.description
             case .response(let value): value.description
             case .reasoning(let value): value.description
+            #if DataAttachments
+            case .data(let value): value.description
+            #endif
             }
         }
     }

@@ -106,6 +106,9 @@ extension OnDeviceTests {
                 case .toolOutput: "toolOutput"
                 case .response: "response"
                 case .reasoning: "reasoning"
+                #if DataAttachments
+                case .data: "data"
+                #endif
                 }
             }
         }

@@ -93,6 +93,10 @@ struct ChatRendering: Sendable {
             }
         case .reasoning:
             return nil
+        #if DataAttachments
+        case .data(let entry):
+            return Self.dataEntryMessage(entry)
+        #endif
         }
     }
 

@@ -222,6 +222,13 @@ struct AnthropicRequest {
                 if !text.isEmpty { system.append(text) }
             case .prompt(let prompt):
                 add("user", text(OpenAIChatClient.userText(prompt)))
+            #if DataAttachments
+            case .data:
+                // The Messages API has no form for a data entry, and the model
+                // lists no types (supportsDataEntryType is false), so the
+                // session refuses a transcript holding one before this.
+                continue
+            #endif
             case .reasoning(let reasoning):
                 // Only signed thinking can be sent back; unsigned reasoning
                 // (from another model) is left out.

@@ -230,6 +230,13 @@ package struct OpenAIChatClient: Sendable {
                 return message("user", userText(prompt))
             case .reasoning:
                 return nil
+            #if DataAttachments
+            case .data:
+                // Chat completions have no form for a data entry, and the
+                // model lists no types (supportsDataEntryType is false), so
+                // the session refuses a transcript holding one before this.
+                return nil
+            #endif
             case .toolCalls(let calls):
                 return WireJSON.object([
                     ("role", WireJSON.string("assistant")),
