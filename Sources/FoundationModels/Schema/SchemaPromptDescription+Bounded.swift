@@ -7,9 +7,9 @@ extension GenerationSchema {
     ///
     /// Exists because the shorter levels shrink a description by a fixed
     /// factor and a real-world schema can be any size: the Washington Post's
-    /// article schema (MaskBench `wp_0`) is 27,000 tokens whole and 20,000
-    /// as names and types alone, minutes of prefill on a CPU for an answer
-    /// the decoder enforces anyway. The budget is filled by what helps the
+    /// audio schema (MaskBench `wp_0`) describes to 12,968 tokens whole,
+    /// minutes of prefill on a CPU for an answer the decoder enforces
+    /// anyway, and Kubernetes' job spec (`kb_484`) to 31,226. The budget is filled by what helps the
     /// model write plausible content most, in this order: the top-level
     /// fields in order with their types and whether they are optional; their
     /// descriptions (a sentence, then a clause, before none); each named

@@ -113,13 +113,19 @@ package enum SchemaPromptDetail: String, CaseIterable, Sendable {
     /// unless a model is configured otherwise
     /// (``SystemLanguageModel/Configuration/schemaPromptTokenBudget``).
     ///
-    /// Every schema of the eval's corpora and the examples is described
-    /// whole or as before under it (the largest, the documented receipt's,
-    /// takes about 470 tokens whole; `fm tokens --type`), so they lose
-    /// nothing; a real-world schema past it (MaskBench's Washington Post
-    /// article, 27,000 tokens whole) costs about 10 s of prefill on 2 cores
-    /// (about 100 prompt tokens a second for the default model) instead of
-    /// minutes, and the decoder enforces the rest.
+    /// Every answer schema of the eval's corpora is described as it was
+    /// with half the context as the budget (SchemaBudgetCorpusTests, the
+    /// default model's tokenizer: the largest whole description, the
+    /// documented receipt's, is 467 tokens, sent brief at 91; coaching's
+    /// 262; the rest 24 to 144), so they lose nothing. A real-world schema
+    /// past it is sent in at most this many: of MaskBench's readable
+    /// schemas over 15 KB, 181 describe to more than 8,000 tokens whole
+    /// (the Washington Post's `wp_0` 12,968, Kubernetes' `kb_484` 31,226,
+    /// more than its answer leaves room for) and every one is sent within
+    /// 1,024 (`fm tokens --schema`). On 2 cores shared with other work,
+    /// `wp_0`'s prompt of 1,026 tokens took about 38 s to read (a repeated
+    /// request, reading 1 token, answered that much sooner); the decoder
+    /// enforces the rest.
     package static let standardTokenBudget = 1024
 }
 
