@@ -123,6 +123,12 @@ SWIFT
 write_manifest ""
 cd "$app"
 clean swift package resolve > "$work/resolve.log" 2>&1 || { cat "$work/resolve.log" >&2; exit 1; }
+# `resolve` keeps a branch dependency where the kept build's workspace state
+# has it (the first run's commit, however many runs since): `update` moves
+# it to the work tree just committed.
+clean swift package update swift-foundation-models >> "$work/resolve.log" 2>&1 || { cat "$work/resolve.log" >&2; exit 1; }
+check "the app builds the work tree just committed" \
+    bash -c "grep -q \"\$(git -C '$upstream' rev-parse HEAD)\" Package.resolved"
 clean bash .build/checkouts/swift-foundation-models/scripts/setup.sh --quiet
 t0=$SECONDS
 if clean swift build > "$work/build.log" 2>&1; then
