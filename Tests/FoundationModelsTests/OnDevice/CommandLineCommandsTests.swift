@@ -54,16 +54,20 @@ extension OnDeviceTests {
             try OnDevice.requireModel()
             let result = try Tool.run(["tokens", "--instructions", "Answer briefly.", "--type", "CrateInsight", "What is in this crate?"])
             #expect(result.status == 0, "\(result.error)")
+            // "name  count", then perhaps "  how the schema was sent".
             var counts: [String: Int] = [:]
             for line in result.output.split(separator: "\n") {
-                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                if let count = fields.last.flatMap({ Int($0) }) { counts[fields.dropLast().joined(separator: " ")] = count }
+                guard let match = line.firstMatch(of: /^\s*(\S.*?)\s{2,}(\d+)(?:\s{2}.*)?$/), let count = Int(match.2) else { continue }
+                counts[String(match.1)] = count
             }
             let instructions = try #require(counts["instructions"], "\(result.output)")
             let prompt = try #require(counts["prompt"], "\(result.output)")
             let schema = try #require(counts["schema CrateInsight"], "\(result.output)")
-            #expect(instructions > 0 && prompt > 0 && schema > 20, "\(result.output)")
-            #expect(counts["total"] == instructions + prompt + schema, "\(result.output)")
+            let sent = try #require(counts["CrateInsight in the prompt"], "\(result.output)")
+            #expect(instructions > 0 && prompt > 0 && schema > 20 && sent > 20, "\(result.output)")
+            // The total is what a request pays: the schema's description in
+            // the prompt, not its JSON Schema text.
+            #expect(counts["total"] == instructions + prompt + sent, "\(result.output)")
             #expect((counts["context"] ?? 0) > 0, "\(result.output)")
             // A longer prompt costs more.
             let longer = try Tool.run(["tokens", "What is in this crate, record by record, and why does it sound the way it does?"])
