@@ -40,9 +40,9 @@ public final class PrivateCloudComputeLanguageModel: Sendable, Observable {
     /// - Throws: ``ServerModelError`` for a URL that is not http(s) or is
     ///   plain HTTP to another machine.
     public init(url: URL, model: String, apiKey: String? = nil, contextSize: Int? = nil, options: ServerOptions = ServerOptions()) throws {
-        let endpoint = try ServerEndpoint(url)
+        let endpoint = try RemoteEndpoint(url)
         backend = .success(PrivateCloudComputeBackend(
-            chat: OpenAIChatConfiguration(endpoint: endpoint, model: model, apiKey: apiKey.map(ServerSecret.init), options: options),
+            chat: OpenAIChatConfiguration(endpoint: endpoint, model: model, apiKey: apiKey.map(APIKey.init), options: options),
             contextSize: contextSize
         ))
     }

@@ -89,7 +89,7 @@ extension Transcript {
 }
 
 /// Which error family a server model's failures are surfaced in.
-package enum ServerErrorFamily: Sendable, Hashable {
+package enum RemoteErrorFamily: Sendable, Hashable {
     /// The seam's family: `LanguageModelError`, the system model's
     /// `assetsUnavailable` for a server that cannot serve, and
     /// `GeneratedContent.ParsingError`.
@@ -130,7 +130,7 @@ package enum ServerErrorFamily: Sendable, Hashable {
 /// session sees its end: the executor has streamed the text, and a value
 /// that breaks the schema fails the request with `decodingFailure`
 /// (`GeneratedContent.ParsingError`) instead of reaching the caller.
-package enum ServerAnswerCheck {
+package enum RemoteAnswerCheck {
     package static func validate(_ text: String, schema: GenerationSchema?) throws(ServerFailure) {
         guard let schema else { return }
         let content: GeneratedContent

@@ -27,11 +27,11 @@ package struct PrivateCloudComputeBackend: Sendable, Hashable {
         guard let model = environment["FOUNDATION_MODELS_PCC_MODEL"], !model.isEmpty else {
             return .failure(ServerModelError("FOUNDATION_MODELS_PCC_URL is set but FOUNDATION_MODELS_PCC_MODEL (the model name) is not"))
         }
-        let key = environment["FOUNDATION_MODELS_PCC_API_KEY"].flatMap { $0.isEmpty ? nil : ServerSecret($0) }
+        let key = environment["FOUNDATION_MODELS_PCC_API_KEY"].flatMap { $0.isEmpty ? nil : APIKey($0) }
         let contextSize = environment["FOUNDATION_MODELS_PCC_CONTEXT_SIZE"].flatMap { Int($0) }
         return Result { () throws(ServerModelError) in
             PrivateCloudComputeBackend(
-                chat: OpenAIChatConfiguration(endpoint: try ServerEndpoint(url), model: model, apiKey: key, options: ServerOptions()),
+                chat: OpenAIChatConfiguration(endpoint: try RemoteEndpoint(url), model: model, apiKey: key, options: ServerOptions()),
                 contextSize: contextSize
             )
         }
@@ -45,7 +45,7 @@ package struct PrivateCloudComputeBackend: Sendable, Hashable {
         if let key = chat.apiKey { headers.append(("Authorization", "Bearer \(key.value)")) }
         var root = chat.endpoint.baseURL
         if root.lastPathComponent == "v1" { root.deleteLastPathComponent() }
-        let props = try ServerEndpoint(root).url("props")
+        let props = try RemoteEndpoint(root).url("props")
         let answers: [(status: Int, body: String)]
         do {
             let models = try await ServerHTTP.get(chat.endpoint.url("models"), headers: headers, options: chat.options)
@@ -54,7 +54,7 @@ package struct PrivateCloudComputeBackend: Sendable, Hashable {
             answers = [models, try await ServerHTTP.get(props, headers: headers, options: chat.options)]
         } catch {
             state.record(error)
-            throw ServerErrorFamily.privateCloudCompute.error(for: error)
+            throw RemoteErrorFamily.privateCloudCompute.error(for: error)
         }
         let settings = (try? GeneratedContent(json: answers[1].body))?[wire: "default_generation_settings"]
         guard answers[1].status == 200, let size = settings?[wire: "n_ctx"]?.wireInt else {

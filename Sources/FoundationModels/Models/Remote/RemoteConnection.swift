@@ -43,15 +43,15 @@ public struct ServerOptions: Sendable, Hashable {
 
 /// An API key that never shows itself: its description is redacted, so it
 /// cannot reach a log line, an error or a debug print by accident.
-package struct ServerSecret: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+package struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     package let value: String
     package init(_ value: String) { self.value = value }
 
     /// The key given, else the one in the environment variable (`nil`
     /// when neither is set or the variable is empty).
-    package static func resolve(_ key: String?, environmentVariable: String?) -> ServerSecret? {
+    package static func resolve(_ key: String?, environmentVariable: String?) -> APIKey? {
         let value = key ?? environmentVariable.flatMap { ProcessInfo.processInfo.environment[$0] }
-        return value.flatMap { $0.isEmpty ? nil : ServerSecret($0) }
+        return value.flatMap { $0.isEmpty ? nil : APIKey($0) }
     }
 
     package var description: String { "<redacted>" }
@@ -60,7 +60,7 @@ package struct ServerSecret: Sendable, Hashable, CustomStringConvertible, Custom
 
 /// Where a server model's server is: a base URL checked once, when the
 /// model is made. Plain HTTP is accepted for loopback addresses only.
-package struct ServerEndpoint: Sendable, Hashable {
+package struct RemoteEndpoint: Sendable, Hashable {
     package let baseURL: URL
 
     /// - Throws: ``ServerModelError`` for a URL that is not http(s), has no
@@ -108,7 +108,7 @@ public struct ServerModelError: Error, LocalizedError, CustomStringConvertible, 
 }
 
 /// Why a server request failed, before it is expressed in the error family
-/// its model surfaces (see ``ServerErrorMapping``).
+/// its model surfaces (see ``RemoteErrorFamily``).
 package enum ServerFailure: Error, Sendable {
     /// No connection, or it broke before the answer was complete.
     case connection(String)

@@ -36,9 +36,9 @@ public struct AnthropicLanguageModel: LanguageModel {
         apiKeyEnvironmentVariable: String? = "ANTHROPIC_API_KEY",
         options: ServerOptions = ServerOptions()
     ) throws {
-        let endpoint = try ServerEndpoint(baseURL)
-        let key = ServerSecret.resolve(apiKey, environmentVariable: apiKeyEnvironmentVariable)
-        if key == nil, !ServerEndpoint.isLoopback(baseURL.host ?? "") {
+        let endpoint = try RemoteEndpoint(baseURL)
+        let key = APIKey.resolve(apiKey, environmentVariable: apiKeyEnvironmentVariable)
+        if key == nil, !RemoteEndpoint.isLoopback(baseURL.host ?? "") {
             throw ServerModelError("no Anthropic API key: pass apiKey or set \(apiKeyEnvironmentVariable ?? "an environment variable")")
         }
         configuration = AnthropicConfiguration(endpoint: endpoint, model: model, apiKey: key, options: options)
@@ -72,7 +72,7 @@ public struct AnthropicLanguageModel: LanguageModel {
             model: AnthropicLanguageModel,
             streamingInto channel: LanguageModelExecutorGenerationChannel
         ) async throws {
-            try ServerAnswerCheck.preflight(request.schema)
+            try RemoteAnswerCheck.preflight(request.schema)
             let wire = AnthropicRequest(request, model: configuration.model)
             var headers = [("anthropic-version", "2023-06-01")]
             if let key = configuration.apiKey { headers.append(("x-api-key", key.value)) }
@@ -90,16 +90,16 @@ public struct AnthropicLanguageModel: LanguageModel {
                 }
                 try await stream.finish(channel: channel)
             } catch let failure as ServerFailure {
-                throw ServerErrorFamily.languageModel.error(for: failure)
+                throw RemoteErrorFamily.languageModel.error(for: failure)
             }
         }
     }
 }
 
 package struct AnthropicConfiguration: Hashable, Sendable {
-    var endpoint: ServerEndpoint
+    var endpoint: RemoteEndpoint
     var model: String
-    var apiKey: ServerSecret?
+    var apiKey: APIKey?
     var options: ServerOptions
 }
 
@@ -435,7 +435,7 @@ struct AnthropicStream {
             answer = value.jsonString
             await channel.send(.response(entryID: responseID, action: .appendText(answer, tokenCount: 1)))
         }
-        try ServerAnswerCheck.validate(answer, schema: schema)
+        try RemoteAnswerCheck.validate(answer, schema: schema)
     }
 
     /// An error answer as a failure: `{"type":"error","error":{"type","message"}}`.

@@ -47,9 +47,9 @@ public struct OpenAICompatibleLanguageModel: LanguageModel {
         options: ServerOptions = ServerOptions()
     ) throws {
         configuration = OpenAIChatConfiguration(
-            endpoint: try ServerEndpoint(baseURL),
+            endpoint: try RemoteEndpoint(baseURL),
             model: model,
-            apiKey: ServerSecret.resolve(apiKey, environmentVariable: apiKeyEnvironmentVariable),
+            apiKey: APIKey.resolve(apiKey, environmentVariable: apiKeyEnvironmentVariable),
             options: options
         )
     }
@@ -92,9 +92,9 @@ public struct OpenAICompatibleLanguageModel: LanguageModel {
 
 /// Where and how an OpenAI-compatible server is reached.
 package struct OpenAIChatConfiguration: Hashable, Sendable {
-    package var endpoint: ServerEndpoint
+    package var endpoint: RemoteEndpoint
     package var model: String
-    package var apiKey: ServerSecret?
+    package var apiKey: APIKey?
     package var options: ServerOptions
 }
 
@@ -103,12 +103,12 @@ package struct OpenAIChatConfiguration: Hashable, Sendable {
 /// which differ only in the errors they surface.
 package struct OpenAIChatClient: Sendable {
     package let configuration: OpenAIChatConfiguration
-    package let family: ServerErrorFamily
+    package let family: RemoteErrorFamily
     /// Told whether each request reached the server (for availability that
     /// follows what happened).
     package var onOutcome: (@Sendable (ServerFailure?) -> Void)? = nil
 
-    package init(configuration: OpenAIChatConfiguration, family: ServerErrorFamily, onOutcome: (@Sendable (ServerFailure?) -> Void)? = nil) {
+    package init(configuration: OpenAIChatConfiguration, family: RemoteErrorFamily, onOutcome: (@Sendable (ServerFailure?) -> Void)? = nil) {
         self.configuration = configuration
         self.family = family
         self.onOutcome = onOutcome
@@ -118,7 +118,7 @@ package struct OpenAIChatClient: Sendable {
         to request: LanguageModelExecutorGenerationRequest,
         streamingInto channel: LanguageModelExecutorGenerationChannel
     ) async throws {
-        try ServerAnswerCheck.preflight(request.schema)
+        try RemoteAnswerCheck.preflight(request.schema)
         do {
             let body = Self.body(for: request, model: configuration.model).jsonString
             var headers: [(String, String)] = []
@@ -437,7 +437,7 @@ package struct OpenAIStreamState {
             throw .connection("the stream ended before the server finished its answer")
         }
         if calls.isEmpty {
-            try ServerAnswerCheck.validate(text, schema: schema)
+            try RemoteAnswerCheck.validate(text, schema: schema)
         }
     }
 }
