@@ -160,11 +160,16 @@ let package = Package(
             name: "FoundationModelsTiers",
             dependencies: ["FoundationModels"]
         ),
+        // Layer 6: the package's one way to run a child process: a run to
+        // its end (status, standard output, standard error) and a server
+        // beside this process, never left running (docs/ARCHITECTURE.md).
+        .target(name: "ChildProcess"),
         // Layer 6: the apps' reusable pieces (docs/ARCHITECTURE.md).
         .target(
             name: "FoundationModelsKit",
             dependencies: [
                 "FoundationModels",
+                "ChildProcess",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -201,7 +206,7 @@ let package = Package(
         // and prompts: one definition of each, measured where it ships.
         .target(
             name: "FoundationModelsEval",
-            dependencies: ["FoundationModels", "FoundationModelsKit", "GuidedGeneration", "LlamaKit", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection", "CoachingReport"]
+            dependencies: ["FoundationModels", "FoundationModelsKit", "ChildProcess", "GuidedGeneration", "LlamaKit", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection", "CoachingReport"]
         ),
         // Layer 6: the command-line tool.
         .executableTarget(
@@ -247,14 +252,14 @@ let package = Package(
         // `make bench`: the session against llama.cpp's own tools; writes BENCHMARKS.md.
         .executableTarget(
             name: "fm-bench",
-            dependencies: ["FoundationModels", "FoundationModelsEval", "FoundationModelsTiers", "GuidedGeneration", "LlamaKit"]
+            dependencies: ["FoundationModels", "FoundationModelsEval", "FoundationModelsTiers", "GuidedGeneration", "LlamaKit", "ChildProcess"]
         ),
         // What tests need from the machine (a model, llama-server, a run of
         // their own), declared as traits and tags: a test whose need is
         // absent is skipped with its reason (README, "Tests").
         .target(
             name: "TestSupport",
-            dependencies: ["FoundationModels"],
+            dependencies: ["FoundationModels", "ChildProcess"],
             path: "Tests/TestSupport"
         ),
         .testTarget(
@@ -339,6 +344,10 @@ let package = Package(
     ]
         // The programs mark each answer with the eval's scorers (complete,
         // right, cut short, wrong), and the quality tests assert them.
+        .testTarget(
+            name: "ChildProcessTests",
+            dependencies: ["ChildProcess"]
+        ),
         + example(
             "VinylCollection", program: "vinyl-collection",
             demoDependencies: ["FoundationModelsEval"], testDependencies: ["FoundationModelsEval"]

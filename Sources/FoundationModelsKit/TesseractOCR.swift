@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// The words in a photo, read by the `tesseract` command (Tesseract 4 or 5,
@@ -61,10 +62,10 @@ public struct TesseractOCR: Sendable {
             throw OCRError(.engineNotFound, "\(configuration.executable) was not found: install Tesseract (Debian and Ubuntu: apt-get install tesseract-ocr; macOS: brew install tesseract) or set the executable's path")
         }
         let arguments = [image.path, "-", "--psm", "\(configuration.pageSegmentationMode)", "-l", configuration.languages, "tsv"]
-        let output: ProcessRun.Output
+        let output: ChildProcess.Output
         do {
-            output = try await ProcessRun.run(executable, arguments, environment: ["OMP_THREAD_LIMIT": "\(max(configuration.threads, 1))"],
-                                              timeLimit: configuration.timeLimit)
+            output = try await ChildProcess.run(executable, arguments, environment: ["OMP_THREAD_LIMIT": "\(max(configuration.threads, 1))"],
+                                                timeLimit: configuration.timeLimit)
         } catch {
             switch error {
             case .cannotStart(let reason): throw OCRError(.engineNotFound, "\(executable.path) could not be started: \(reason)")

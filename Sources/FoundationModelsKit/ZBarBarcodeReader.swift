@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// The barcodes and QR codes in an image, read by zbar's `zbarimg` command
@@ -8,7 +9,7 @@ import Foundation
 /// rather than a C library keeps the package free of a system library a
 /// user may not have, and without zbar only this reader fails, with an
 /// error naming the package to install. The process runs through
-/// ``ProcessRun``: off the cooperative pool, stopped on cancellation and
+/// ``ChildProcess``: off the cooperative pool, stopped on cancellation and
 /// after ``Configuration/timeLimit``.
 public struct ZBarBarcodeReader: Sendable {
     /// One code found in an image.
@@ -63,9 +64,9 @@ public struct ZBarBarcodeReader: Sendable {
             throw OCRError(.imageUnreadable, "no readable image at \(image.path)")
         }
         guard let executable = TesseractOCR.resolve(configuration.executable) else { throw notInstalled }
-        let output: ProcessRun.Output
+        let output: ChildProcess.Output
         do {
-            output = try await ProcessRun.run(executable, ["--quiet", image.path], timeLimit: configuration.timeLimit)
+            output = try await ChildProcess.run(executable, ["--quiet", image.path], timeLimit: configuration.timeLimit)
         } catch {
             switch error {
             case .cannotStart(let reason): throw OCRError(.engineNotFound, "\(executable.path) could not be started: \(reason)")

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import FoundationModels
 
@@ -19,22 +20,18 @@ enum ColdStart {
 
     /// The parent: seconds from launching the child to its first token.
     static func measure() throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        process.arguments = ["cold-ttft"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
         let start = Measure.clock.now
-        try process.run()
-        var buffer = Data()
-        while let chunk = try pipe.fileHandleForReading.read(upToCount: 64), !chunk.isEmpty {
-            buffer.append(chunk)
-            if String(decoding: buffer, as: UTF8.self).contains(marker) { break }
+        let child = try ChildServer(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL, ["cold-ttft"],
+                                    standardError: .inherited)
+        var announced = false
+        while !announced, case .line(let line) = child.nextLineBlocking(within: .seconds(600)) {
+            announced = line.contains(marker)
         }
         let elapsed = (Measure.clock.now - start).inSeconds
-        process.waitUntilExit()
-        guard String(decoding: buffer, as: UTF8.self).contains(marker) else {
-            throw BenchmarkError("the cold-start child exited without a token (status \(process.terminationStatus))")
+        let status = child.waitForExit(within: .seconds(600))
+        child.stop()
+        guard announced else {
+            throw BenchmarkError("the cold-start child exited without a token (status \(status.map(String.init) ?? "none"))")
         }
         return elapsed
     }

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import LlamaKit
 
@@ -55,11 +56,12 @@ enum DecodeCeiling {
 
     /// The parent: runs the child and reads its tokens per second.
     static func measure(model: String, threads: Int, contextLength: Int, tokens: Int, prompts: [String]) throws -> Double {
-        let (data, status) = try Measure.run(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL,
-                                             ["decode-ceiling", model, "\(threads)", "\(contextLength)", "\(tokens)"] + prompts)
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard status == 0, let rate = Double(text) else {
-            throw BenchmarkError("the decode-ceiling child failed (status \(status))")
+        let child = try ChildProcess.runBlocking(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL,
+                                                 ["decode-ceiling", model, "\(threads)", "\(contextLength)", "\(tokens)"] + prompts,
+                                                 standardError: .discarded)
+        let text = child.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard child.status == 0, let rate = Double(text) else {
+            throw BenchmarkError("the decode-ceiling child failed (status \(child.status))")
         }
         return rate
     }

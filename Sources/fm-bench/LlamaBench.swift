@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// llama.cpp's own `llama-bench` on the same model and threads: the reference
@@ -12,9 +13,9 @@ struct LlamaBench {
     static func run(binary: String, model: String, threads: Int, promptTokens: Int, generatedTokens: Int, depth: Int = 0, repetitions: Int = 5) throws -> LlamaBench {
         let depths = depth > 0 ? "0,\(depth)" : "0"
         let arguments = ["-m", model, "-t", "\(threads)", "-p", "\(promptTokens)", "-n", "\(generatedTokens)", "-d", depths, "-r", "\(repetitions)", "-o", "json"]
-        let (data, status) = try Measure.run(URL(fileURLWithPath: binary), arguments)
-        guard status == 0, let rows = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
-            throw BenchmarkError("llama-bench failed (status \(status))")
+        let child = try ChildProcess.runBlocking(URL(fileURLWithPath: binary), arguments, standardError: .discarded)
+        guard child.status == 0, let rows = try JSONSerialization.jsonObject(with: Data(child.standardOutput.utf8)) as? [[String: Any]] else {
+            throw BenchmarkError("llama-bench failed (status \(child.status))")
         }
         func speed(where predicate: ([String: Any]) -> Bool) throws -> Double {
             guard let row = rows.first(where: predicate), let value = row["avg_ts"] as? Double else {

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import FoundationModels
 import GuidedGeneration
@@ -231,17 +232,10 @@ enum MaskBench {
 
     /// Nil when `module` imports in `python`, else the last line of its error.
     static func probe(python: String, module: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", "import \(module)"]
-        let error = Pipe()
-        process.standardError = error
-        process.standardOutput = FileHandle.nullDevice
-        do { try process.run() } catch { return "\(error)" }
-        let data = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus != 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
+        let child: ChildProcess.Output
+        do { child = try ChildProcess.runBlocking(URL(fileURLWithPath: python), ["-c", "import \(module)"]) } catch { return "\(error)" }
+        guard child.status != 0 else { return nil }
+        return child.standardError.split(separator: "\n").last.map(String.init) ?? "exit status \(child.status)"
     }
 
     static func exportVocabulary(_ vocabulary: TokenVocabulary, to url: URL) throws {
@@ -340,11 +334,7 @@ enum MaskBench {
 
     /// A worker process: one job line in, one result line out.
     final class Worker {
-        let process = Process()
-        let input = Pipe()
-        let output = Pipe()
-        /// What the worker wrote and not yet read, and whether it closed its output.
-        private let received = Received()
+        private let server: ChildServer
 
         enum Reply { case line(Data), timeout, ended }
 
@@ -357,30 +347,13 @@ enum MaskBench {
         /// How long a worker may take to load.
         static let startupLimit: Double = 600
 
-        /// Filled by the reading thread, drained by ``request(_:timeout:)``.
-        final class Received: Sendable {
-            let state = Mutex<(buffer: Data, ended: Bool)>((Data(), false))
-            let signal = DispatchSemaphore(value: 0)
-        }
-
         init(command: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: command[0].contains("/") ? command[0] : "/usr/bin/env")
-            process.arguments = command[0].contains("/") ? Array(command.dropFirst()) : command
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = FileHandle.standardError
-            try process.run()
-            let handle = output.fileHandleForReading
-            let received = self.received
-            Thread.detachNewThread {
-                while true {
-                    let chunk = handle.availableData
-                    received.state.withLock { state in
-                        if chunk.isEmpty { state.ended = true } else { state.buffer.append(chunk) }
-                    }
-                    received.signal.signal()
-                    if chunk.isEmpty { return }
-                }
+            let executable = URL(fileURLWithPath: command[0].contains("/") ? command[0] : "/usr/bin/env")
+            let arguments = command[0].contains("/") ? Array(command.dropFirst()) : command
+            do {
+                server = try ChildServer(executable, arguments, standardError: .inherited, acceptsInput: true)
+            } catch {
+                throw BenchError(error.description)
             }
             guard case .line(let line) = wait(timeout: Self.startupLimit), line == Data(Self.readyLine.utf8) else {
                 stop()
@@ -390,7 +363,7 @@ enum MaskBench {
 
         func request(_ payload: Data, timeout: Double) -> Reply {
             do {
-                try input.fileHandleForWriting.write(contentsOf: payload + Data([0x0A]))
+                try server.write(payload + Data([0x0A]))
             } catch {
                 return .ended
             }
@@ -399,27 +372,15 @@ enum MaskBench {
 
         /// The worker's next line, or why there is none within `timeout` seconds.
         private func wait(timeout: Double) -> Reply {
-            let deadline = DispatchTime.now() + timeout
-            while true {
-                let reply: Reply? = received.state.withLock { state in
-                    if let newline = state.buffer.firstIndex(of: 0x0A) {
-                        let line = Data(state.buffer[state.buffer.startIndex..<newline])
-                        state.buffer.removeSubrange(state.buffer.startIndex...newline)
-                        return .line(line)
-                    }
-                    return state.ended ? .ended : nil
-                }
-                if let reply { return reply }
-                if received.signal.wait(timeout: deadline) == .timedOut { return .timeout }
+            switch server.nextLineBlocking(within: .seconds(timeout)) {
+            case .line(let line): .line(Data(line.utf8))
+            case .timedOut: .timeout
+            case .ended: .ended
             }
         }
 
         func stop() {
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-            }
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            server.stop()
         }
     }
 

@@ -11,21 +11,6 @@ enum Measure {
     /// script, scripts/gpu/bench.sh).
     static let rounds = max(1, Int(ProcessInfo.processInfo.environment["FM_BENCH_ROUNDS"] ?? "") ?? 3)
 
-    /// Runs `executable` to its end and returns what it wrote to standard
-    /// output (standard error is dropped) and its exit status.
-    static func run(_ executable: URL, _ arguments: [String]) throws -> (output: Data, status: Int32) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (data, process.terminationStatus)
-    }
-
     /// One streamed request: time to the first snapshot, total time, usage.
     struct Streamed {
         var timeToFirstToken: Double

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import FoundationModels
 
@@ -131,7 +132,7 @@ enum OwnWork {
 
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let stripped = work.appendingPathComponent("fm-bench")
-        let objcopy = try Measure.run(URL(fileURLWithPath: "/usr/bin/env"), ["objcopy", "--strip-debug", executable.path, stripped.path])
+        let objcopy = try ChildProcess.runBlocking(["objcopy", "--strip-debug", executable.path, stripped.path], standardError: .discarded)
         guard objcopy.status == 0 else { throw BenchmarkError("objcopy --strip-debug failed (binutils installed?)") }
 
         let output = work.appendingPathComponent("callgrind.out")
@@ -139,39 +140,31 @@ enum OwnWork {
             "--tool=callgrind", "--dump-before=*callgrindBoundary*", "--dump-instr=no",
             "--compress-strings=no", "--compress-pos=no", "--callgrind-out-file=\(output.path)",
         ]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["valgrind"] + valgrindArguments + [stripped.path, "own-work-child", modelPath]
-        var childEnvironment = environment
-        childEnvironment["FOUNDATION_MODELS_THREADS"] = "1"
-        childEnvironment["FOUNDATION_MODELS_REPETITION"] = "off"
-        childEnvironment["SWIFT_DETERMINISTIC_HASHING"] = "1"
+        var childEnvironment = [
+            "FOUNDATION_MODELS_THREADS": "1", "FOUNDATION_MODELS_REPETITION": "off", "SWIFT_DETERMINISTIC_HASHING": "1",
+        ]
         if let libraries = environment["FM_CALLGRIND_LIBRARY_PATH"], !libraries.isEmpty {
             childEnvironment["LD_LIBRARY_PATH"] = libraries + (environment["LD_LIBRARY_PATH"].map { ":" + $0 } ?? "")
         }
-        process.environment = childEnvironment
-        let stdout = Pipe()
-        let stderr = work.appendingPathComponent("valgrind.log")
-        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        process.standardOutput = stdout
-        process.standardError = try FileHandle(forWritingTo: stderr)
         log("running \(modelPath) under callgrind (minutes)")
+        let child: ChildProcess.Output
         do {
-            try process.run()
+            child = try ChildProcess.runBlocking(["valgrind"] + valgrindArguments + [stripped.path, "own-work-child", modelPath],
+                                                 environment: childEnvironment)
         } catch {
             throw BenchmarkError("valgrind could not be started: \(error)")
         }
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let counts = try? JSONSerialization.jsonObject(with: data) as? [String: [Int]],
+        // Valgrind's log, kept beside the dumps.
+        try? child.standardError.write(to: work.appendingPathComponent("valgrind.log"), atomically: true, encoding: .utf8)
+        guard child.status == 0,
+              let counts = try? JSONSerialization.jsonObject(with: Data(child.standardOutput.utf8)) as? [String: [Int]],
               let short = counts["short"], let long = counts["long"], let prompt = counts["prompt"]?.first
         else {
-            let log = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
+            let log = child.standardError
             if log.contains("unhandled instruction bytes") {
                 throw BenchmarkError("valgrind met an instruction it cannot run (AVX-512 in llama.cpp's native build?): set FM_CALLGRIND_LIBRARY_PATH to the lib folder of `scripts/setup.sh --gpu=cpu-baseline --llama-only` (make callgrind does)")
             }
-            throw BenchmarkError("the run under valgrind failed (status \(process.terminationStatus)):\n\(log.suffix(2000))")
+            throw BenchmarkError("the run under valgrind failed (status \(child.status)):\n\(log.suffix(2000))")
         }
         // Dump 1 is loading and the warm-up, 2 the 1-token answers, 3 the
         // long ones; the last (at exit) the teardown.
@@ -308,21 +301,13 @@ extension OwnWork {
     /// Swift symbols demangled (simplified) by `swift demangle`, or as they
     /// are where it does not run.
     static func demangle(_ symbols: [String]) -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "demangle", "--simplified", "--compact"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return symbols }
-        input.fileHandleForWriting.write(Data(symbols.joined(separator: "\n").appending("\n").utf8))
-        try? input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard process.terminationStatus == 0, lines.count >= symbols.count else { return symbols }
+        // Standard input from a file: written to a pipe, a long list would
+        // wait on `swift demangle`, which waits on its full output pipe.
+        guard let child = try? ChildProcess.runBlocking(["swift", "demangle", "--simplified", "--compact"],
+                                                        input: symbols.joined(separator: "\n").appending("\n"), standardError: .discarded)
+        else { return symbols }
+        let lines = child.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard child.status == 0, lines.count >= symbols.count else { return symbols }
         return Array(lines.prefix(symbols.count))
     }
 }

@@ -1,7 +1,7 @@
+import ChildProcess
 import Foundation
 import FoundationModels
 import FoundationModelsEval
-import Synchronization
 
 /// Aggregate throughput through `fm serve` (the OpenAI-compatible server,
 /// the program fm-serve) against llama-server with eight slots, on the same
@@ -177,14 +177,13 @@ struct ServeBenchmark {
 }
 
 /// fm-serve started for the benchmark: the program beside fm-bench, on a
-/// free port of 127.0.0.1 (`--port 0`, read back from its first line).
-/// ``stop()`` ends it; call it on every path.
+/// free port of 127.0.0.1 (`--port 0`, read back from its first line), as
+/// a ``ChildServer`` (never left running). ``stop()`` ends it; call it on
+/// every path.
 final class ServeProcess {
     static let modelName = "bench"
-    let process = Process()
-    let command: String
-    private let output = ServeOutput()
-    private let log: URL
+    private let server: ChildServer
+    var command: String { server.command }
 
     /// fm-serve beside this program (as `fm serve` finds it beside fm).
     static func binary() throws -> URL {
@@ -205,68 +204,35 @@ final class ServeProcess {
             "--port", "0", "--model", model, "--model-name", Self.modelName,
             "--parallel", "\(parallel)", "--context-size", "\(contextSize)",
         ]
-        command = (variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [binary.path] + arguments).joined(separator: " ")
-        var environment = ProcessInfo.processInfo.environment
-        environment.merge(variables) { $1 }
-        environment["FM_SERVE_API_KEY"] = nil
-        log = FileManager.default.temporaryDirectory.appendingPathComponent("fm-serve-bench-\(getpid())-\(UUID().uuidString.prefix(8)).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        // The access log, a line per request: kept for an error's message.
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
-        OrphanGuard.adopt(process.processIdentifier)
-        // Read standard output to its end, so a full pipe never stops the server.
-        let output = output
-        let reader = Thread {
-            let handle = pipe.fileHandleForReading
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { break }
-                output.state.withLock { $0.text += String(decoding: data, as: UTF8.self) }
-            }
-            output.state.withLock { $0.closed = true }
+        // Standard error, the access log (a line per request), is kept for an error's message.
+        do {
+            server = try ChildServer(binary, arguments, environment: variables, unsetting: ["FM_SERVE_API_KEY"], standardError: .log)
+        } catch {
+            throw BenchmarkError(error.description)
         }
-        reader.start()
     }
 
     /// The port from `fm serve: listening on http://HOST:PORT/v1 ...`,
     /// once the model is loaded and connections are accepted.
     func waitUntilListening(timeout: Double = 120) async throws -> Int {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let (text, closed) = output.state.withLock { ($0.text, $0.closed) }
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("fm serve: listening on http://") }),
-               let address = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }),
-               let url = URL(string: String(address)), let port = url.port {
-                return port
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(timeout)
+        while clock.now < deadline {
+            switch await server.nextLine(within: deadline - clock.now) {
+            case .line(let line):
+                if line.hasPrefix("fm serve: listening on http://"), let port = ChildServer.loopbackPort(in: line) { return port }
+            case .ended:
+                throw BenchmarkError("fm-serve exited before listening: \(server.logTail())")
+            case .timedOut:
+                break
             }
-            if closed || !process.isRunning {
-                throw BenchmarkError("fm-serve exited before listening: \(logTail())")
-            }
-            try await Task.sleep(for: .milliseconds(100))
         }
-        throw BenchmarkError("fm-serve did not listen within \(Int(timeout)) s: \(logTail())")
+        throw BenchmarkError("fm-serve did not listen within \(Int(timeout)) s: \(server.logTail())")
     }
 
-    /// Kills the server and waits (at most 5 s) until it is gone. SIGKILL,
-    /// as for llama-server: nothing is left to finish, and a child started
-    /// from a Dispatch thread inherits a mask that blocks SIGTERM.
+    /// Kills the server (SIGKILL, as for llama-server: nothing is left to
+    /// finish) and waits (at most 5 s) until it is gone.
     func stop() {
-        OrphanGuard.stop(process)
-        try? FileManager.default.removeItem(at: log)
+        server.stop()
     }
-
-    private func logTail() -> String {
-        String(((try? String(contentsOf: log, encoding: .utf8)) ?? "").suffix(800))
-    }
-}
-
-/// What fm-serve wrote to standard output so far, and whether it closed it.
-final class ServeOutput: Sendable {
-    let state = Mutex<(text: String, closed: Bool)>(("", false))
 }

@@ -9,11 +9,12 @@ import FoundationModels
 import Testing
 import TestSupport
 
-/// A running fm-serve, stopped (SIGTERM) when the test is done with it.
+/// A running fm-serve, stopped (SIGTERM) when the test is done with it: a
+/// ``ChildServer``, so one a test forgets or a failure skips is killed
+/// when it goes away, and none outlives an interrupted run.
 final class FMServeProcess: Sendable {
-    let process: Process
+    let process: ChildServer
     let port: Int
-    let output: Pipe
 
     static let apiKey = "test-key-\(UInt32.random(in: 0...UInt32.max))"
     static let modelName = "small"
@@ -25,42 +26,29 @@ final class FMServeProcess: Sendable {
     ///   - environment: variables added to the test's own.
     ///   - errorLog: a file for its standard error (the access log), else nowhere.
     init(arguments: [String] = [], local: Bool = true, environment: [String: String] = [:], errorLog: URL? = nil) throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fm-serve")
+        let binary = TestMachine.product("fm-serve")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no fm-serve beside the tests (\(binary.path)): swift build --build-tests builds it")
         let model = TestMachine.smallModel
-        process = Process()
-        process.executableURL = binary
         let serving = local ? ["--model", model, "--parallel", "2", "--max-queue", "4", "--context-size", "1024"] : []
         let listening = arguments.contains("--socket") ? [] : ["--port", "0"]
-        process.arguments = listening + ["--model-name", Self.modelName, "--api-key", Self.apiKey, "--max-body-bytes", "1048576",
-                             "--idle-timeout", "3"] + serving + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        output = Pipe()
-        process.standardOutput = output
-        if let errorLog {
-            _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: errorLog)
-        } else {
-            process.standardError = FileHandle.nullDevice
-        }
-        try process.run()
+        process = try ChildServer(
+            binary,
+            listening + ["--model-name", Self.modelName, "--api-key", Self.apiKey, "--max-body-bytes", "1048576", "--idle-timeout", "3"]
+                + serving + arguments,
+            environment: environment, standardError: errorLog.map { .file($0) } ?? .discarded
+        )
         // The first line says where it listens.
-        var line = Data()
-        let handle = output.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let byte = handle.readData(ofLength: 1)
-            if byte.isEmpty { break }
-            line.append(byte)
+        guard case .line(let text) = process.nextLineBlocking(within: .seconds(300)) else {
+            process.stop()
+            throw FMServeError(description: "fm-serve exited or was silent before saying where it listens")
         }
-        let text = String(decoding: line, as: UTF8.self)
         if text.contains("listening on unix:") {
             // --socket: no port.
             self.port = 0
             return
         }
-        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-              let port = Int(text[range].split(separator: ":").last ?? "") else {
-            process.terminate()
+        guard let port = ChildServer.loopbackPort(in: text) else {
+            process.stop()
             throw FMServeError(description: "fm-serve did not say where it listens: \(text)")
         }
         self.port = port
@@ -68,14 +56,10 @@ final class FMServeProcess: Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)/v1" }
 
-    /// SIGTERM, then the exit status.
+    /// SIGTERM, then the exit status (-1 if it is still running after a minute, when it is killed).
     func stop() -> Int32 {
-        process.terminate()
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.terminate(within: .seconds(60)) ?? -1
     }
-
-    deinit { if process.isRunning { process.terminate() } }
 }
 
 struct FMServeError: Error, CustomStringConvertible { var description: String }
@@ -143,8 +127,7 @@ struct FMServeTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("fm-\(UInt32.random(in: 0...UInt32.max)).sock").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let killed = try FMServeProcess(arguments: ["--socket", path])
-        kill(killed.process.processIdentifier, SIGKILL)
-        killed.process.waitUntilExit()
+        killed.process.stop()
         #expect(FileManager.default.fileExists(atPath: path), "a killed server leaves its socket")
         let server = try FMServeProcess(arguments: ["--socket", path])
         try Self.runChecks("fm_serve_ops.py", against: server, baseURL: "unix:\(path)", mode: "socket", expecting: 3)
@@ -166,12 +149,13 @@ struct FMServeTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fm-schemathesis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, output, error) = try TestMachine.run(URL(fileURLWithPath: schemathesis), [
+        let run = try TestMachine.run(URL(fileURLWithPath: schemathesis), [
             "run", "\(root)/openapi.json", "--header", "Authorization: Bearer \(FMServeProcess.apiKey)",
             "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
             "--max-examples", "15", "--request-timeout", "60", "--generation-deterministic",
         ], in: folder)
-        #expect(status == 0, "\(output.suffix(4000)) \(error.suffix(2000))")
+        let output = run.standardOutput
+        #expect(run.status == 0, "\(output.suffix(4000)) \(run.standardError.suffix(2000))")
         let summary = output.split(separator: "\n").first { $0.contains("generated") && $0.contains("passed") }
         #expect(summary != nil && !(summary ?? "").contains("failed"), "\(output.suffix(4000))")
         // Every operation but the document's own (loaded, not fuzzed).
@@ -253,14 +237,14 @@ struct FMServeTests {
         var iterator = stream.makeAsyncIterator()
         _ = try await iterator.next()
         let signalled = ContinuousClock.now
-        server.process.terminate()
+        server.process.send(SIGTERM)
         // The rest of the stream ends: complete, or failed because the server went away.
         do {
             while try await iterator.next() != nil {}
         } catch {}
-        server.process.waitUntilExit()
+        let status = server.process.waitForExit(within: .seconds(60))
         let elapsed = ContinuousClock.now - signalled
-        #expect(server.process.terminationStatus == 0)
+        #expect(status == 0)
         #expect(elapsed < .seconds(2 + 5 + 3), "stopped after \(elapsed)")
         // The interrupted request left the session's transcript as it was.
         #expect(session.transcript.isEmpty || session.transcript.count == 2)

@@ -1,3 +1,4 @@
+@_exported import ChildProcess
 import Foundation
 import FoundationModels
 import Testing
@@ -224,18 +225,12 @@ public enum TestMachine {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Runs `command` (its program found on PATH) to the end: its exit
-    /// status and its output, standard error included.
+    /// status and its output, standard error included. Its tuple is kept
+    /// for the call sites that take it apart; a new one uses
+    /// ``run(_:_:in:)`` or `ChildProcess.runBlocking`, whose `Output` is named.
     public static func run(_ command: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ChildProcess.runBlocking(command, standardError: .intoOutput)
+        return (result.status, result.standardOutput)
     }
 
     /// The package's executable `name`, built beside the test bundle
@@ -245,20 +240,10 @@ public enum TestMachine {
     }
 
     /// Runs `executable` with `arguments` to the end, in `directory` if
-    /// given: its exit status, standard output and standard error apart.
-    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    /// given: its exit status, standard output and standard error apart
+    /// (``ChildProcess``: no pipe to fill, so neither waits on the other).
+    package static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> ChildProcess.Output {
+        try ChildProcess.runBlocking(executable, arguments, directory: directory)
     }
 
     /// The interpreter of one of the tests' pinned Python environments

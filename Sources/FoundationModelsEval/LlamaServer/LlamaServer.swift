@@ -1,8 +1,8 @@
+import ChildProcess
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 import FoundationModels
 
 /// What went wrong talking to llama-server.
@@ -24,13 +24,12 @@ package struct LlamaServerError: Error, CustomStringConvertible {
 /// generation that follows a JSON Schema (`json_schema_to_grammar` and its
 /// grammar sampler). Used by `make bench` and by `fm eval`.
 ///
-/// Started on 127.0.0.1 on a free port; ``stop()`` ends it (call it on every
-/// path, errors included).
+/// Started on 127.0.0.1 on a free port, as a ``ChildServer`` (never left
+/// running); ``stop()`` ends it (call it on every path, errors included).
 package final class LlamaServer {
-    let process = Process()
+    private let server: ChildServer
     package let port: Int
-    package let command: String
-    private let log: URL
+    package var command: String { server.command }
 
     /// - Parameters:
     ///   - contextSize: positions of the whole cache, shared by the slots.
@@ -41,15 +40,11 @@ package final class LlamaServer {
             "-m", model, "-t", "\(threads)", "-tb", "\(threads)", "-c", "\(contextSize)", "-np", "\(parallel)",
             "--host", "127.0.0.1", "--port", "\(port)", "--no-webui", "-s", "0",
         ]
-        command = ([binary] + arguments).joined(separator: " ")
-        log = FileManager.default.temporaryDirectory.appendingPathComponent("fm-llama-server-\(getpid())-\(port).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
-        OrphanGuard.adopt(process.processIdentifier)
+        do {
+            server = try ChildServer(URL(fileURLWithPath: binary), arguments, standardOutput: .discarded, standardError: .log)
+        } catch {
+            throw LlamaServerError(error.description)
+        }
     }
 
     /// A server started and ready (its model loaded); one that fails to
@@ -67,18 +62,16 @@ package final class LlamaServer {
 
     /// Waits until `/health` answers 200 (the model is loaded).
     package func waitUntilReady(timeout: Double = 120) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            guard process.isRunning else {
-                throw LlamaServerError("llama-server exited (status \(process.terminationStatus)): \(logTail())")
+        let health = "http://127.0.0.1:\(port)/health"
+        do {
+            try await server.waitUntilReady(within: .seconds(timeout), name: "llama-server") {
+                let probe = ServerOptions(connectTimeout: .seconds(2), idleTimeout: .seconds(5), maximumRetries: 0)
+                guard let (status, _) = try? await ServerHTTP.get(health, headers: [], options: probe) else { return false }
+                return status == 200
             }
-            let probe = ServerOptions(connectTimeout: .seconds(2), idleTimeout: .seconds(5), maximumRetries: 0)
-            if let (status, _) = try? await ServerHTTP.get("http://127.0.0.1:\(port)/health", headers: [], options: probe), status == 200 {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(100))
+        } catch {
+            throw LlamaServerError(error.description)
         }
-        throw LlamaServerError("llama-server did not become ready in \(Int(timeout)) s: \(logTail())")
     }
 
     /// What `/completion` returned for one request.
@@ -152,19 +145,10 @@ package final class LlamaServer {
         )
     }
 
-    /// Kills the server and waits (at most 5 s) until it is gone.
-    ///
-    /// SIGKILL, because the server never sees SIGTERM: it inherits the
-    /// signal mask of the Dispatch worker thread that started it, which
-    /// blocks SIGTERM.
+    /// Kills the server (SIGKILL: ``ChildServer/stop()``) and waits (at
+    /// most 5 s) until it is gone.
     package func stop() {
-        OrphanGuard.stop(process)
-        try? FileManager.default.removeItem(at: log)
-    }
-
-    private func logTail() -> String {
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return String(text.suffix(800))
+        server.stop()
     }
 
     /// A GBNF grammar whose only sentence is `text`.
@@ -229,51 +213,4 @@ package final class LlamaServer {
         guard named == 0 else { throw LlamaServerError("getsockname() failed") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
-}
-
-/// Kills the servers this process started when it is interrupted or
-/// terminated (Ctrl-C, `timeout`, a closed output pipe), so none is left
-/// running, taking the cores, after the process is gone.
-package enum OrphanGuard {
-    private static let children = Mutex<Set<pid_t>>([])
-    /// Written once, by `installOnce` (a lazy static: initialized once, thread-safely).
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
-
-    package static func adopt(_ pid: pid_t) {
-        installOnce
-        children.withLock { _ = $0.insert(pid) }
-    }
-
-    package static func release(_ pid: pid_t) {
-        children.withLock { _ = $0.remove(pid) }
-    }
-
-    /// Kills `process` (SIGKILL), waits at most 5 s until it is gone, and
-    /// stops guarding it. Polls instead of `waitUntilExit()`, which spins a
-    /// core on a thread without a run loop.
-    package static func stop(_ process: Process) {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning, Date() < deadline { usleep(10_000) }
-        }
-        release(process.processIdentifier)
-    }
-
-    private static let installOnce: Void = {
-        // A closed output pipe makes writes fail instead of killing us.
-        signal(SIGPIPE, SIG_IGN)
-        var installed: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM, SIGHUP] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                for pid in children.withLock({ $0 }) { kill(pid, SIGKILL) }
-                exit(128 + number)
-            }
-            source.resume()
-            installed.append(source)
-        }
-        sources = installed
-    }()
 }

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import FoundationModels
 import FoundationModelsKit
@@ -157,9 +158,9 @@ package enum ReceiptPhotos {
     /// Runs a program and returns what it printed; a failure is a
     /// ``CorpusError`` with its standard error.
     private static func run(_ program: String, _ arguments: [String], timeLimit: Duration) async throws -> String {
-        let output: ProcessRun.Output
+        let output: ChildProcess.Output
         do {
-            output = try await ProcessRun.run(URL(fileURLWithPath: program), arguments, timeLimit: timeLimit)
+            output = try await ChildProcess.run(URL(fileURLWithPath: program), arguments, timeLimit: timeLimit)
         } catch {
             throw CorpusError("\(([program] + arguments).joined(separator: " ")) did not finish: \(error)")
         }

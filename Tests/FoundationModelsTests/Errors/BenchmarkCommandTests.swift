@@ -9,7 +9,7 @@ import Testing
 /// benchmark and then write a file named after it. Neither loads a model.
 @Suite("fm-bench command line")
 struct BenchmarkCommandTests {
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    static func run(_ arguments: [String]) throws -> ChildProcess.Output {
         let binary = TestMachine.product("fm-bench")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no fm-bench executable at \(binary.path); build all products first")
         return try TestMachine.run(binary, arguments, in: FileManager.default.temporaryDirectory)
@@ -18,9 +18,9 @@ struct BenchmarkCommandTests {
     @Test func helpPrintsUsage() throws {
         for flag in ["--help", "-h"] {
             let result = try Self.run([flag])
-            #expect(result.status == 0, "\(flag): \(result.error)")
-            #expect(result.output.hasPrefix("usage: fm-bench"), "\(flag): \(result.output)")
-            #expect(result.output.contains("maskbench DATA"))
+            #expect(result.status == 0, "\(flag): \(result.standardError)")
+            #expect(result.standardOutput.hasPrefix("usage: fm-bench"), "\(flag): \(result.standardOutput)")
+            #expect(result.standardOutput.contains("maskbench DATA"))
         }
     }
 
@@ -28,8 +28,8 @@ struct BenchmarkCommandTests {
         for argument in ["--bogus", "maskbnech"] {
             let result = try Self.run([argument])
             #expect(result.status == 64, "\(argument): status \(result.status)")
-            #expect(result.error.contains("unknown command or option '\(argument)'"), "\(argument): \(result.error)")
-            #expect(result.output.isEmpty)
+            #expect(result.standardError.contains("unknown command or option '\(argument)'"), "\(argument): \(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: FileManager.default.temporaryDirectory.appendingPathComponent(argument).path))
         }
     }
@@ -41,10 +41,10 @@ struct BenchmarkCommandTests {
     @Test func ownWorkSaysWhatIsMissing() throws {
         let usage = try Self.run(["own-work"])
         #expect(usage.status == 64, "status \(usage.status)")
-        #expect(usage.error.contains("own-work takes one MODEL.gguf"), "\(usage.error)")
+        #expect(usage.standardError.contains("own-work takes one MODEL.gguf"), "\(usage.standardError)")
         let missing = try Self.run(["own-work", "/nonexistent/model.gguf"])
-        #expect(missing.status == 1, "status \(missing.status): \(missing.error)")
-        #expect(missing.error.contains("fm-bench: error: no model file at /nonexistent/model.gguf"), "\(missing.error)")
-        #expect(!missing.error.contains("Fatal error"), "\(missing.error)")
+        #expect(missing.status == 1, "status \(missing.status): \(missing.standardError)")
+        #expect(missing.standardError.contains("fm-bench: error: no model file at /nonexistent/model.gguf"), "\(missing.standardError)")
+        #expect(!missing.standardError.contains("Fatal error"), "\(missing.standardError)")
     }
 }

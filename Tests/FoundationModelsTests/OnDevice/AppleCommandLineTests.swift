@@ -35,31 +35,12 @@ extension OnDeviceTests {
         /// Runs `fm arguments` with `input` on standard input (nothing, by
         /// default: /dev/null), the test's own XDG folders and `environment`.
         func fm(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Run {
-            let process = Process()
-            process.executableURL = try CommandLineTool.binary()
-            process.arguments = arguments
-            var variables = ProcessInfo.processInfo.environment
-            variables["XDG_CONFIG_HOME"] = file("config").path
-            variables["XDG_DATA_HOME"] = file("data").path
+            var variables = ["XDG_CONFIG_HOME": file("config").path, "XDG_DATA_HOME": file("data").path]
             variables.merge(environment) { $1 }
-            process.environment = variables
-            let output = Pipe(), error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            let stdin = Pipe()
-            process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-            try process.run()
-            if let input {
-                stdin.fileHandleForWriting.write(Data(input.utf8))
-                try stdin.fileHandleForWriting.close()
-            }
-            // Standard output first, then standard error, as TestMachine.run
-            // does: what fm writes to standard error here fits in the pipe.
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            let errorData = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Run(arguments: arguments, status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                       error: String(decoding: errorData, as: UTF8.self))
+            // ChildProcess: standard input from a file and both outputs to
+            // files, so neither pipe can fill while the other is read.
+            let result = try ChildProcess.runBlocking(CommandLineTool.binary(), arguments, environment: variables, input: input)
+            return Run(arguments: arguments, status: result.status, output: result.standardOutput, error: result.standardError)
         }
 
         /// A short greedy answer: the small model's, quick and repeatable.

@@ -15,16 +15,16 @@ extension OnDeviceTests {
 
         @Test func everySubcommandHasHelp() throws {
             let top = try Tool.run(["--help"])
-            #expect(top.status == 0, "\(top.error)")
+            #expect(top.status == 0, "\(top.standardError)")
             for name in Self.subcommands {
-                #expect(top.output.contains(name), "fm --help does not list \(name): \(top.output)")
+                #expect(top.standardOutput.contains(name), "fm --help does not list \(name): \(top.standardOutput)")
                 let help = try Tool.run([name, "--help"])
-                #expect(help.status == 0, "fm \(name) --help: \(help.error)")
-                #expect(help.output.contains("USAGE:"), "fm \(name) --help: \(help.output)")
+                #expect(help.status == 0, "fm \(name) --help: \(help.standardError)")
+                #expect(help.standardOutput.contains("USAGE:"), "fm \(name) --help: \(help.standardOutput)")
             }
             // The shared options come from one option group.
             for name in ["respond", "chat"] {
-                let help = try Tool.run([name, "--help"]).output
+                let help = try Tool.run([name, "--help"]).standardOutput
                 for option in ["--greedy", "--max-tokens", "--model", "--context-size"] {
                     #expect(help.contains(option), "fm \(name) --help lacks \(option)")
                 }
@@ -33,58 +33,58 @@ extension OnDeviceTests {
 
         @Test func schemaPrintsAnExampleTypesJSONSchema() throws {
             let result = try Tool.run(["schema", "AlbumRecommendation"])
-            #expect(result.status == 0, "\(result.error)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
-            let properties = try #require(object["properties"] as? [String: Any], "\(result.output)")
+            #expect(result.status == 0, "\(result.standardError)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardOutput)")
+            let properties = try #require(object["properties"] as? [String: Any], "\(result.standardOutput)")
             #expect(Set(properties.keys) == ["title", "artist", "reason"])
 
             let list = try Tool.run(["schema", "--list"])
             #expect(list.status == 0)
-            #expect(list.output.contains("CrateInsight") && list.output.contains("Examples/VinylCollection"), "\(list.output)")
+            #expect(list.standardOutput.contains("CrateInsight") && list.standardOutput.contains("Examples/VinylCollection"), "\(list.standardOutput)")
         }
 
         @Test func anUnknownTypeIsAUsageErrorOnStandardError() throws {
             let result = try Tool.run(["schema", "NoSuchType"])
             #expect(result.status != 0)
-            #expect(result.output.isEmpty, "\(result.output)")
-            #expect(result.error.contains("NoSuchType") && result.error.contains("AlbumInsight"), "\(result.error)")
+            #expect(result.standardOutput.isEmpty, "\(result.standardOutput)")
+            #expect(result.standardError.contains("NoSuchType") && result.standardError.contains("AlbumInsight"), "\(result.standardError)")
         }
 
         @Test func tokensCountsEachPartAndTheTotal() throws {
             try OnDevice.requireModel()
             let result = try Tool.run(["tokens", "--instructions", "Answer briefly.", "--type", "CrateInsight", "What is in this crate?"])
-            #expect(result.status == 0, "\(result.error)")
+            #expect(result.status == 0, "\(result.standardError)")
             // "name  count", then perhaps "  how the schema was sent".
             var counts: [String: Int] = [:]
-            for line in result.output.split(separator: "\n") {
+            for line in result.standardOutput.split(separator: "\n") {
                 guard let match = line.firstMatch(of: /^\s*(\S.*?)\s{2,}(\d+)(?:\s{2}.*)?$/), let count = Int(match.2) else { continue }
                 counts[String(match.1)] = count
             }
-            let instructions = try #require(counts["instructions"], "\(result.output)")
-            let prompt = try #require(counts["prompt"], "\(result.output)")
-            let schema = try #require(counts["schema CrateInsight"], "\(result.output)")
-            let sent = try #require(counts["CrateInsight in the prompt"], "\(result.output)")
-            #expect(instructions > 0 && prompt > 0 && schema > 20 && sent > 20, "\(result.output)")
+            let instructions = try #require(counts["instructions"], "\(result.standardOutput)")
+            let prompt = try #require(counts["prompt"], "\(result.standardOutput)")
+            let schema = try #require(counts["schema CrateInsight"], "\(result.standardOutput)")
+            let sent = try #require(counts["CrateInsight in the prompt"], "\(result.standardOutput)")
+            #expect(instructions > 0 && prompt > 0 && schema > 20 && sent > 20, "\(result.standardOutput)")
             // The total is what a request pays: the schema's description in
             // the prompt, not its JSON Schema text.
-            #expect(counts["total"] == instructions + prompt + sent, "\(result.output)")
-            #expect((counts["context"] ?? 0) > 0, "\(result.output)")
+            #expect(counts["total"] == instructions + prompt + sent, "\(result.standardOutput)")
+            #expect((counts["context"] ?? 0) > 0, "\(result.standardOutput)")
             // A longer prompt costs more.
             let longer = try Tool.run(["tokens", "What is in this crate, record by record, and why does it sound the way it does?"])
-            let longerCount = longer.output.split(separator: "\n").first.flatMap { $0.split(separator: " ").last.flatMap { Int($0) } }
-            #expect((longerCount ?? 0) > prompt, "\(longer.output)")
+            let longerCount = longer.standardOutput.split(separator: "\n").first.flatMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+            #expect((longerCount ?? 0) > prompt, "\(longer.standardOutput)")
         }
 
         @Test func aMissingModelIsAnErrorOnStandardErrorEverywhere() throws {
             let missing = ["--model", "/nonexistent/model.gguf"]
             let availability = try Tool.run(["availability"] + missing)
             #expect(availability.status == 1)
-            #expect(availability.output.contains("modelNotReady"), "\(availability.output)")
+            #expect(availability.standardOutput.contains("modelNotReady"), "\(availability.standardOutput)")
             for arguments in [["respond", "Hi"], ["tokens", "Hi"]] {
                 let result = try Tool.run(arguments + missing)
-                #expect(result.status == 1, "fm \(arguments[0]): \(result.output)")
-                #expect(result.output.isEmpty, "fm \(arguments[0]) wrote to standard output: \(result.output)")
-                #expect(result.error.hasPrefix("error: ") && result.error.contains("/nonexistent/model.gguf"), "fm \(arguments[0]): \(result.error)")
+                #expect(result.status == 1, "fm \(arguments[0]): \(result.standardOutput)")
+                #expect(result.standardOutput.isEmpty, "fm \(arguments[0]) wrote to standard output: \(result.standardOutput)")
+                #expect(result.standardError.hasPrefix("error: ") && result.standardError.contains("/nonexistent/model.gguf"), "fm \(arguments[0]): \(result.standardError)")
             }
         }
 
@@ -93,9 +93,9 @@ extension OnDeviceTests {
         @Test func noColourWhenTheOutputIsNotATerminal() throws {
             try OnDevice.requireModel()
             let result = try Tool.run(["availability"])
-            #expect(result.status == 0, "\(result.error)")
-            #expect(result.output.hasPrefix("available: "), "\(result.output)")
-            #expect(!result.output.contains("\u{1B}["), "\(result.output)")
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.hasPrefix("available: "), "\(result.standardOutput)")
+            #expect(!result.standardOutput.contains("\u{1B}["), "\(result.standardOutput)")
         }
     }
 }

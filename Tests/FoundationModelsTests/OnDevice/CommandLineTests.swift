@@ -17,7 +17,7 @@ extension OnDeviceTests {
 
         /// Runs `fm` with `arguments`; returns its exit status, standard
         /// output and standard error.
-        static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        static func run(_ arguments: [String]) throws -> ChildProcess.Output {
             try TestMachine.run(binary(), arguments)
         }
 
@@ -40,9 +40,9 @@ extension OnDeviceTests {
             defer { try? FileManager.default.removeItem(at: file) }
             for extra in [[], ["--stream"]] {
                 let result = try Self.run(["respond", "--greedy", "--max-tokens", "64", "--schema", file.path] + extra + ["Describe Ada Lovelace."])
-                #expect(result.status == 0, "\(result.error)")
+                #expect(result.status == 0, "\(result.standardError)")
                 // Streaming prints every snapshot: the last line is the value.
-                let json = try #require(result.output.split(separator: "\n").last.map(String.init))
+                let json = try #require(result.standardOutput.split(separator: "\n").last.map(String.init))
                 let validator = try JSONSchemaValidator(schemaJSON: Self.personSchema)
                 #expect(validator.validate(json: json).isEmpty, "\(json) violates \(validator.validate(json: json))")
             }
@@ -60,8 +60,8 @@ extension OnDeviceTests {
             let file = try Self.schemaFile(schema)
             defer { try? FileManager.default.removeItem(at: file) }
             let result = try Self.run(["respond", "--greedy", "--max-tokens", "80", "--schema", file.path, "Add 2 and 3."])
-            #expect(result.status == 0, "\(result.error)")
-            let json = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(result.status == 0, "\(result.standardError)")
+            let json = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
             let positions = ["\"reasoning\"", "\"total\"", "\"arithmeticCheckPassed\""].map { json.range(of: $0)?.lowerBound }
             #expect(positions.allSatisfy { $0 != nil }, "\(json)")
             let found = positions.compactMap { $0 }
@@ -122,8 +122,8 @@ extension OnDeviceTests {
             let file = try Self.schemaFile(item.schema)
             defer { try? FileManager.default.removeItem(at: file) }
             let result = try Self.run(["respond", "--greedy", "--max-tokens", "120", "--schema", file.path, item.prompt])
-            #expect(result.status == 0, "\(keyword): \(result.error)")
-            let json = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(result.status == 0, "\(keyword): \(result.standardError)")
+            let json = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
             let check = try TestMachine.run([
                 python, "-c", "import json, sys, jsonschema; jsonschema.validate(json.loads(sys.argv[2]), json.loads(sys.argv[1])); print('valid')",
                 item.schema, json,
@@ -137,8 +137,8 @@ extension OnDeviceTests {
             defer { try? FileManager.default.removeItem(at: file) }
             let result = try Self.run(["respond", "--schema", file.path, "Hi"])
             #expect(result.status != 0)
-            #expect(result.error.contains("uniqueItems"), "\(result.error)")
-            #expect(result.output.isEmpty)
+            #expect(result.standardError.contains("uniqueItems"), "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
         }
 
         /// Sampling values no model can honor fail as the API fails them:
@@ -154,9 +154,9 @@ extension OnDeviceTests {
         ])
         func optionsNoModelCanHonorAreTheAPIsError(arguments: [String], option: String) throws {
             let result = try Self.run(["respond", "--model", "/nonexistent/not-downloaded.gguf"] + arguments + ["Hi"])
-            #expect(result.status == 1, "\(result.error)")
-            #expect(result.output.isEmpty, "\(result.output)")
-            #expect(result.error.hasPrefix("error: Invalid generation option '\(option)': "), "\(result.error)")
+            #expect(result.status == 1, "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty, "\(result.standardOutput)")
+            #expect(result.standardError.hasPrefix("error: Invalid generation option '\(option)': "), "\(result.standardError)")
         }
 
         @Test func aFailedGenerationIsAnErrorOnStandardError() throws {
@@ -166,9 +166,9 @@ extension OnDeviceTests {
             // Two tokens cannot hold a 40-character string: a decoding failure.
             let result = try Self.run(["respond", "--schema", file.path, "--max-tokens", "2", "Tell a story."])
             #expect(result.status == 1)
-            #expect(result.output.isEmpty, "\(result.output)")
-            #expect(result.error.hasPrefix("error: "), "\(result.error)")
-            #expect(result.error.contains("maximumResponseTokens"), "\(result.error)")
+            #expect(result.standardOutput.isEmpty, "\(result.standardOutput)")
+            #expect(result.standardError.hasPrefix("error: "), "\(result.standardError)")
+            #expect(result.standardError.contains("maximumResponseTokens"), "\(result.standardError)")
         }
     }
 
@@ -192,8 +192,8 @@ extension OnDeviceTests {
             let file = try CommandLineTool.schemaFile(schema)
             defer { try? FileManager.default.removeItem(at: file) }
             let result = try CommandLineTool.run(["respond", "--greedy", "--max-tokens", "120", "--schema", file.path, "The launch party is on 1 March 2026 at 7pm UTC."])
-            #expect(result.status == 0, "\(result.error)")
-            let json = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(result.status == 0, "\(result.standardError)")
+            let json = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
             let oracle = schema.replacingOccurrences(of: #""$schema":"http://json-schema.org/draft-07/schema#","$id":"https://example.com/event.json","#, with: "")
             let validator = try JSONSchemaValidator(schemaJSON: oracle)
             #expect(validator.validate(json: json).isEmpty, "\(json) violates \(validator.validate(json: json))")
@@ -212,8 +212,8 @@ extension OnDeviceTests {
             let file = try CommandLineTool.schemaFile(schema)
             defer { try? FileManager.default.removeItem(at: file) }
             let result = try CommandLineTool.run(["respond", "--greedy", "--max-tokens", "120", "--schema", file.path, "Deploy the checkout service: 3 replicas in the backend tier, rolling updates, not paused."])
-            #expect(result.status == 0, "\(result.error)")
-            let json = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(result.status == 0, "\(result.standardError)")
+            let json = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
             let validator = try JSONSchemaValidator(schemaJSON: schema)
             #expect(validator.validate(json: json).isEmpty, "\(json) violates \(validator.validate(json: json))")
             #expect(json.contains("\"replicas\":3"), "\(json)")
