@@ -331,6 +331,10 @@ let package = Package(
             dependencies: ["LlamaKit", "TestSupport"]
         ),
         .testTarget(
+            name: "ChildProcessTests",
+            dependencies: ["ChildProcess"]
+        ),
+        .testTarget(
             name: "FoundationModelsKitTests",
             dependencies: ["FoundationModelsKit", "FoundationModels"]
         ),
@@ -344,10 +348,6 @@ let package = Package(
     ]
         // The programs mark each answer with the eval's scorers (complete,
         // right, cut short, wrong), and the quality tests assert them.
-        .testTarget(
-            name: "ChildProcessTests",
-            dependencies: ["ChildProcess"]
-        ),
         + example(
             "VinylCollection", program: "vinyl-collection",
             demoDependencies: ["FoundationModelsEval"], testDependencies: ["FoundationModelsEval"]
