@@ -325,6 +325,20 @@ let package = Package(
             dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval", "FoundationModelsServer", "TestSupport"],
             exclude: ["fm_serve_checks.py", "fm_serve_client.py", "fm_serve_load.py", "fm_serve_ops.py", "fm_serve_responses.py"]
         ),
+        // fm serve in process (HummingbirdTesting's router, no port) over a
+        // scripted model: every 4xx, the key, the limits, the SSE framing;
+        // and the wire formats and bookkeeping that need no model at all.
+        .testTarget(
+            name: "FoundationModelsServerTests",
+            dependencies: [
+                "FoundationModels",
+                "FoundationModelsServer",
+                "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // llama.cpp through LlamaKit, on the small model.
         .testTarget(
             name: "LlamaKitTests",

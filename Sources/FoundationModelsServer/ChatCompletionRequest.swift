@@ -72,16 +72,7 @@ struct ChatCompletionRequest {
     /// Parses and checks `body`.
     /// - Throws: ``APIError`` with status 400 naming what is wrong.
     init(json body: String, limits: Limits) throws(APIError) {
-        let root: GeneratedContent
-        do {
-            root = try GeneratedContent(json: body)
-        } catch {
-            throw .invalid("The body is not valid JSON: \(error)", param: nil, code: "invalid_json")
-        }
-        guard case .structure(let fields, _) = root.kind else {
-            throw .invalid("The body must be a JSON object.", param: nil)
-        }
-        let known: Set<String> = [
+        let fields = try Self.fields(ofJSON: body, known: [
             "model", "messages", "stream", "stream_options", "max_tokens", "max_completion_tokens", "temperature",
             "top_p", "seed", "stop", "n", "response_format", "tools", "tool_choice", "user", "frequency_penalty",
             "presence_penalty", "logprobs", "parallel_tool_calls", "metadata", "store",
@@ -89,10 +80,7 @@ struct ChatCompletionRequest {
             // OpenAICompatibleLanguageModel sends it. Reasoning effort is
             // accepted and has no effect (the model does not reason).
             "top_k", "reasoning_effort",
-        ]
-        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
-            throw .invalid("Unrecognized request argument supplied: \(unknown)", param: unknown)
-        }
+        ])
 
         model = try Self.string(fields["model"], "model")
         messages = try Self.messages(fields["messages"], limit: limits.maximumMessages)
@@ -137,6 +125,27 @@ struct ChatCompletionRequest {
     }
 
     // MARK: Fields
+
+    /// A request body's fields: the body read with the order-keeping JSON
+    /// parser, which must be an object holding only the `known` fields.
+    /// Both APIs' requests start here, so they refuse a body the same way.
+    /// - Throws: ``APIError`` 400: `invalid_json`, not an object, or the
+    ///   first unknown field (sorted) named as the parameter.
+    static func fields(ofJSON body: String, known: Set<String>) throws(APIError) -> [String: GeneratedContent] {
+        let root: GeneratedContent
+        do {
+            root = try GeneratedContent(json: body)
+        } catch {
+            throw .invalid("The body is not valid JSON: \(error)", param: nil, code: "invalid_json")
+        }
+        guard case .structure(let fields, _) = root.kind else {
+            throw .invalid("The body must be a JSON object.", param: nil)
+        }
+        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
+            throw .invalid("Unrecognized request argument supplied: \(unknown)", param: unknown)
+        }
+        return fields
+    }
 
     static func string(_ value: GeneratedContent?, _ param: String) throws(APIError) -> String? {
         guard let value, value.kind != .null else { return nil }

@@ -8,26 +8,26 @@ import Synchronization
 /// without a parsing rule. Each line has `time` (ISO 8601, UTC), `level`,
 /// `label`, `message`, and the metadata as fields of their own; an access
 /// log line's `status` and `ms` are numbers.
-public struct JSONLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level = .info
+package struct JSONLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level = .info
     private let label: String
     private let write: @Sendable (String) -> Void
 
     /// - Parameters:
     ///   - label: the logger's label.
     ///   - write: where each line goes (default: standard error, whole lines at once).
-    public init(label: String, write: @escaping @Sendable (String) -> Void = JSONLogHandler.standardError) {
+    package init(label: String, write: @escaping @Sendable (String) -> Void = JSONLogHandler.standardError) {
         self.label = label
         self.write = write
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var fields = metadata
         if let extra = event.metadata { fields.merge(extra) { $1 } }
         let time = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
@@ -56,7 +56,7 @@ public struct JSONLogHandler: LogHandler {
 
     /// Standard error, each line written whole under a lock, so lines from
     /// concurrent requests never interleave.
-    public static let standardError: @Sendable (String) -> Void = { line in
+    package static let standardError: @Sendable (String) -> Void = { line in
         lock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
     }
 

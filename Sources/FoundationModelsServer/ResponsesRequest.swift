@@ -29,24 +29,12 @@ struct ResponsesRequest {
     /// - Throws: ``APIError`` with status 400 naming what is wrong.
     init(json body: String, limits: ChatCompletionRequest.Limits) throws(APIError) {
         typealias Read = ChatCompletionRequest
-        let root: GeneratedContent
-        do {
-            root = try GeneratedContent(json: body)
-        } catch {
-            throw .invalid("The body is not valid JSON: \(error)", param: nil, code: "invalid_json")
-        }
-        guard case .structure(let fields, _) = root.kind else {
-            throw .invalid("The body must be a JSON object.", param: nil)
-        }
-        let known: Set<String> = [
+        let fields = try Read.fields(ofJSON: body, known: [
             "model", "input", "instructions", "stream", "stream_options", "max_output_tokens", "temperature", "top_p",
             "tools", "tool_choice", "text", "parallel_tool_calls", "metadata", "store", "user", "previous_response_id",
             "reasoning", "truncation", "include", "top_logprobs", "service_tier", "prompt_cache_key",
             "safety_identifier", "background", "conversation", "prompt", "max_tool_calls",
-        ]
-        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
-            throw .invalid("Unrecognized request argument supplied: \(unknown)", param: unknown)
-        }
+        ])
         if let id = try Read.string(fields["previous_response_id"], "previous_response_id") {
             throw .invalid(
                 "previous_response_id '\(id)' cannot be used: this server is stateless and keeps no responses (store is false). "

@@ -1,0 +1,122 @@
+import Foundation
+import FoundationModels
+import Hummingbird
+import NIOCore
+
+// The responses' bodies: JSON values in OpenAI's key order, written by the
+// package's one JSON writer (as the server models write their requests).
+
+extension ChatCompletionsServer {
+    static func json(_ status: Int, _ body: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    static func error(_ error: APIError) -> Response {
+        var response = json(error.status, error.body)
+        if let wait = error.retryAfter { response.headers[.retryAfter] = String(wait) }
+        return response
+    }
+
+    // The bodies are ordered JSON values, written by the package's one JSON
+    // writer (as the server models write their requests), in OpenAI's key order.
+
+    /// JSON's `null`, for the fields OpenAI sends as null.
+    static let null = GeneratedContent(kind: .null)
+
+    static func usage(_ usage: LanguageModelSession.Usage) -> GeneratedContent {
+        let prompt = usage.input.totalTokenCount, completion = usage.output.totalTokenCount
+        return WireJSON.object([
+            ("prompt_tokens", WireJSON.number(prompt)),
+            ("completion_tokens", WireJSON.number(completion)),
+            ("total_tokens", WireJSON.number(prompt + completion)),
+            ("prompt_tokens_details", WireJSON.object([("cached_tokens", WireJSON.number(usage.input.cachedTokenCount))])),
+        ])
+    }
+
+    /// The fields every completion and chunk starts with.
+    static func head(_ completion: ChatCompletion, object: String) -> [(String, GeneratedContent?)] {
+        [
+            ("id", WireJSON.string(completion.id)),
+            ("object", WireJSON.string(object)),
+            ("created", WireJSON.number(completion.created)),
+            ("model", WireJSON.string(completion.modelName)),
+        ]
+    }
+
+    /// OpenAI's `tool_calls`: each call's id, `function` type, name and
+    /// arguments as JSON text; in a stream's delta each also has its index.
+    static func toolCalls(_ calls: Transcript.ToolCalls, indexed: Bool) -> GeneratedContent {
+        WireJSON.array(calls.enumerated().map { index, call in
+            WireJSON.object((indexed ? [("index", WireJSON.number(index))] : []) + [
+                ("id", WireJSON.string(callID(call.id))),
+                ("type", WireJSON.string("function")),
+                ("function", WireJSON.object([
+                    ("name", WireJSON.string(call.toolName)), ("arguments", WireJSON.string(call.arguments.jsonString)),
+                ])),
+            ])
+        })
+    }
+
+    /// A call's id as OpenAI writes one (`call_` and hex) when the engine
+    /// made it (a UUID); the client's own ids come back as they were sent.
+    static func callID(_ id: String) -> String {
+        guard UUID(uuidString: id) != nil else { return id }
+        return "call_" + id.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
+    static func completionBody(_ completion: ChatCompletion, content: String, toolCalls: Transcript.ToolCalls?, reason: String, usage: LanguageModelSession.Usage) -> String {
+        var fields: [(String, GeneratedContent?)] = [("role", WireJSON.string("assistant"))]
+        if let toolCalls {
+            // Text the model wrote before its calls, if any, stays (as a stream sent it).
+            fields += [("content", content.isEmpty ? null : WireJSON.string(content)), ("tool_calls", Self.toolCalls(toolCalls, indexed: false))]
+        } else {
+            fields.append(("content", WireJSON.string(content)))
+        }
+        let message = WireJSON.object(fields)
+        let choice = WireJSON.object([
+            ("index", WireJSON.number(0)), ("message", message), ("logprobs", null), ("finish_reason", WireJSON.string(reason)),
+        ])
+        return WireJSON.object(head(completion, object: "chat.completion") + [
+            ("choices", WireJSON.array([choice])), ("usage", Self.usage(usage)),
+        ]).jsonString
+    }
+
+    /// A chunk whose one choice carries `delta` (`role`, `content`, or
+    /// nothing) and, on the last, the finish reason.
+    static func chunk(_ completion: ChatCompletion, delta: [(String, GeneratedContent?)], reason: String?) -> String {
+        let choice = WireJSON.object([
+            ("index", WireJSON.number(0)), ("delta", WireJSON.object(delta)), ("logprobs", null),
+            ("finish_reason", reason.map(WireJSON.string) ?? null),
+        ])
+        return WireJSON.object(head(completion, object: "chat.completion.chunk") + [("choices", WireJSON.array([choice]))]).jsonString
+    }
+
+    static func usageChunk(_ completion: ChatCompletion, usage: LanguageModelSession.Usage) -> String {
+        WireJSON.object(head(completion, object: "chat.completion.chunk") + [
+            ("choices", WireJSON.array([])), ("usage", Self.usage(usage)),
+        ]).jsonString
+    }
+
+    /// `GET /health`: the server's status and each model's availability,
+    /// with the reason when it is not available (then 503).
+    static func health(_ name: String, unavailability reason: String?) -> Response {
+        let model = WireJSON.object([
+            ("id", WireJSON.string(name)), ("available", WireJSON.bool(reason == nil)), ("reason", reason.map(WireJSON.string)),
+        ])
+        let body = WireJSON.object([
+            ("status", WireJSON.string(reason == nil ? "ok" : "unavailable")), ("models", WireJSON.array([model])),
+        ])
+        return json(reason == nil ? 200 : 503, body.jsonString)
+    }
+
+    static func modelsBody(_ name: String, contextSize: Int?) -> String {
+        let model = WireJSON.object([
+            ("id", WireJSON.string(name)), ("object", WireJSON.string("model")),
+            ("created", WireJSON.number(0)), ("owned_by", WireJSON.string("fm-serve")),
+            ("max_model_len", contextSize.map(WireJSON.number)),
+        ])
+        return WireJSON.object([("object", WireJSON.string("list")), ("data", WireJSON.array([model]))]).jsonString
+    }
+}
