@@ -1,0 +1,120 @@
+// fm serve from a browser: a page on one origin (fm_serve_browser.html,
+// served by Python's http.server on 127.0.0.1, a port of its own) loaded in
+// headless Chromium calls fm serve on another origin (127.0.0.1, another
+// port) and shows the answer; fm_serve_browser.py reads the page's DOM
+// (--dump-dom) and its screenshot. With `--cors-origin` naming the page's
+// origin the page shows the answer; without it the browser refuses the
+// response and the page shows the fetch's error. About 10 seconds.
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("fm serve from a browser", .serialized, .tags(.model), .needs(.smallModel),
+       .enabled(if: Browser.chromium != nil, Comment(rawValue: Browser.absence)))
+struct FMServeBrowserTests {
+    @Test func aPageOnAnotherOriginShowsTheAnswerOnlyWhereCORSAllowsIt() throws {
+        let chromium = try #require(Browser.chromium)
+        let site = try StaticSite(files: ["fm_serve_browser.html"])
+        defer { site.stop() }
+        let page = site.origin + "/fm_serve_browser.html"
+
+        let allowed = try FMServeProcess(arguments: ["--cors-origin", site.origin])
+        try Self.runChecks(page: page, server: allowed, chromium: chromium, mode: "allowed", expecting: 5)
+        #expect(allowed.stop() == 0)
+
+        let off = try FMServeProcess()
+        try Self.runChecks(page: page, server: off, chromium: chromium, mode: "off", expecting: 3)
+        #expect(off.stop() == 0)
+    }
+
+    static func runChecks(page: String, server: FMServeProcess, chromium: String, mode: String, expecting count: Int) throws {
+        let python = try TestMachine.python(environment: "openai_env.sh")
+        let script = TestMachine.packageRoot.appendingPathComponent("Tests/ServerModelTests/fm_serve_browser.py").path
+        let (status, output) = try TestMachine.run([
+            python, script, page, server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, chromium, mode,
+        ])
+        let lines = output.split(separator: "\n")
+        for line in lines where !line.hasPrefix("ok: ") {
+            if line.hasPrefix("info: ") {
+                print("fm serve from a browser: \(line.dropFirst(6))")
+            } else {
+                Issue.record("\(line)")
+            }
+        }
+        #expect(status == 0)
+        let passed = lines.filter { $0.hasPrefix("ok: ") }.count
+        #expect(passed == count, "\(mode): \(passed) of \(count) checks passed")
+    }
+}
+
+/// Headless Chromium, where installed (`make setup` installs Debian's `chromium`).
+enum Browser {
+    /// `chromium` (Debian) or `chromium-browser` on PATH.
+    static let chromium: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for name in ["chromium", "chromium-browser"] {
+            for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
+                return "\(folder)/\(name)"
+            }
+        }
+        return nil
+    }()
+
+    static let absence = "needs Chromium: `chromium` or `chromium-browser` on PATH (`make setup` installs Debian's chromium)"
+}
+
+/// Test files served over HTTP from a folder of their own by Python's
+/// http.server on 127.0.0.1 and a free port: a page's origin.
+final class StaticSite: Sendable {
+    let process: Process
+    let folder: URL
+    let origin: String
+
+    init(files: [String]) throws {
+        let python = try TestMachine.python(environment: "openai_env.sh")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fm-site-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for file in files {
+            try FileManager.default.copyItem(
+                at: TestMachine.packageRoot.appendingPathComponent("Tests/ServerModelTests/\(file)"),
+                to: folder.appendingPathComponent(file)
+            )
+        }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        // -u: the line saying where it serves comes at once, not when a buffer fills.
+        process.arguments = ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice  // the access log
+        try process.run()
+        // "Serving HTTP on 127.0.0.1 port 40261 (http://127.0.0.1:40261/) ..."
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: #"port \d+"#, options: .regularExpression),
+              let port = Int(text[range].dropFirst(5)) else {
+            process.terminate()
+            throw FMServeError(description: "http.server did not say where it serves: \(text)")
+        }
+        origin = "http://127.0.0.1:\(port)"
+    }
+
+    /// SIGKILL: a child started from one of the test's Dispatch threads
+    /// inherits its blocked SIGTERM, and Python's http.server, which sets
+    /// no handler of its own, would never see `terminate()`'s.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+}
