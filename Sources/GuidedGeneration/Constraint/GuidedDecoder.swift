@@ -149,9 +149,9 @@ package struct GuidedDecoder {
         let record = matcher.arena[Int(alternative.top)]
         let set = matcher.arena[Int(record.parent)].frame.elementSet
         let prefixes = matcher.values.prefixes(of: set)
-        guard prefixes.contains(record.frame.a) else { return }
+        guard prefixes.contains(record.frame.elementText) else { return }
         let trie = vocabulary.trie
-        var stack: [(node: Int32, text: Int32, state: LeafState)] = [(TokenTrie.root, record.frame.a, alternative.leafState)]
+        var stack: [(node: Int32, text: Int32, state: LeafState)] = [(TokenTrie.root, record.frame.elementText, alternative.leafState)]
         var judged: [Int32] = []
         while let (node, text, state) = stack.popLast() {
             for index in trie.children(of: node) {

@@ -233,7 +233,7 @@ extension GuidedDecoder {
         let record = matcher.arena[Int(alternative.top)]
         func property(of record: FrameRecord) -> Grammar.ObjectShape.Property? {
             guard record.frame.kind == .objectValue else { return nil }
-            return matcher.grammar.objects[Int(record.frame.node)].properties[Int(record.frame.a)]
+            return matcher.grammar.objects[Int(record.frame.node)].properties[Int(record.frame.property)]
         }
         switch record.frame.kind {
         case .objectValue:
@@ -242,7 +242,7 @@ extension GuidedDecoder {
             let owner = record.parent >= 0 ? property(of: matcher.arena[Int(record.parent)]) : nil
             return (owner?.wordLimit, true)
         case .anyObject:
-            return record.frame.a == FreeObjectPhase.inKey.rawValue ? nil : (nil, false)
+            return record.frame.freeObjectPhase == .inKey ? nil : (nil, false)
         case .anyArray:
             return (nil, true)
         case .value, .object, .sequence, .extra, .space, .element:

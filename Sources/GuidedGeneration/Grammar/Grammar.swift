@@ -122,13 +122,13 @@ package struct Grammar: Sendable {
         /// an object of n optional properties has two tries of n keys, not
         /// 2n tries of n/2 keys on average.
         var keyTries: [KeyTrie]
-        /// `keyTries[trieAt[a]]` is the trie at `a = position * 2 +
-        /// (emittedAny ? 1 : 0)`, read from `position` (`a >> 1`) on.
+        /// `keyTries[trieAt[slot]]` is the trie at key slot `slot`
+        /// (``Frame/keySlot(position:emittedAny:)``), read from `position` on.
         var trieAt: [Int32] = []
 
-        /// The trie at `a` (`position * 2 + emitted`).
+        /// The trie at key slot `slot` (``Frame/keySlot``).
         @inline(__always)
-        func keyTrie(_ a: Int32) -> Int { Int(trieAt[Int(a)]) }
+        func keyTrie(_ slot: Int32) -> Int { Int(trieAt[Int(slot)]) }
         /// `}` only after a property (``ObjectNode/requiresAProperty``):
         /// the tries before the first emitted property have no `}`.
         var requiresAProperty = false

@@ -19,7 +19,7 @@ struct Matcher {
 
     /// The state before any output: the root value about to start.
     mutating func initialState() -> [Alternative] {
-        [Alternative(top: push(Frame(.value, node: grammar.root), parent: -1))]
+        [Alternative(top: push(.value(grammar.root), parent: -1))]
     }
 
     /// Forgets records added after the arena had `count` of them.
@@ -43,10 +43,10 @@ struct Matcher {
     func keyBytes(of reading: Alternative) -> ByteSet? {
         guard reading.leaf < 0, reading.top >= 0 else { return nil }
         let frame = arena[Int(reading.top)].frame
-        guard frame.kind == .object, frame.b != 0 else { return nil }
+        guard frame.kind == .object, frame.keyNode != 0 else { return nil }
         let shape = Int(frame.node)
-        let trie = grammar.objects[shape].keyTrie(frame.a)
-        return grammar.objects[shape].keyTries[trie].nextBytes(of: frame.b, from: frame.a >> 1)
+        let trie = grammar.objects[shape].keyTrie(frame.keySlot)
+        return grammar.objects[shape].keyTries[trie].nextBytes(of: frame.keyNode, from: frame.position)
     }
 
     mutating func step(_ alternative: Alternative, _ byte: UInt8, into out: inout [Alternative]) {
@@ -80,27 +80,27 @@ struct Matcher {
             // The shape's fields are read one by one: a copy of the shape
             // would retain and release its arrays at every byte.
             let shape = Int(frame.node)
-            if frame.b == 0, !grammar.objects[shape].extras.isEmpty, frame.a / 2 >= grammar.objects[shape].optionalTail {
+            if frame.keyNode == 0, !grammar.objects[shape].extras.isEmpty, frame.position >= grammar.objects[shape].optionalTail {
                 // Extra keys may start here: after a comma, or as the first
                 // key (indented, each on a line of its own).
-                if frame.a & 1 == 1 {
+                if frame.emittedAny {
                     if byte == UInt8(ascii: ",") {
-                        out.append(nextMember(push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
+                        out.append(nextMember(push(.extra(frame.node, phase: .afterComma), parent: record.parent)))
                     }
                 } else if grammar.layout != .indented {
                     if byte == UInt8(ascii: "\"") {
                         startExtraKey(shape: frame.node, parent: record.parent, byte, into: &out)
                     }
                 } else if byte == UInt8(ascii: "\n") {
-                    out.append(memberLine(over: push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
+                    out.append(memberLine(over: push(.extra(frame.node, phase: .afterComma), parent: record.parent)))
                 }
             }
-            let trie = grammar.objects[shape].keyTrie(frame.a)
-            let position = frame.a >> 1
-            guard let next = grammar.objects[shape].keyTries[trie].child(of: frame.b, byte: byte, from: position) else { return }
+            let trie = grammar.objects[shape].keyTrie(frame.keySlot)
+            let position = frame.position
+            guard let next = grammar.objects[shape].keyTries[trie].child(of: frame.keyNode, byte: byte, from: position) else { return }
             switch grammar.objects[shape].keyTries[trie].outcome(next) {
             case .none:
-                let moved = push(Frame(.object, node: frame.node, a: frame.a, b: next), parent: record.parent)
+                let moved = push(.object(frame.node, keySlot: frame.keySlot, keyNode: next), parent: record.parent)
                 if byte == UInt8(ascii: "\n") {
                     // An indented line: a key one level in, or the closing
                     // brace at the object's own level.
@@ -113,8 +113,8 @@ struct Matcher {
                 out.append(complete(record.parent))
             case .property(let index):
                 let value = grammar.objects[shape].properties[Int(index)].value
-                let waiting = push(Frame(.objectValue, node: frame.node, a: index), parent: record.parent)
-                out.append(Alternative(top: push(Frame(.value, node: value), parent: waiting)))
+                let waiting = push(.objectValue(frame.node, property: index), parent: record.parent)
+                out.append(Alternative(top: push(.value(value), parent: waiting)))
             }
 
         case .objectValue:
@@ -122,12 +122,12 @@ struct Matcher {
             return
 
         case .sequence:
-            guard frame.b == 1, case .sequence(let children) = grammar.nodes[Int(frame.node)] else { return }
-            let waiting = push(Frame(.sequence, node: frame.node, a: frame.a), parent: record.parent)
-            startValue(children[Int(frame.a)], parent: waiting, byte, into: &out)
+            guard frame.childStartsNext, case .sequence(let children) = grammar.nodes[Int(frame.node)] else { return }
+            let waiting = push(.sequence(frame.node, child: frame.child), parent: record.parent)
+            startValue(children[Int(frame.child)], parent: waiting, byte, into: &out)
 
         case .array:
-            let count = frame.a
+            let count = frame.elementCount
             let minimum = grammar.minimumCount(of: frame.node)
             let expanded = grammar.isExpanded(frame.node)
             let set = frame.elementSet
@@ -171,25 +171,25 @@ struct Matcher {
             }
 
         case .extra:
-            switch ExtraPhase(rawValue: frame.a) ?? .inValue {
+            switch frame.extraPhase {
             case .afterComma:
                 if byte == UInt8(ascii: "\"") {
                     startExtraKey(shape: frame.node, parent: record.parent, byte, into: &out)
                 }
             case .afterKey:
                 if byte == UInt8(ascii: ":") {
-                    out.append(separated(push(Frame(.extra, node: frame.node, a: ExtraPhase.afterColon.rawValue, b: frame.b), parent: record.parent)))
+                    out.append(separated(push(.extra(frame.node, phase: .afterColon, extraIndex: frame.extraIndex), parent: record.parent)))
                 }
             case .afterColon:
-                let waiting = push(Frame(.extra, node: frame.node, a: ExtraPhase.inValue.rawValue, b: frame.b), parent: record.parent)
-                startValue(grammar.objects[Int(frame.node)].extras[Int(frame.b)].value, parent: waiting, byte, into: &out)
+                let waiting = push(.extra(frame.node, phase: .inValue, extraIndex: frame.extraIndex), parent: record.parent)
+                startValue(grammar.objects[Int(frame.node)].extras[Int(frame.extraIndex)].value, parent: waiting, byte, into: &out)
             case .afterValue:
                 if byte == UInt8(ascii: ",") {
-                    out.append(nextMember(push(Frame(.extra, node: frame.node, a: ExtraPhase.afterComma.rawValue), parent: record.parent)))
+                    out.append(nextMember(push(.extra(frame.node, phase: .afterComma), parent: record.parent)))
                 } else if grammar.layout != .indented {
                     if byte == UInt8(ascii: "}") { out.append(complete(record.parent)) }
                 } else if byte == UInt8(ascii: "\n") {
-                    out.append(closingLine(over: push(Frame(.extra, node: frame.node, a: ExtraPhase.closing.rawValue), parent: record.parent)))
+                    out.append(closingLine(over: push(.extra(frame.node, phase: .closing), parent: record.parent)))
                 }
             case .closing:
                 if byte == UInt8(ascii: "}") {
@@ -200,7 +200,7 @@ struct Matcher {
             }
 
         case .anyObject:
-            switch FreeObjectPhase(rawValue: frame.a) ?? .inValue {
+            switch frame.freeObjectPhase {
             case .opened:
                 if byte == UInt8(ascii: "}") {
                     out.append(complete(record.parent))
@@ -208,24 +208,24 @@ struct Matcher {
                     if byte == UInt8(ascii: "\"") { startFreeKey(parent: record.parent, byte, into: &out) }
                 } else if byte == UInt8(ascii: "\n") {
                     // Indented, the first key's line.
-                    out.append(memberLine(over: push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterComma.rawValue), parent: record.parent)))
+                    out.append(memberLine(over: push(.anyObject(.afterComma), parent: record.parent)))
                 }
             case .afterComma:
                 if byte == UInt8(ascii: "\"") { startFreeKey(parent: record.parent, byte, into: &out) }
             case .afterKey:
                 if byte == UInt8(ascii: ":") {
-                    out.append(separated(push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterColon.rawValue), parent: record.parent)))
+                    out.append(separated(push(.anyObject(.afterColon), parent: record.parent)))
                 }
             case .afterColon:
-                let waiting = push(Frame(.anyObject, node: 0, a: FreeObjectPhase.inValue.rawValue), parent: record.parent)
+                let waiting = push(.anyObject(.inValue), parent: record.parent)
                 startAnyValue(parent: waiting, byte, into: &out)
             case .afterValue:
                 if byte == UInt8(ascii: ",") {
-                    out.append(nextMember(push(Frame(.anyObject, node: 0, a: FreeObjectPhase.afterComma.rawValue), parent: record.parent)))
+                    out.append(nextMember(push(.anyObject(.afterComma), parent: record.parent)))
                 } else if grammar.layout != .indented {
                     if byte == UInt8(ascii: "}") { out.append(complete(record.parent)) }
                 } else if byte == UInt8(ascii: "\n") {
-                    out.append(closingLine(over: push(Frame(.anyObject, node: 0, a: FreeObjectPhase.closing.rawValue), parent: record.parent)))
+                    out.append(closingLine(over: push(.anyObject(.closing), parent: record.parent)))
                 }
             case .closing:
                 if byte == UInt8(ascii: "}") {
@@ -237,32 +237,32 @@ struct Matcher {
 
         case .anyArray:
             // Indented, the line break after `[` chooses one element a
-            // line (`b` 1); any element chooses one line, where elements
+            // line (``Frame/isExpanded``); any element chooses one line, where elements
             // are strings, numbers, booleans or null, as a list of them is
             // written in that layout (a list of objects or lists is one
             // element a line).
-            let expanded = frame.b == 1
-            switch FreeArrayPhase(rawValue: frame.a) ?? .inValue {
+            let expanded = frame.isExpanded
+            switch frame.freeArrayPhase {
             case .opened:
                 if byte == UInt8(ascii: "]") {
                     out.append(complete(record.parent))
                 } else if grammar.layout == .indented, byte == UInt8(ascii: "\n") {
-                    out.append(memberLine(over: push(Frame(.anyArray, node: 0, a: FreeArrayPhase.afterComma.rawValue, b: 1), parent: record.parent)))
+                    out.append(memberLine(over: push(.anyArray(.afterComma, expanded: true), parent: record.parent)))
                 } else {
-                    let waiting = push(Frame(.anyArray, node: 0, a: FreeArrayPhase.inValue.rawValue), parent: record.parent)
+                    let waiting = push(.anyArray(.inValue), parent: record.parent)
                     startAnyValue(parent: waiting, containers: grammar.layout != .indented, byte, into: &out)
                 }
             case .afterComma:
-                let waiting = push(Frame(.anyArray, node: 0, a: FreeArrayPhase.inValue.rawValue, b: frame.b), parent: record.parent)
+                let waiting = push(.anyArray(.inValue, expanded: frame.isExpanded), parent: record.parent)
                 startAnyValue(parent: waiting, containers: expanded || grammar.layout != .indented, byte, into: &out)
             case .afterValue:
                 if byte == UInt8(ascii: ",") {
-                    let next = push(Frame(.anyArray, node: 0, a: FreeArrayPhase.afterComma.rawValue, b: frame.b), parent: record.parent)
+                    let next = push(.anyArray(.afterComma, expanded: frame.isExpanded), parent: record.parent)
                     out.append(expanded ? memberLine(newline: true, over: next) : separated(next))
                 } else if !expanded {
                     if byte == UInt8(ascii: "]") { out.append(complete(record.parent)) }
                 } else if byte == UInt8(ascii: "\n") {
-                    out.append(closingLine(over: push(Frame(.anyArray, node: 0, a: FreeArrayPhase.closing.rawValue, b: 1), parent: record.parent)))
+                    out.append(closingLine(over: push(.anyArray(.closing, expanded: true), parent: record.parent)))
                 }
             case .closing:
                 if byte == UInt8(ascii: "]") {
@@ -279,14 +279,14 @@ struct Matcher {
 
         case .space:
             var rest = frame
-            if rest.b == 1 {
+            if rest.lineBreakDue {
                 guard byte == UInt8(ascii: "\n") else { return }
-                rest.b = 0
+                rest.lineBreakDue = false
             } else {
-                guard byte == UInt8(ascii: " "), rest.a > 0 else { return }
-                rest.a -= 1
+                guard byte == UInt8(ascii: " "), rest.spaces > 0 else { return }
+                rest.spaces -= 1
             }
-            out.append(rest.a == 0 && rest.b == 0 ? Alternative(top: record.parent) : Alternative(top: push(rest, parent: record.parent)))
+            out.append(rest.spaces == 0 && !rest.lineBreakDue ? Alternative(top: record.parent) : Alternative(top: push(rest, parent: record.parent)))
         }
     }
 
@@ -297,7 +297,7 @@ struct Matcher {
     @inline(__always)
     private mutating func separated(_ top: Int32) -> Alternative {
         guard grammar.layout != .compact else { return Alternative(top: top) }
-        return Alternative(top: push(Frame(.space, node: 0, a: 1), parent: top))
+        return Alternative(top: push(.space(1), parent: top))
     }
 
     /// The alternative leading to the frame at `top` through an indented
@@ -307,7 +307,7 @@ struct Matcher {
     private mutating func indentation(_ level: Int32, newline: Bool = false, over top: Int32) -> Alternative {
         let spaces = level * JSONLayout.indentWidth
         guard spaces > 0 || newline else { return Alternative(top: top) }
-        return Alternative(top: push(Frame(.space, node: 0, a: spaces, b: newline ? 1 : 0), parent: top))
+        return Alternative(top: push(.space(spaces, lineBreak: newline), parent: top))
     }
 
     /// The alternative after the `,` between two members of the object or
@@ -352,12 +352,12 @@ struct Matcher {
     /// with `byte`: above the array waiting for it and, when the array's
     /// elements must differ, the element's text (empty so far).
     private mutating func startElement(_ item: Int32, of frame: Frame, parent: Int32, _ byte: UInt8, into out: inout [Alternative]) {
-        let waiting = push(.array(frame.node, count: frame.a, phase: .inElement, set: frame.elementSet), parent: parent)
+        let waiting = push(.array(frame.node, count: frame.elementCount, phase: .inElement, set: frame.elementSet), parent: parent)
         guard grammar.isUnique(frame.node) else {
             startValue(item, parent: waiting, byte, into: &out)
             return
         }
-        let element = push(Frame(.element, node: frame.node, a: UniqueValues.emptyText), parent: waiting)
+        let element = push(.element(frame.node, text: UniqueValues.emptyText), parent: waiting)
         startValue(item, parent: element, byte, into: &out)
     }
 
@@ -367,7 +367,7 @@ struct Matcher {
     /// element could then only end as one the array already has.
     private mutating func stepElement(_ alternative: Alternative, _ byte: UInt8, into out: inout [Alternative]) {
         let record = arena[Int(alternative.top)]
-        let text = record.frame.a
+        let text = record.frame.elementText
         let set = arena[Int(record.parent)].frame.elementSet
         let leaf = alternative.leaf
         if let next = grammar.leafNext(leaf, alternative.leafState, byte) {
@@ -375,7 +375,7 @@ struct Matcher {
             if grammar.leafIsFinal(leaf, next) {
                 if let done = finishElement(record, text: longer) { out.append(done) }
             } else if isLive(set: set, text: longer, leaf: leaf, state: next) {
-                let moved = push(Frame(.element, node: record.frame.node, a: longer), parent: record.parent)
+                let moved = push(.element(record.frame.node, text: longer), parent: record.parent)
                 out.append(Alternative(top: moved, leaf: leaf, leafState: next))
             }
         } else if grammar.leafIsAccepting(leaf, alternative.leafState) {
@@ -392,7 +392,7 @@ struct Matcher {
         // kept, and hashed: its list is as long as the array).
         guard !(values.prefixes(of: array.frame.elementSet).contains(text) && values.contains(array.frame.elementSet, text)) else { return nil }
         let set = values.set(array.frame.elementSet, adding: text)
-        return Alternative(top: push(.array(array.frame.node, count: array.frame.a + 1, phase: .afterElement, set: set), parent: array.parent))
+        return Alternative(top: push(.array(array.frame.node, count: array.frame.elementCount + 1, phase: .afterElement, set: set), parent: array.parent))
     }
 
     /// Starts a value of `node` whose first byte is `byte`, above `parent`.
@@ -402,7 +402,7 @@ struct Matcher {
             startLeaf(leaf, parent: parent, byte, into: &out)
         case .object(let shape):
             if byte == UInt8(ascii: "{") {
-                out.append(Alternative(top: push(Frame(.object, node: shape), parent: parent)))
+                out.append(Alternative(top: push(.object(shape), parent: parent)))
             }
         case .array, .tuple:
             if byte == UInt8(ascii: "[") {
@@ -415,7 +415,7 @@ struct Matcher {
         case .anyValue:
             startAnyValue(parent: parent, byte, into: &out)
         case .sequence(let children):
-            let waiting = push(Frame(.sequence, node: node), parent: parent)
+            let waiting = push(.sequence(node), parent: parent)
             startValue(children[0], parent: waiting, byte, into: &out)
         }
     }
@@ -425,7 +425,7 @@ struct Matcher {
     /// survives the key.
     private mutating func startExtraKey(shape: Int32, parent: Int32, _ byte: UInt8, into out: inout [Alternative]) {
         for (index, extra) in grammar.objects[Int(shape)].extras.enumerated() {
-            let waiting = push(Frame(.extra, node: shape, a: ExtraPhase.inKey.rawValue, b: Int32(index)), parent: parent)
+            let waiting = push(.extra(shape, phase: .inKey, extraIndex: Int32(index)), parent: parent)
             startLeaf(extra.key, parent: waiting, byte, into: &out)
         }
     }
@@ -433,7 +433,7 @@ struct Matcher {
     /// Starts a key of the free-form object whose frame's parent is
     /// `parent` (its opening quote is `byte`).
     private mutating func startFreeKey(parent: Int32, _ byte: UInt8, into out: inout [Alternative]) {
-        let waiting = push(Frame(.anyObject, node: 0, a: FreeObjectPhase.inKey.rawValue), parent: parent)
+        let waiting = push(.anyObject(.inKey), parent: parent)
         startLeaf(SharedLeaf.anyString.rawValue, parent: waiting, byte, into: &out)
     }
 
@@ -443,10 +443,10 @@ struct Matcher {
         switch byte {
         case UInt8(ascii: "{"):
             guard containers else { return }
-            out.append(Alternative(top: push(Frame(.anyObject, node: 0, a: FreeObjectPhase.opened.rawValue), parent: parent)))
+            out.append(Alternative(top: push(.anyObject(.opened), parent: parent)))
         case UInt8(ascii: "["):
             guard containers else { return }
-            out.append(Alternative(top: push(Frame(.anyArray, node: 0, a: FreeArrayPhase.opened.rawValue), parent: parent)))
+            out.append(Alternative(top: push(.anyArray(.opened), parent: parent)))
         case UInt8(ascii: "\""):
             startLeaf(SharedLeaf.anyString.rawValue, parent: parent, byte, into: &out)
         case UInt8(ascii: "t"), UInt8(ascii: "f"):
@@ -479,27 +479,26 @@ struct Matcher {
         var frame = record.frame
         switch frame.kind {
         case .objectValue:
-            frame = Frame(.object, node: frame.node, a: (frame.a + 1) * 2 + 1, b: 0)
+            frame = .object(frame.node, keySlot: Frame.keySlot(position: frame.property + 1, emittedAny: true))
         case .array:
-            frame = .array(frame.node, count: frame.a + 1, phase: .afterElement, set: frame.elementSet)
+            frame = .array(frame.node, count: frame.elementCount + 1, phase: .afterElement, set: frame.elementSet)
         case .element:
             // An element's leaf ends through ``stepElement``, which checks
             // the text against the array's; nothing completes the frame.
             assertionFailure("an element of an array with distinct elements completed without its check")
             return complete(record.parent)
         case .anyObject:
-            frame.a = frame.a == FreeObjectPhase.inKey.rawValue ? FreeObjectPhase.afterKey.rawValue : FreeObjectPhase.afterValue.rawValue
+            frame.freeObjectPhase = frame.freeObjectPhase == .inKey ? .afterKey : .afterValue
         case .anyArray:
-            frame.a = FreeArrayPhase.afterValue.rawValue
+            frame.freeArrayPhase = .afterValue
         case .extra:
-            frame.a = frame.a == ExtraPhase.inKey.rawValue ? ExtraPhase.afterKey.rawValue : ExtraPhase.afterValue.rawValue
+            frame.extraPhase = frame.extraPhase == .inKey ? .afterKey : .afterValue
         case .sequence:
-            guard case .sequence(let children) = grammar.nodes[Int(frame.node)], Int(frame.a) + 1 < children.count else {
+            guard case .sequence(let children) = grammar.nodes[Int(frame.node)], Int(frame.child) + 1 < children.count else {
                 // The last part is done: so is the sequence.
                 return complete(record.parent)
             }
-            frame.a += 1
-            frame.b = 1
+            frame = .sequence(frame.node, child: frame.child + 1, childStartsNext: true)
         case .value, .object, .space:
             break
         }

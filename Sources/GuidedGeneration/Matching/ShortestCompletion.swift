@@ -426,7 +426,7 @@ extension Matcher {
             let record = arena[Int(alternative.top)]
             if record.frame.kind == .space {
                 // The whitespace left, then whatever the frame it leads to needs.
-                let whitespace = (record.frame.b == 1 ? [UInt8(ascii: "\n")] : []) + [UInt8](repeating: UInt8(ascii: " "), count: Int(record.frame.a))
+                let whitespace = (record.frame.lineBreakDue ? [UInt8(ascii: "\n")] : []) + [UInt8](repeating: UInt8(ascii: " "), count: Int(record.frame.spaces))
                 return try whitespace + completionBytes(of: Alternative(top: record.parent), table: table)
             }
         }
@@ -448,7 +448,7 @@ extension Matcher {
             // An element of such an array: the shortest way to end it as a
             // value the array does not have yet.
             let record = arena[Int(alternative.top)]
-            let written = values.bytes(of: record.frame.a)
+            let written = values.bytes(of: record.frame.elementText)
             let excluded = values.memberBytes(of: arena[Int(record.parent)].frame.elementSet)
             guard let text = grammar.completions(of: alternative.leaf, from: alternative.leafState, after: written, count: 1, excluding: excluded).first else { throw .init() }
             try append(Array(text[written.count...]))
@@ -467,20 +467,20 @@ extension Matcher {
             case .value:
                 try append(table.text(frame.node))
             case .object:
-                let best = ShortestCompletion.trieCost(grammar, shape: Int(frame.node), trieIndex: Int(frame.a), from: frame.b, length: table.nodeLength, rest: table.restLength)
+                let best = ShortestCompletion.trieCost(grammar, shape: Int(frame.node), trieIndex: Int(frame.keySlot), from: frame.keyNode, length: table.nodeLength, rest: table.restLength)
                 // Part way through a key, the path closes its string first.
                 startsInString = ShortestCompletion.unescapedQuotes(in: best.path) % 2 == 1
                 try append(best.path)
                 if case .property(let index) = best.outcome {
                     let value = grammar.objects[Int(frame.node)].properties[Int(index)].value
                     try append(table.text(value))
-                    try append(table.rest(shape: frame.node, trieIndex: Int(index + 1) * 2 + 1))
+                    try append(table.rest(shape: frame.node, trieIndex: Int(Frame.keySlot(position: index + 1, emittedAny: true))))
                 }
             case .array where grammar.isUnique(frame.node):
                 let minimum = Int(grammar.minimumCount(of: frame.node))
                 let phase = frame.arrayPhase
                 let (open, separator, close) = grammar.arrayPunctuation(frame.node)
-                let count = Int(frame.a)
+                let count = Int(frame.elementCount)
                 let excluded = values.memberBytes(of: frame.elementSet)
                 switch phase {
                 case .opened where minimum == 0:
@@ -504,7 +504,7 @@ extension Matcher {
                 let minimum = Int(grammar.minimumCount(of: frame.node))
                 let phase = frame.arrayPhase
                 let (open, separator, close) = grammar.arrayPunctuation(frame.node)
-                var count = Int(frame.a)
+                var count = Int(frame.elementCount)
                 switch phase {
                 case .opened, .afterComma:
                     if phase == .opened, minimum == 0 {
@@ -532,7 +532,7 @@ extension Matcher {
                 }
             case .extra:
                 let extras = grammar.objects[Int(frame.node)].extras
-                switch ExtraPhase(rawValue: frame.a) ?? .inValue {
+                switch frame.extraPhase {
                 case .afterComma:
                     var best: [UInt8]?
                     for extra in extras {
@@ -544,9 +544,9 @@ extension Matcher {
                     guard let best else { throw .init() }
                     try append(best)
                 case .afterKey:
-                    try append(colon + table.text(extras[Int(frame.b)].value) + closeObject)
+                    try append(colon + table.text(extras[Int(frame.extraIndex)].value) + closeObject)
                 case .afterColon:
-                    try append(table.text(extras[Int(frame.b)].value) + closeObject)
+                    try append(table.text(extras[Int(frame.extraIndex)].value) + closeObject)
                 case .afterValue:
                     try append(closeObject)
                 case .closing:
@@ -555,7 +555,7 @@ extension Matcher {
                     throw .init()
                 }
             case .anyObject:
-                switch FreeObjectPhase(rawValue: frame.a) ?? .inValue {
+                switch frame.freeObjectPhase {
                 case .opened, .closing: try append(Array("}".utf8))
                 case .afterValue: try append(closeObject)
                 case .afterComma: try append(Array("\"\"".utf8) + colon + Array("0".utf8) + closeObject)
@@ -565,15 +565,15 @@ extension Matcher {
                 }
             case .anyArray:
                 let close = Self.freeArrayClose(frame)
-                switch FreeArrayPhase(rawValue: frame.a) ?? .inValue {
+                switch frame.freeArrayPhase {
                 case .opened, .closing: try append(Array("]".utf8))
                 case .afterValue: try append(close)
                 case .afterComma: try append(Array("0".utf8) + close)
                 case .inValue: throw .init()
                 }
             case .sequence:
-                guard frame.b == 1, case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { throw .init() }
-                for part in parts[Int(frame.a)...] { try append(table.text(part)) }
+                guard frame.childStartsNext, case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { throw .init() }
+                for part in parts[Int(frame.child)...] { try append(table.text(part)) }
             case .objectValue, .space, .element:
                 throw .init()
             }
@@ -585,18 +585,18 @@ extension Matcher {
             let frame = record.frame
             switch frame.kind {
             case .objectValue:
-                try append(table.rest(shape: frame.node, trieIndex: Int(frame.a + 1) * 2 + 1))
+                try append(table.rest(shape: frame.node, trieIndex: Int(Frame.keySlot(position: frame.property + 1, emittedAny: true))))
             case .array where grammar.isUnique(frame.node):
                 let (_, separator, close) = grammar.arrayPunctuation(frame.node)
                 var excluded = values.memberBytes(of: frame.elementSet)
                 if let finished, finished.array == waiting { excluded.insert(finished.text) }
-                let start = Int(frame.a) + 1
+                let start = Int(frame.elementCount) + 1
                 guard let elements = grammar.freshElements(of: frame.node, from: start, to: max(start, Int(grammar.minimumCount(of: frame.node))), excluding: excluded) else { throw .init() }
                 for element in elements { try append(separator + element) }
                 try append(close)
             case .array:
                 let (_, separator, close) = grammar.arrayPunctuation(frame.node)
-                var count = Int(frame.a) + 1
+                var count = Int(frame.elementCount) + 1
                 while count < Int(grammar.minimumCount(of: frame.node)) {
                     guard let item = grammar.element(of: frame.node, at: Int32(count)) else { throw .init() }
                     try append(separator + table.text(item))
@@ -604,17 +604,17 @@ extension Matcher {
                 }
                 try append(close)
             case .extra:
-                if frame.a == ExtraPhase.inKey.rawValue {
-                    try append(colon + table.text(grammar.objects[Int(frame.node)].extras[Int(frame.b)].value))
+                if frame.extraPhase == .inKey {
+                    try append(colon + table.text(grammar.objects[Int(frame.node)].extras[Int(frame.extraIndex)].value))
                 }
                 try append(closeObject)
             case .anyObject:
-                try append(frame.a == FreeObjectPhase.inKey.rawValue ? colon + Array("0".utf8) + closeObject : closeObject)
+                try append(frame.freeObjectPhase == .inKey ? colon + Array("0".utf8) + closeObject : closeObject)
             case .anyArray:
                 try append(Self.freeArrayClose(frame))
             case .sequence:
                 guard case .sequence(let parts) = grammar.nodes[Int(frame.node)] else { throw .init() }
-                for part in parts[(Int(frame.a) + 1)...] { try append(table.text(part)) }
+                for part in parts[(Int(frame.child) + 1)...] { try append(table.text(part)) }
             case .value, .object, .space, .element:
                 throw .init()
             }
@@ -631,7 +631,7 @@ extension Matcher {
     /// its own when it is written one element a line (its indentation is
     /// added with the rest of the completion's).
     private static func freeArrayClose(_ frame: Frame) -> [UInt8] {
-        frame.b == 1 ? Array("\n]".utf8) : Array("]".utf8)
+        frame.isExpanded ? Array("\n]".utf8) : Array("]".utf8)
     }
 }
 

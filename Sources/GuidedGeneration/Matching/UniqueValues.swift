@@ -186,25 +186,6 @@ private struct InternedLists {
     }
 }
 
-extension Frame {
-    /// An array or tuple frame: `count` elements so far, at `phase`; `set`
-    /// the elements written, for an array whose elements must differ
-    /// (``UniqueValues``; the empty set otherwise). The phase takes the
-    /// three low bits of `b`, the set the rest.
-    @inline(__always)
-    static func array(_ node: Int32, count: Int32, phase: ArrayPhase, set: Int32 = UniqueValues.emptySet) -> Frame {
-        Frame(.array, node: node, a: count, b: phase.rawValue | set << 3)
-    }
-
-    /// Where an array frame is.
-    @inline(__always)
-    var arrayPhase: ArrayPhase { ArrayPhase(rawValue: b & 7) ?? .inElement }
-
-    /// The elements an array frame has written (``UniqueValues``).
-    @inline(__always)
-    var elementSet: Int32 { b >> 3 }
-}
-
 extension Matcher {
     /// Whether the element being written as `text` (in leaf `leaf`, at
     /// `state`) can still end as a value that `set` does not hold.
