@@ -101,7 +101,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-        // HTTP for the server models (Models/Server): streams and cancels
+        // HTTP for the server models (Models/Remote): streams and cancels
         // cleanly without spinning a core, which Linux's URLSession does
         // while a request is in flight (docs/ARCHITECTURE.md).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
