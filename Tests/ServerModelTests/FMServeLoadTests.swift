@@ -14,6 +14,12 @@
 // within 64 MiB of after the first 50; 16 clients that close their streams
 // mid-answer free their sequences (the next request's first token comes
 // within seconds, then 4 concurrent requests are answered to the end).
+//
+// The second test (issue 58) runs the load and bad-input suites twice over
+// one server with 2 sequences and a queue of 4: waves of 64 streaming
+// openai clients, wrk's 64 connections (Debian's wrk, fm_serve_wrk.lua) and
+// malformed requests; nothing but answers and 429s, and memory flat from
+// one pass to the next.
 
 import Foundation
 import Testing
@@ -49,4 +55,54 @@ struct FMServeLoadTests {
         // SIGTERM still ends it cleanly after the load.
         #expect(server.stop() == 0)
     }
+
+    /// Issue 58: the load and bad-input suites twice over one server with 2
+    /// sequences and a queue of 4 (FMServeProcess's): each pass 10 waves of
+    /// 64 streaming openai clients, wrk's 64 connections for 10 s
+    /// (fm_serve_wrk.lua) and the bad inputs; every request a complete
+    /// answer or a 429 with Retry-After (no connection error, no socket
+    /// error, no 5xx), and resident memory after the second pass within
+    /// 32 MiB of after the first. About a minute and a half on two free cores.
+    ///
+    /// The idle timeout is above httpx's 5 s pool expiry, as for the test
+    /// above: with FMServeProcess's 3 s, a client that reuses a connection
+    /// idle for about 3 s races the server closing it, and the server, with
+    /// the request unread in its socket, resets the connection (measured: 12
+    /// of 384 requests sent 3.0 ± 0.05 s after the last on their connection
+    /// ended in `APIConnectionError` with httpx's `ReadError: Connection reset
+    /// by peer`; 0 of 384 with 30 s, sent 0 to 6 s apart).
+    @Test(.enabled(if: LoadTool.wrk != nil, Comment(rawValue: LoadTool.absence)))
+    func sixtyFourStreamingClientsAndWrkAreAnsweredOrTurnedAwayAndAPassLeavesNoMemoryBehind() throws {
+        let wrk = try #require(LoadTool.wrk)
+        let root = TestMachine.packageRoot
+        let python = try TestMachine.python(environment: "openai_env.sh")
+        let server = try FMServeProcess(arguments: ["--idle-timeout", "30"])
+        let (status, output) = try TestMachine.run([
+            python, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_load.py").path,
+            server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, String(server.process.processIdentifier),
+            "passes", wrk, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_wrk.lua").path,
+        ])
+        let lines = output.split(separator: "\n")
+        let passed = lines.filter { $0.hasPrefix("ok: ") }
+        for line in lines where !line.hasPrefix("ok: ") {
+            if line.hasPrefix("info: ") {
+                print("fm serve under load, two passes: \(line.dropFirst(6))")
+            } else {
+                Issue.record("\(line)")
+            }
+        }
+        #expect(status == 0)
+        #expect(passed.count == 13, "\(passed.count) of 13 checks passed")
+        #expect(server.stop() == 0)
+    }
+}
+
+/// wrk, the HTTP benchmarking tool, where installed (`make setup` installs Debian's `wrk`).
+enum LoadTool {
+    static let wrk: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.split(separator: ":").map { "\($0)/wrk" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    static let absence = "needs wrk on PATH (`make setup` installs Debian's wrk)"
 }
