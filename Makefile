@@ -64,7 +64,9 @@ demo:
 #   load and soak test (48 sessions at once, a cancellation storm, 1,000
 #   requests with resident memory held flat, about 2 minutes) and fm serve
 #   under load (32 streaming clients at a time, 500 requests, 16 that leave
-#   mid-answer, about 40 seconds), so their deadlines and memory figures are
+#   mid-answer, about 40 seconds; then two passes of 10 waves of 64 streaming
+#   clients, wrk and the bad-input suite, resident memory compared between
+#   passes, about 45 seconds more), so their deadlines and memory figures are
 #   their own;
 # - the tests tagged `gpu` (every layer offloaded: the CPU's greedy answers,
 #   typed answers, shared steps, cancellation) against llama.cpp's Vulkan
@@ -169,7 +171,7 @@ eval: setup
 	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_FAST_MODEL" --label Qwen2.5-Coder-0.5B --mode guided pipeline --json $(EVAL_RUNS)/fast.json > /dev/null
 	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_SMALL_MODEL" --label SmolLM2-135M --mode guided --json $(EVAL_RUNS)/small.json > /dev/null
 	$(FM_ENV) scripts/eval-tools.sh $(FM_BIN) "$$FOUNDATION_MODELS_DEFAULT_MODEL" Qwen2.5-Coder-1.5B $(EVAL_RUNS)
-	$(FM_ENV) $(FM_BIN) eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/default-modes.json $(EVAL_RUNS)/photos.json $(EVAL_RUNS)/heldout.json $(EVAL_RUNS)/detail-full.json $(EVAL_RUNS)/detail-brief.json $(EVAL_RUNS)/detail-outline.json $(EVAL_RUNS)/fast.json $(EVAL_RUNS)/small.json $(EVAL_RUNS)/tools.json $(EVAL_RUNS)/tools-serve.json --output EVAL.md
+	$(FM_ENV) $(FM_BIN) eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/default-modes.json $(EVAL_RUNS)/photos.json $(EVAL_RUNS)/heldout.json $(EVAL_RUNS)/detail-full.json $(EVAL_RUNS)/detail-brief.json $(EVAL_RUNS)/detail-outline.json $(EVAL_RUNS)/fast.json $(EVAL_RUNS)/small.json $(EVAL_RUNS)/tools.json $(EVAL_RUNS)/tools-serve.json $(EVAL_RUNS)/tools-reference.json --output EVAL.md
 
 clean:
 	rm -rf .build

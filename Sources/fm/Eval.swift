@@ -113,6 +113,9 @@ extension FM.Eval {
         @Option(name: .customLong("server-model"), help: "The model name sent to --server (fm serve's: GET /v1/models lists it).")
         var serverModel: String?
 
+        @Option(name: .customLong("server-mode"), help: "What the report calls the path through --server (default: fm serve; llama-server --jinja for the reference run).")
+        var serverMode: String?
+
         @Option(help: "Answer only the first N items.")
         var limit: Int?
 
@@ -132,6 +135,7 @@ extension FM.Eval {
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
             if !(timeLimit > 0) { throw ValidationError("--time-limit must be more than 0") }
             if (serverModel == nil) != (server == nil) { throw ValidationError("--server and --server-model go together: the server's API root and the model name it serves") }
+            if serverMode != nil, server == nil { throw ValidationError("--server-mode names the path through --server; give --server too") }
         }
 
         func run() async throws {
@@ -151,7 +155,7 @@ extension FM.Eval {
                     throw ValidationError(error.description)
                 }
                 run = await ToolsEval.run(items: items, model: remote, options: ToolsOptions(
-                    label: label ?? name, mode: ToolsEval.serverMode, timeLimit: timeLimit, limit: limit))
+                    label: label ?? name, mode: serverMode ?? ToolsEval.serverMode, timeLimit: timeLimit, limit: limit))
             } else {
                 let system = try model.model
                 let name = URL(fileURLWithPath: system.configuration.modelPath).deletingPathExtension().lastPathComponent

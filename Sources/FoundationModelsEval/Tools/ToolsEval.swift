@@ -5,7 +5,8 @@ import FoundationModels
 package struct ToolsOptions: Sendable {
     /// The run's name in the report (the model, or the model and a variant).
     package var label: String
-    /// How the model was reached: `library` (in process) or `fm serve`.
+    /// How the model was reached: `library` (in process), `fm serve`, or
+    /// another server (`llama-server --jinja`, the reference).
     package var mode: String
     /// Seconds an item (all its turns together) may take; past it, the item
     /// counts as timed out.
