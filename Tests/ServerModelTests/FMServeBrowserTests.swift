@@ -65,9 +65,10 @@ enum Browser {
 }
 
 /// Test files served over HTTP from a folder of their own by Python's
-/// http.server on 127.0.0.1 and a free port: a page's origin.
+/// http.server on 127.0.0.1 and a free port: a page's origin. A
+/// ``ChildServer``: killed when it goes away, never left running.
 final class StaticSite: Sendable {
-    let process: Process
+    let process: ChildServer
     let folder: URL
     let origin: String
 
@@ -81,40 +82,27 @@ final class StaticSite: Sendable {
                 to: folder.appendingPathComponent(file)
             )
         }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        // -u: the line saying where it serves comes at once, not when a buffer fills.
-        process.arguments = ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice  // the access log
-        try process.run()
+        // -u: the line saying where it serves comes at once, not when a
+        // buffer fills. Standard error, the access log, goes nowhere.
+        process = try ChildServer(
+            URL(fileURLWithPath: python), ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.path],
+            standardError: .discarded
+        )
         // "Serving HTTP on 127.0.0.1 port 40261 (http://127.0.0.1:40261/) ..."
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty { break }
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = if case .line(let line) = process.nextLineBlocking(within: .seconds(60)) { line } else { "" }
         guard let range = text.range(of: #"port \d+"#, options: .regularExpression),
               let port = Int(text[range].dropFirst(5)) else {
-            process.terminate()
+            process.stop()
             throw FMServeError(description: "http.server did not say where it serves: \(text)")
         }
         origin = "http://127.0.0.1:\(port)"
     }
 
-    /// SIGKILL: a child started from one of the test's Dispatch threads
-    /// inherits its blocked SIGTERM, and Python's http.server, which sets
-    /// no handler of its own, would never see `terminate()`'s.
+    /// SIGKILL (``ChildServer/stop()``): a child started from one of the
+    /// test's Dispatch threads inherits its blocked SIGTERM, and Python's
+    /// http.server, which sets no handler of its own, would never see it.
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.stop()
         try? FileManager.default.removeItem(at: folder)
     }
-
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 }
