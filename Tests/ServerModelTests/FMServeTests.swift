@@ -31,9 +31,14 @@ final class FMServeProcess: Sendable {
         let model = TestMachine.smallModel
         let serving = local ? ["--model", model, "--parallel", "2", "--max-queue", "4", "--context-size", "1024"] : []
         let listening = arguments.contains("--socket") ? [] : ["--port", "0"]
+        // An idle timeout short enough for fm_serve_client.py's slow client
+        // to be cut off within its 25 s, and longer than the openai client's
+        // (httpx's) 5 s reuse of idle connections: a shorter one closes
+        // connections the client is about to send on (a reset, reported as
+        // `APIConnectionError`; 12 of 384 requests at 3 s).
         process = try ChildServer(
             binary,
-            listening + ["--model-name", Self.modelName, "--api-key", Self.apiKey, "--max-body-bytes", "1048576", "--idle-timeout", "3"]
+            listening + ["--model-name", Self.modelName, "--api-key", Self.apiKey, "--max-body-bytes", "1048576", "--idle-timeout", "8"]
                 + serving + arguments,
             environment: environment, standardError: errorLog.map { .file($0) } ?? .discarded
         )
