@@ -8,14 +8,15 @@ extension ChatCompletionsServer {
     func chatCompletions(_ request: Request) async -> Response {
         let start = ContinuousClock.now
         let parsed: ChatCompletionRequest
+        let served: ServedModel
         do {
             let body = try await self.body(of: request)
             parsed = try ChatCompletionRequest(json: body, limits: limits)
-            try checkModel(parsed.model)
+            served = try self.served(parsed.model)
         } catch {
             return Self.error(error)
         }
-        let completion = ChatCompletion(model: model, modelName: configuration.modelName, observer: .init(metrics, start: start))
+        let completion = ChatCompletion(model: served.model, modelName: served.name, observer: .init(metrics, start: start))
         let events = completion.events(for: parsed)
         if !parsed.stream {
             return await collect(events) { events in

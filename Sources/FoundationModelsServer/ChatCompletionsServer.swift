@@ -46,8 +46,15 @@ package struct ChatCompletionsServer: Sendable {
         package var socketPath: String?
         /// The bearer key clients must send, or nil for none.
         package var apiKey: String?
-        /// The model's name in `/v1/models` and in every response.
+        /// The model's name in `/v1/models` and in every response (one
+        /// model: ``ChatCompletionsServer/init(model:configuration:logger:)``;
+        /// several are named by their ``ServedModel``).
         package var modelName: String
+        /// Other names clients may ask for (`gpt-4o-mini` → `qwen`): each
+        /// alias and the served model it stands for, for clients that
+        /// hard-code a model name. Listed in `/v1/models`; answers carry the
+        /// served model's own name.
+        package var aliases: [String: String] = [:]
         /// The tokens one request's conversation and answer may hold,
         /// reported in `/v1/models` as `max_model_len` (as vLLM does), so
         /// clients such as `PrivateCloudComputeLanguageModel` can budget.
@@ -95,18 +102,59 @@ package struct ChatCompletionsServer: Sendable {
         }
     }
 
-    let model: any LanguageModel
+    /// One model the server answers with, under its own name: a model
+    /// file, an adapter over one (`base`), or another server's model.
+    /// Each has its own context size, sequences, queue and availability.
+    package struct ServedModel: Sendable {
+        /// Its name in `/v1/models`, in requests and in every answer.
+        package var name: String
+        package var model: any LanguageModel
+        /// For an adapter, the served model whose weights it applies to
+        /// (`/v1/models` lists it as the `parent`, as vLLM lists a LoRA's).
+        package var base: String?
+        /// Tokens per sequence, reported as `max_model_len`.
+        package var contextSize: Int?
+        /// Its parallel sequences and queue bound, summed over the models in `/metrics`.
+        package var parallelSequences: Int?
+        package var maximumQueue: Int?
+        /// Why it cannot answer now, or nil when it can (`GET /health`).
+        package var unavailability: @Sendable () -> String? = { nil }
+
+        package init(name: String, model: any LanguageModel) {
+            self.name = name
+            self.model = model
+        }
+    }
+
+    /// The served models, the first answering requests that name none.
+    let models: [ServedModel]
     let configuration: Configuration
     let logger: Logger
 
     let metrics: ServerMetrics
 
+    /// One model, named and described by `configuration` (``Configuration/modelName``,
+    /// ``Configuration/contextSize``, its capacity and availability).
     package init(model: any LanguageModel, configuration: Configuration, logger: Logger = Logger(label: "fm.serve")) {
-        self.model = model
+        var served = ServedModel(name: configuration.modelName, model: model)
+        served.contextSize = configuration.contextSize
+        served.parallelSequences = configuration.parallelSequences
+        served.maximumQueue = configuration.maximumQueue
+        served.unavailability = configuration.unavailability
+        self.init(models: [served], configuration: configuration, logger: logger)
+    }
+
+    /// Several models from one process, each under its own name (the
+    /// first answers requests that name none); the configuration's own
+    /// model fields are not used. `models` must not be empty.
+    package init(models: [ServedModel], configuration: Configuration, logger: Logger = Logger(label: "fm.serve")) {
+        precondition(!models.isEmpty, "a server serves at least one model")
+        self.models = models
         self.configuration = configuration
         self.logger = logger
         metrics = ServerMetrics(registry: configuration.metricsRegistry)
-        metrics.setCapacity(parallelSequences: configuration.parallelSequences, maximumQueue: configuration.maximumQueue)
+        func total(_ values: [Int?]) -> Int? { values.contains(nil) ? nil : values.reduce(0) { $0 + ($1 ?? 0) } }
+        metrics.setCapacity(parallelSequences: total(models.map(\.parallelSequences)), maximumQueue: total(models.map(\.maximumQueue)))
     }
 
     /// Browser origins allowed to call the API (CORS), answered by
@@ -121,10 +169,6 @@ package struct ChatCompletionsServer: Sendable {
         case origins([String])
     }
 
-    /// Serves until SIGTERM or SIGINT, calling `onListening` with the bound
-    /// port once connections are accepted. On the signal it stops accepting,
-    /// lets answers in progress finish for up to
-    /// ``Configuration/shutdownTimeout``, then cancels the rest.
     /// Serves until SIGTERM or SIGINT, calling `onListening` with the bound
     /// port once connections are accepted. On the signal it stops accepting,
     /// lets answers in progress finish for up to
@@ -163,7 +207,7 @@ package struct ChatCompletionsServer: Sendable {
         if let cors = configuration.cors { router.add(middleware: Self.corsMiddleware(cors)) }
         router.add(middleware: Authentication(key: configuration.apiKey))
         router.get("health") { _, _ in
-            Self.health(configuration.modelName, unavailability: configuration.unavailability())
+            Self.health(models.map { ($0.name, $0.unavailability()) })
         }
         router.get("metrics") { _, _ in
             var headers = HTTPFields()
@@ -174,7 +218,7 @@ package struct ChatCompletionsServer: Sendable {
             Self.json(200, OpenAPIDocument.json)
         }
         router.get("v1/models") { _, _ in
-            Self.json(200, Self.modelsBody(configuration.modelName, contextSize: configuration.contextSize))
+            Self.json(200, Self.modelsBody(models, aliases: configuration.aliases))
         }
         router.post("v1/chat/completions") { request, _ in
             await self.chatCompletions(request)

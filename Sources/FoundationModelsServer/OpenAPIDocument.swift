@@ -111,19 +111,21 @@ enum OpenAPIDocument {
       "security": [{"bearer": []}],
       "paths": {
         "/health": {"get": {"operationId": "health", "security": [], "responses": {
-          "200": {"description": "The model can answer.", "content": {"application/json": {"schema": {"type": "object",
-            "required": ["status", "models"], "properties": {"status": {"type": "string", "enum": ["ok"]},
-            "models": {"type": "array", "items": {"type": "object", "required": ["id", "available"]}}}}}}},
-          "503": {"description": "The model cannot answer now, and why.", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
+          "200": {"description": "Every model can answer (ok), or some can (degraded); each model's availability, and why not.", "content": {"application/json": {"schema": {"type": "object",
+            "required": ["status", "models"], "properties": {"status": {"type": "string", "enum": ["ok", "degraded"]},
+            "models": {"type": "array", "items": {"type": "object", "required": ["id", "available"], "properties": {
+              "id": {"type": "string"}, "available": {"type": "boolean"}, "reason": {"type": "string"}}}}}}}}},
+          "503": {"description": "No model can answer now, and why.", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
         "/metrics": {"get": {"operationId": "metrics", "responses": {
           "200": {"description": "Prometheus's text format.", "content": {"text/plain": {"schema": {"type": "string"}}}},
           "401": {"$ref": "#/components/responses/Failure"}}}},
         "/openapi.json": {"get": {"operationId": "openapi", "security": [], "responses": {
           "200": {"description": "This document.", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
         "/v1/models": {"get": {"operationId": "listModels", "responses": {
-          "200": {"description": "The served model.", "content": {"application/json": {"schema": {"type": "object",
+          "200": {"description": "The served models (an adapter's parent is its base model), then the aliases (their parent is the model they name).", "content": {"application/json": {"schema": {"type": "object",
             "required": ["object", "data"], "properties": {"object": {"type": "string", "enum": ["list"]},
-            "data": {"type": "array", "items": {"type": "object", "required": ["id", "object", "created", "owned_by"]}}}}}}},
+            "data": {"type": "array", "items": {"type": "object", "required": ["id", "object", "created", "owned_by"], "properties": {
+              "id": {"type": "string"}, "max_model_len": {"type": "integer"}, "parent": {"type": "string"}}}}}}}}},
           "401": {"$ref": "#/components/responses/Failure"}}}},
         "/v1/chat/completions": {"post": {"operationId": "createChatCompletion",
           "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChatCompletionRequest"}}}},

@@ -100,23 +100,40 @@ extension ChatCompletionsServer {
     }
 
     /// `GET /health`: the server's status and each model's availability,
-    /// with the reason when it is not available (then 503).
-    static func health(_ name: String, unavailability reason: String?) -> Response {
-        let model = WireJSON.object([
-            ("id", WireJSON.string(name)), ("available", WireJSON.bool(reason == nil)), ("reason", reason.map(WireJSON.string)),
-        ])
+    /// with the reason when it is not available: `ok` (200) when every
+    /// model can answer, `degraded` (200) when some can, `unavailable`
+    /// (503) when none can, so a load balancer stops sending it requests.
+    static func health(_ models: [(name: String, unavailability: String?)]) -> Response {
+        let available = models.filter { $0.unavailability == nil }.count
+        let status = available == models.count ? "ok" : available > 0 ? "degraded" : "unavailable"
         let body = WireJSON.object([
-            ("status", WireJSON.string(reason == nil ? "ok" : "unavailable")), ("models", WireJSON.array([model])),
+            ("status", WireJSON.string(status)),
+            ("models", WireJSON.array(models.map { model in
+                WireJSON.object([
+                    ("id", WireJSON.string(model.name)), ("available", WireJSON.bool(model.unavailability == nil)),
+                    ("reason", model.unavailability.map(WireJSON.string)),
+                ])
+            })),
         ])
-        return json(reason == nil ? 200 : 503, body.jsonString)
+        return json(available > 0 ? 200 : 503, body.jsonString)
     }
 
-    static func modelsBody(_ name: String, contextSize: Int?) -> String {
-        let model = WireJSON.object([
-            ("id", WireJSON.string(name)), ("object", WireJSON.string("model")),
-            ("created", WireJSON.number(0)), ("owned_by", WireJSON.string("fm-serve")),
-            ("max_model_len", contextSize.map(WireJSON.number)),
-        ])
-        return WireJSON.object([("object", WireJSON.string("list")), ("data", WireJSON.array([model]))]).jsonString
+    /// `GET /v1/models`: each served model (an adapter with its base as
+    /// `parent`), then each alias (its `parent` the model it stands for),
+    /// with the context size as `max_model_len`, as vLLM lists them.
+    static func modelsBody(_ models: [ServedModel], aliases: [String: String]) -> String {
+        func entry(_ id: String, _ model: ServedModel, parent: String?) -> GeneratedContent {
+            WireJSON.object([
+                ("id", WireJSON.string(id)), ("object", WireJSON.string("model")),
+                ("created", WireJSON.number(0)), ("owned_by", WireJSON.string("fm-serve")),
+                ("max_model_len", model.contextSize.map(WireJSON.number)),
+                ("parent", parent.map(WireJSON.string)),
+            ])
+        }
+        let served = models.map { entry($0.name, $0, parent: $0.base) }
+        let aliased = aliases.keys.sorted().compactMap { alias in
+            models.first { $0.name == aliases[alias] }.map { entry(alias, $0, parent: $0.name) }
+        }
+        return WireJSON.object([("object", WireJSON.string("list")), ("data", WireJSON.array(served + aliased))]).jsonString
     }
 }

@@ -8,16 +8,17 @@ extension ChatCompletionsServer {
     func responses(_ request: Request) async -> Response {
         let start = ContinuousClock.now
         let parsed: ResponsesRequest
+        let served: ServedModel
         do {
             let body = try await self.body(of: request)
             parsed = try ResponsesRequest(json: body, limits: limits)
-            try checkModel(parsed.chat.model)
+            served = try self.served(parsed.chat.model)
         } catch {
             return Self.error(error)
         }
-        let completion = ChatCompletion(model: model, modelName: configuration.modelName, observer: .init(metrics, start: start))
+        let completion = ChatCompletion(model: served.model, modelName: served.name, observer: .init(metrics, start: start))
         let events = completion.events(for: parsed.chat)
-        let modelName = configuration.modelName
+        let modelName = served.name
         if !parsed.chat.stream {
             return await collect(events) { events in
                 ResponsesWire(request: parsed, modelName: modelName).collected(events)

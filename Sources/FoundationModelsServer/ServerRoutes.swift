@@ -32,14 +32,19 @@ extension ChatCompletionsServer {
         return text
     }
 
-    /// The model a request names: none, or the one served (404 otherwise).
-    func checkModel(_ name: String?) throws(APIError) {
-        if let name, !name.isEmpty, name != configuration.modelName {
-            throw APIError(
-                status: 404, message: "The model '\(name)' does not exist; this server serves '\(configuration.modelName)'.",
-                type: "invalid_request_error", param: "model", code: "model_not_found"
-            )
-        }
+    /// The model a request names: none (the first), a served model's
+    /// name or an alias of one; otherwise a 404 whose message lists the
+    /// names it could have used.
+    func served(_ name: String?) throws(APIError) -> ServedModel {
+        guard let name, !name.isEmpty else { return models[0] }
+        let wanted = configuration.aliases[name] ?? name
+        if let model = models.first(where: { $0.name == wanted }) { return model }
+        let names = (models.map(\.name) + configuration.aliases.keys.sorted()).map { "'\($0)'" }
+        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        throw APIError(
+            status: 404, message: "The model '\(name)' does not exist; this server serves \(list).",
+            type: "invalid_request_error", param: "model", code: "model_not_found"
+        )
     }
 
     /// A request that did not stream: its answer collected, then written by

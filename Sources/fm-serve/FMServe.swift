@@ -23,7 +23,9 @@ struct FMServe: AsyncParsableCommand {
             With --server, the requests are answered by another OpenAI-compatible server's model (its own \
             structured output and tools), behind this server's key, limits and errors; with --fallback-local as \
             well, that server is the private tier of the tier router and the in-process model answers while it \
-            cannot (down, overloaded, rate-limited).
+            cannot (down, overloaded, rate-limited). Several models: --model NAME=PATH (repeatable), --adapter NAME=FILE \
+            (an adapter served as a model of its own over the first model; NAME@BASE=FILE over another), --alias ALIAS=NAME; \
+            each model's own ,context-size=N ,parallel=N ,max-queue=N after its path.
             """
     )
 
@@ -39,14 +41,29 @@ struct FMServe: AsyncParsableCommand {
     ))
     var socket: String?
 
-    @Option(name: .customLong("model"), help: "A GGUF model file (default: FOUNDATION_MODELS_MODEL, else the installed default).")
-    var modelPath: String?
+    @Option(name: .customLong("model"), help: ArgumentHelp(
+        "A GGUF model file (default: FOUNDATION_MODELS_MODEL, else the installed default). Repeat it as NAME=PATH to serve several, each under its name (the first answers requests that name none); add ,context-size=N ,parallel=N ,max-queue=N for that model's own.",
+        valueName: "[name=]path"
+    ))
+    var models: [String] = []
+
+    /// The one-model command line's file.
+    var modelPath: String? { models.first }
 
     @Option(name: .customLong("model-name"), help: "The model's name in the API (default: the file's name without .gguf, or --server-model).")
     var modelName: String?
 
-    @Option(name: .customLong("adapter"), help: ArgumentHelp("A LoRA adapter (GGUF) for the model, applied to every answer.", valueName: "file"))
-    var adapterPath: String?
+    @Option(name: .customLong("adapter"), help: ArgumentHelp(
+        "A LoRA adapter (GGUF) for the model, applied to every answer; or NAME=FILE, served as a model of its own over the first model (NAME@BASE=FILE: over model BASE), with the same ,context-size= ,parallel= ,max-queue= options.",
+        valueName: "[name=]file"
+    ))
+    var adapters: [String] = []
+
+    /// The one-model command line's adapter.
+    var adapterPath: String? { adapters.first }
+
+    @Option(name: .customLong("alias"), help: ArgumentHelp("Another name clients may ask for, standing for a served model (for clients that hard-code one); repeatable.", valueName: "alias=name"))
+    var aliases: [String] = []
 
     @Option(help: ArgumentHelp(
         "Serve an OpenAI-compatible server's model instead of a local file (its API root, such as http://127.0.0.1:8081/v1; https:// unless on this machine).",
@@ -101,6 +118,15 @@ struct FMServe: AsyncParsableCommand {
     }
 
     func validate() throws {
+        let named: ModelArguments
+        do {
+            named = try ModelArguments(models: models, adapters: adapters, aliases: aliases, modelName: modelName)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if named.isNamed, server != nil {
+            throw ValidationError("--server serves one model: several --model NAME=PATH or a named --adapter do not apply")
+        }
         if corsOrigins.contains("*"), corsOrigins.count > 1 {
             throw ValidationError("--cors-origin '*' allows every origin: give it alone, or list the origins")
         }
@@ -127,6 +153,8 @@ struct FMServe: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let arguments = try ModelArguments(models: models, adapters: adapters, aliases: aliases, modelName: modelName)
+        if arguments.isNamed { return try await runNamed(arguments) }
         let model: any LanguageModel
         let name: String
         let contextSize: Int?
@@ -164,10 +192,51 @@ struct FMServe: AsyncParsableCommand {
             capacity = (local.configuration.parallelSequences, local.configuration.maximumQueuedRequests)
             unavailability = { if case .available = local.availability { nil } else { "\(local.availability)" } }
         }
+        do {
+            try arguments.checkAliases(against: [name])
+        } catch {
+            throw ValidationError(error.description)
+        }
         let isGateway = server != nil && !fallbackLocal
-        var server = ChatCompletionsServer.Configuration(modelName: name)
+        var server = configuration(modelName: name)
+        server.aliases = arguments.aliases
         server.contextSize = contextSize
         server.isGateway = isGateway
+        server.unavailability = unavailability
+        server.parallelSequences = capacity?.parallel
+        server.maximumQueue = capacity?.queue
+        let logger = logger()
+        try await ChatCompletionsServer(model: model, configuration: server, logger: logger).run { port in
+            announce(port: port, models: "model \(name)")
+        }
+    }
+
+    /// Several models from one process (`--model NAME=PATH`, named
+    /// adapters), each under its own name, with its own context,
+    /// sequences and queue (``ModelArguments/load(parallelSequences:maximumQueue:contextSize:)``).
+    func runNamed(_ arguments: ModelArguments) async throws {
+        let served = try await arguments.load(parallelSequences: parallel, maximumQueue: maxQueue, contextSize: contextSize)
+        for model in served {
+            if let reason = model.unavailability() {
+                FileHandle.standardError.write(Data("fm serve: \(model.name) is unavailable, served as such: \(reason)\n".utf8))
+            }
+        }
+        do {
+            try arguments.checkAliases(against: served.map(\.name))
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var server = configuration(modelName: served[0].name)
+        server.aliases = arguments.aliases
+        let names = served.map(\.name).joined(separator: ", ")
+        try await ChatCompletionsServer(models: served, configuration: server, logger: logger()).run { port in
+            announce(port: port, models: "models \(names)")
+        }
+    }
+
+    /// What every model shares: where it listens, the key, the limits, CORS.
+    func configuration(modelName: String) -> ChatCompletionsServer.Configuration {
+        var server = ChatCompletionsServer.Configuration(modelName: modelName)
         server.host = host ?? "127.0.0.1"
         server.port = port ?? 8080
         server.socketPath = socket
@@ -176,25 +245,26 @@ struct FMServe: AsyncParsableCommand {
         server.maximumBodyBytes = maxBodyBytes
         server.idleTimeout = .seconds(idleTimeout)
         server.shutdownTimeout = .seconds(shutdownTimeout)
-        server.unavailability = unavailability
-        server.parallelSequences = capacity?.parallel
-        server.maximumQueue = capacity?.queue
         if corsOrigins == ["*"] {
             server.cors = .anyOrigin
         } else if !corsOrigins.isEmpty {
             server.cors = .origins(corsOrigins)
         }
-        let logger = switch logFormat {
+        return server
+    }
+
+    func logger() -> Logger {
+        switch logFormat {
         case .text: Logger(label: "fm.serve")
         case .json: Logger(label: "fm.serve") { JSONLogHandler(label: $0) }
         }
-        let host = server.host, socket = socket
-        try await ChatCompletionsServer(model: model, configuration: server, logger: logger).run { port in
-            // Written straight to the file descriptor: a script waiting for
-            // this line must get it now, not when a buffer fills.
-            let place = socket.map { "unix:\($0) (/v1)" } ?? "http://\(host):\(port)/v1"
-            FileHandle.standardOutput.write(Data("fm serve: listening on \(place) (model \(name))\n".utf8))
-        }
+    }
+
+    /// The line a script waits for, written straight to the file
+    /// descriptor: it must get it now, not when a buffer fills.
+    func announce(port: Int, models: String) {
+        let place = socket.map { "unix:\($0) (/v1)" } ?? "http://\(host ?? "127.0.0.1"):\(port)/v1"
+        FileHandle.standardOutput.write(Data("fm serve: listening on \(place) (\(models))\n".utf8))
     }
 
     /// The in-process model on `--model` (else as `fm respond` finds it),

@@ -147,10 +147,13 @@ struct FMServeWireTests {
         #expect((object["time"] as? String)?.hasSuffix("Z") == true)
     }
 
-    /// `/health` is 503 while the model cannot answer, so a load balancer stops sending to it.
-    @Test func healthSaysWhetherTheModelCanAnswer() {
-        #expect(ChatCompletionsServer.health("m", unavailability: nil).status.code == 200)
-        #expect(ChatCompletionsServer.health("m", unavailability: "the model file is gone").status.code == 503)
+    /// `/health` is 503 while no model can answer, so a load balancer
+    /// stops sending to it; 200, degraded, while some can.
+    @Test func healthSaysWhetherTheModelsCanAnswer() {
+        #expect(ChatCompletionsServer.health([("m", nil)]).status.code == 200)
+        #expect(ChatCompletionsServer.health([("m", "the model file is gone")]).status.code == 503)
+        let some = ChatCompletionsServer.health([("a", nil), ("b", "the model file is gone")])
+        #expect(some.status.code == 200, "degraded: the other model still answers")
     }
 
     @Test func aClientsRequestIDIsKeptOnlyWhenSafeToLog() {
