@@ -138,6 +138,11 @@ struct ChatCompletionRequest {
         } catch {
             throw .invalid("The body is not valid JSON: \(error)", param: nil, code: "invalid_json")
         }
+        // The parser reads streamed JSON, so it completes a truncated body
+        // (`{"messages": [` reads as an empty list); a request is whole.
+        guard root.isComplete else {
+            throw .invalid("The body is not valid JSON: it ends before its last value is complete.", param: nil, code: "invalid_json")
+        }
         guard case .structure(let fields, _) = root.kind else {
             throw .invalid("The body must be a JSON object.", param: nil)
         }

@@ -91,12 +91,15 @@ struct RefusalTests {
     @Test(arguments: ["/v1/chat/completions", "/v1/responses"])
     func aBodyThatIsNotAJSONObjectIs400(path: String) async throws {
         try await InProcessServer.test { client in
-            // Not `{"messages": [`: the order-keeping parser completes a
-            // truncated body (it reads streamed JSON), which then fails the
-            // request's own checks, still a 400.
             let malformed = try await client.post(path, #"{"messages": ]}"#)
             #expect(malformed.statusCode == 400 && malformed.error?["code"] as? String == "invalid_json", "\(malformed.text)")
             #expect(malformed.error?["type"] as? String == "invalid_request_error")
+            // A truncated body is not JSON either, though a parser of
+            // streamed JSON would complete it.
+            for truncated in [#"{"messages": ["#, #"{"model": "x", "messages": [{"role": "user", "content": "Hi"#, #"{"input": "Hi""#] {
+                let response = try await client.post(path, truncated)
+                #expect(response.statusCode == 400 && response.error?["code"] as? String == "invalid_json", "\(truncated): \(response.text)")
+            }
             let array = try await client.post(path, "[1, 2]")
             #expect(array.statusCode == 400 && array.error?["message"] as? String == "The body must be a JSON object.", "\(array.text)")
         }
