@@ -69,7 +69,7 @@ enum ModuleInterface {
         if let pkgConfig = which("pkg-config") {
             let result = try TestMachine.run([pkgConfig, "--cflags", "llama"])
             if result.status == 0 {
-                for flag in result.output.split(whereSeparator: \.isWhitespace) {
+                for flag in result.standardOutput.split(whereSeparator: \.isWhitespace) {
                     flags += ["-Xcc", String(flag)]
                 }
             }
@@ -135,7 +135,7 @@ enum ModuleInterface {
         arguments += try sources()
         let result = try TestMachine.run([swiftc] + arguments)
         guard result.status == 0, let text = try? String(contentsOf: interface, encoding: .utf8) else {
-            throw Failure(description: "swiftc could not emit the interface (status \(result.status)):\n\(result.output.suffix(4000))")
+            throw Failure(description: "swiftc could not emit the interface (status \(result.status)):\n\(result.standardOutput.suffix(4000))")
         }
         return text
     }

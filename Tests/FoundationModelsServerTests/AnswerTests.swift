@@ -7,6 +7,7 @@ import Foundation
 import FoundationModels
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 @testable import FoundationModelsServer
 

@@ -5,6 +5,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 @testable import FoundationModelsServer
 

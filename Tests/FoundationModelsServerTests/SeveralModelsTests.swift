@@ -139,11 +139,11 @@ struct SeveralRealModelsTests {
         let out = folder.appendingPathComponent("tone.gguf")
         let ggufPy = URL(fileURLWithPath: TestMachine.llamaPrefix ?? "/nonexistent/prefix").deletingLastPathComponent().appendingPathComponent("src/gguf-py").path
         let script = TestMachine.packageRoot.appendingPathComponent("scripts/make-test-lora.py").path
-        let (status, output) = try TestMachine.run([
+        let ran = try TestMachine.run([
             try TestMachine.python(environment: "gguf_env.sh"), script, "--gguf-py", ggufPy,
             "--base", TestMachine.smallModel, "--out", out.path, "--scale-init", "0.05", "--name", "tone",
         ])
-        try #require(status == 0, "make-test-lora.py: \(output)")
+        try #require(ran.status == 0, "make-test-lora.py: \(ran.standardOutput)")
         return out
     }
 

@@ -31,10 +31,10 @@ struct FMServeBrowserTests {
     static func runChecks(page: String, server: FMServeProcess, chromium: String, mode: String, expecting count: Int) throws {
         let python = try TestMachine.python(environment: "openai_env.sh")
         let script = TestMachine.packageRoot.appendingPathComponent("Tests/ServerModelTests/fm_serve_browser.py").path
-        let (status, output) = try TestMachine.run([
+        let ran = try TestMachine.run([
             python, script, page, server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, chromium, mode,
         ])
-        let lines = output.split(separator: "\n")
+        let lines = ran.standardOutput.split(separator: "\n")
         for line in lines where !line.hasPrefix("ok: ") {
             if line.hasPrefix("info: ") {
                 print("fm serve from a browser: \(line.dropFirst(6))")
@@ -42,7 +42,7 @@ struct FMServeBrowserTests {
                 Issue.record("\(line)")
             }
         }
-        #expect(status == 0)
+        #expect(ran.status == 0)
         let passed = lines.filter { $0.hasPrefix("ok: ") }.count
         #expect(passed == count, "\(mode): \(passed) of \(count) checks passed")
     }

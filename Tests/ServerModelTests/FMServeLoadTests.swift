@@ -37,11 +37,11 @@ struct FMServeLoadTests {
         // 3 s after a client's 429 could send on a connection being closed and
         // see a connection error. The default, 30 s, is past httpx's expiry.
         let server = try FMServeProcess(arguments: ["--parallel", "4", "--max-queue", "8", "--idle-timeout", "30"])
-        let (status, output) = try TestMachine.run([
+        let ran = try TestMachine.run([
             python, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_load.py").path,
             server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, String(server.process.processIdentifier),
         ])
-        let lines = output.split(separator: "\n")
+        let lines = ran.standardOutput.split(separator: "\n")
         let passed = lines.filter { $0.hasPrefix("ok: ") }
         for line in lines where !line.hasPrefix("ok: ") {
             if line.hasPrefix("info: ") {
@@ -50,7 +50,7 @@ struct FMServeLoadTests {
                 Issue.record("\(line)")
             }
         }
-        #expect(status == 0)
+        #expect(ran.status == 0)
         #expect(passed.count == 9, "\(passed.count) of 9 checks passed")
         // SIGTERM still ends it cleanly after the load.
         #expect(server.stop() == 0)
@@ -77,12 +77,12 @@ struct FMServeLoadTests {
         let root = TestMachine.packageRoot
         let python = try TestMachine.python(environment: "openai_env.sh")
         let server = try FMServeProcess(arguments: ["--idle-timeout", "30"])
-        let (status, output) = try TestMachine.run([
+        let ran = try TestMachine.run([
             python, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_load.py").path,
             server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, String(server.process.processIdentifier),
             "passes", wrk, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_wrk.lua").path,
         ])
-        let lines = output.split(separator: "\n")
+        let lines = ran.standardOutput.split(separator: "\n")
         let passed = lines.filter { $0.hasPrefix("ok: ") }
         for line in lines where !line.hasPrefix("ok: ") {
             if line.hasPrefix("info: ") {
@@ -91,7 +91,7 @@ struct FMServeLoadTests {
                 Issue.record("\(line)")
             }
         }
-        #expect(status == 0)
+        #expect(ran.status == 0)
         #expect(passed.count == 13, "\(passed.count) of 13 checks passed")
         #expect(server.stop() == 0)
     }

@@ -75,15 +75,15 @@ struct FMServeTests {
         let root = TestMachine.packageRoot
         let python = try TestMachine.python(environment: "openai_env.sh")
         let server = try FMServeProcess()
-        let (status, output) = try TestMachine.run([
+        let ran = try TestMachine.run([
             python, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_client.py").path,
             server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName,
         ])
-        let passed = output.split(separator: "\n").filter { $0.hasPrefix("ok: ") }
-        for line in output.split(separator: "\n") where !line.hasPrefix("ok: ") {
+        let passed = ran.standardOutput.split(separator: "\n").filter { $0.hasPrefix("ok: ") }
+        for line in ran.standardOutput.split(separator: "\n") where !line.hasPrefix("ok: ") {
             Issue.record("\(line)")
         }
-        #expect(status == 0)
+        #expect(ran.status == 0)
         #expect(passed.count == 71, "\(passed.count) of 71 checks passed")
         // SIGTERM ends it cleanly.
         #expect(server.stop() == 0)
@@ -174,14 +174,14 @@ struct FMServeTests {
     ) throws {
         let python = try TestMachine.python(environment: "openai_env.sh")
         let path = TestMachine.packageRoot.appendingPathComponent("Tests/ServerModelTests/\(script)").path
-        let (status, output) = try TestMachine.run(
+        let ran = try TestMachine.run(
             [python, path, baseURL ?? server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName] + (mode.map { [$0] } ?? [])
         )
-        let lines = output.split(separator: "\n")
+        let lines = ran.standardOutput.split(separator: "\n")
         for line in lines where !line.hasPrefix("ok: ") && !line.hasPrefix("info: ") {
             Issue.record("\(line)")
         }
-        #expect(status == 0)
+        #expect(ran.status == 0)
         let passed = lines.filter { $0.hasPrefix("ok: ") }.count
         #expect(passed == count, "\(script) \(mode ?? ""): \(passed) of \(count) checks passed")
     }

@@ -7,7 +7,8 @@ import Testing
 // that plain `swift test` passes on its own: a test whose need is absent is
 // skipped with the reason and the command that meets it. `make test` runs
 // the package several times, each run meeting a different set of needs
-// (scripts/test-run.sh selects a run's tests by their tags).
+// (scripts/test-tagged.sh selects a run's tests by their tags, so a need
+// implies its tag: ``Need/tags``, checked for every test).
 
 extension Tag {
     /// Loads a model: into this process, or into a server the test starts.
@@ -53,6 +54,24 @@ public enum Need: Sendable, Hashable {
         switch self {
         case .model, .smallModel, .fastModel, .defaultModel, .llamaServer, .runAlone: true
         case .noModel, .tesseract: false
+        }
+    }
+
+    /// The tags a test with this need carries, one of them at least: the
+    /// run of `make test` that meets the need selects its tests by these
+    /// (scripts/test.sh), so a test needing the default model but not
+    /// tagged `defaultModel` would be skipped in every run. Model work
+    /// (`model`, `smallModel`, `fastModel`) runs in the main run, where the
+    /// tag says what a test does; GPU, timing and default-model tests load
+    /// a model in their own runs.
+    var tags: Set<Tag> {
+        switch self {
+        case .model, .smallModel, .fastModel: [.model, .gpu, .timing, .defaultModel]
+        case .defaultModel: [.defaultModel]
+        case .noModel: [.noModel]
+        case .llamaServer: [.llamaServer]
+        case .runAlone: [.timing]
+        case .tesseract: []
         }
     }
 
@@ -110,6 +129,11 @@ public struct Needs: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
     public func prepare(for test: Test) async throws {
+        let untagged = needs.filter { !$0.tags.isEmpty && $0.tags.isDisjoint(with: test.tags) }
+        if !untagged.isEmpty {
+            throw NeedWithoutTag(
+                description: "\(test.name) needs \(untagged.map { ".\($0)" }.joined(separator: ", ")) without a tag that selects it in make test: add .tags(\(untagged.map { $0.tags.map { "\($0)" }.sorted().joined(separator: " or ") }.joined(separator: "; ")))")
+        }
         let absent = needs.compactMap(\.absence)
         try await ConditionTrait.enabled(if: absent.isEmpty, Comment(rawValue: absent.joined(separator: "; ")))
             .prepare(for: test)
@@ -124,6 +148,12 @@ public struct Needs: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         try await ModelWork.exclusively(function)
     }
+}
+
+/// A test declares a need without the tag that puts it in the run of
+/// `make test` that meets it (``Need/tags``).
+struct NeedWithoutTag: Error, CustomStringConvertible {
+    let description: String
 }
 
 extension Trait where Self == Needs {
@@ -215,8 +245,8 @@ public enum TestMachine {
     }
 
     private static func pkgConfigPrefix() -> String? {
-        guard let (status, output) = try? run(["pkg-config", "--variable=prefix", "llama"]), status == 0 else { return nil }
-        let prefix = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let ran = try? run(["pkg-config", "--variable=prefix", "llama"]), ran.status == 0 else { return nil }
+        let prefix = ran.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         return prefix.isEmpty ? nil : prefix
     }
 
@@ -225,12 +255,10 @@ public enum TestMachine {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Runs `command` (its program found on PATH) to the end: its exit
-    /// status and its output, standard error included. Its tuple is kept
-    /// for the call sites that take it apart; a new one uses
-    /// ``run(_:_:in:)`` or `ChildProcess.runBlocking`, whose `Output` is named.
-    public static func run(_ command: [String]) throws -> (status: Int32, output: String) {
-        let result = try ChildProcess.runBlocking(command, standardError: .intoOutput)
-        return (result.status, result.standardOutput)
+    /// status and its output, standard error included (in
+    /// `standardOutput`, in the order written).
+    package static func run(_ command: [String]) throws -> ChildProcess.Output {
+        try ChildProcess.runBlocking(command, standardError: .intoOutput)
     }
 
     /// The package's executable `name`, built beside the test bundle
@@ -249,9 +277,9 @@ public enum TestMachine {
     /// The interpreter of one of the tests' pinned Python environments
     /// (`scripts/openai_env.sh`, `scripts/gguf_env.sh`), made on first use.
     public static func python(environment script: String) throws -> String {
-        let (status, output) = try run(["bash", packageRoot.appendingPathComponent("scripts/\(script)").path])
-        guard status == 0, let path = output.split(separator: "\n").last.map(String.init) else {
-            throw PythonEnvironmentError(description: "scripts/\(script) failed: \(output)")
+        let ran = try run(["bash", packageRoot.appendingPathComponent("scripts/\(script)").path])
+        guard ran.status == 0, let path = ran.standardOutput.split(separator: "\n").last.map(String.init) else {
+            throw PythonEnvironmentError(description: "scripts/\(script) failed: \(ran.standardOutput)")
         }
         return path
     }

@@ -24,8 +24,8 @@ struct ReceiptPhotoTests {
         try rows.write(to: rowsFile, atomically: true, encoding: .utf8)
         let image = folder.appendingPathComponent("receipt.png")
         let script = TestMachine.packageRoot.appendingPathComponent("scripts/receipt_photos.py").path
-        let (status, output) = try TestMachine.run([python, script, "--rows-file", rowsFile.path, "--noise", noise, "--output", image.path])
-        try #require(status == 0, "the renderer failed: \(output)")
+        let ran = try TestMachine.run([python, script, "--rows-file", rowsFile.path, "--noise", noise, "--output", image.path])
+        try #require(ran.status == 0, "the renderer failed: \(ran.standardOutput)")
         return image
     }
 
@@ -46,7 +46,7 @@ struct ReceiptPhotoTests {
         #expect(photographed.rows.contains { $0.text.contains("SALE") && $0.text.contains("20.00") }, "\(photographed.text)")
     }
 
-    @Test(.needs(.model)) func aPhotoIsExtractedOnTheModel() async throws {
+    @Test(.tags(.model), .needs(.model)) func aPhotoIsExtractedOnTheModel() async throws {
         try #require(SystemLanguageModel.default.isAvailable, "no model: run `make setup` (FOUNDATION_MODELS_MODEL)")
         let image = try Self.photo(of: Self.receipt, noise: "clean")
         let extraction = try await ReceiptExtractor().extract(photo: image)

@@ -3,6 +3,7 @@ import FoundationModels
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import TestSupport
 import Testing
 @testable import FoundationModelsServer
 

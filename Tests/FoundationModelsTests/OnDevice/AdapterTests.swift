@@ -55,9 +55,9 @@ enum TestAdapters {
 
     static func run(_ arguments: [String]) throws {
         let script = TestMachine.packageRoot.appendingPathComponent("scripts/make-test-lora.py").path
-        let (status, output) = try TestMachine.run([try python.get(), script, "--gguf-py", ggufPy] + arguments)
-        guard status == 0 else {
-            throw ScriptFailed(description: "make-test-lora.py \(arguments.joined(separator: " ")) failed: \(output)")
+        let ran = try TestMachine.run([try python.get(), script, "--gguf-py", ggufPy] + arguments)
+        guard ran.status == 0 else {
+            throw ScriptFailed(description: "make-test-lora.py \(arguments.joined(separator: " ")) failed: \(ran.standardOutput)")
         }
     }
 }

@@ -327,7 +327,7 @@ extension OnDeviceTests {
                 draw.text((30, 100), "TOTAL DUE 12.50 EUR", font=font, fill=0)
                 image.save(sys.argv[1])
                 """, image.path])
-            try #require(render.status == 0, "\(render.output)")
+            try #require(render.status == 0, "\(render.standardOutput)")
 
             let tool = AppleCommandLine.self
             let test = try tool.init()

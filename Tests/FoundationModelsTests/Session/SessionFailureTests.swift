@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import FoundationModels
 
@@ -96,7 +97,7 @@ struct SessionFailureTests {
     }
 
     @Test func aModelWithoutGuidedGenerationIsNeverAskedForStructuredOutput() async throws {
-        let model = ScriptedModel([[.text("{}")]], capabilities: LanguageModelCapabilities([]))
+        let model = ScriptedModel([[.text("{}")]], capabilities: LanguageModelCapabilities(capabilities: []))
         let session = LanguageModelSession(model: model)
         await #expect {
             try await session.respond(to: "x", generating: Flashcard.self)

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TestSupport
 import Testing
 @testable import FoundationModels
 
