@@ -87,21 +87,24 @@ package enum ChildProcess {
         defer { launch.finish() }
         let process = launch.process
         let stopped = Stopped()
+        let end = EndSignal()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                process.terminationHandler = { _ in continuation.resume() }
+                end.wait(with: continuation)
+                process.terminationHandler = { _ in end.signal() }
                 guard !Task.isCancelled else {
                     stopped.set(.cancelled)
-                    continuation.resume()
+                    end.signal()
                     return
                 }
                 do {
                     try process.run()
                 } catch {
                     stopped.set(.cannotStart(error.localizedDescription))
-                    continuation.resume()
+                    end.signal()
                     return
                 }
+                end.watch(process.processIdentifier)
                 // A cancellation that came while the program was starting
                 // found nothing running to kill: it is killed here instead
                 // (the handler sets the reason before it looks, so one of
@@ -137,7 +140,11 @@ package enum ChildProcess {
         }
         let stopped = Stopped()
         killAtTimeLimit(process, timeLimit, stopped)
-        ended.wait()
+        // The handler's signal, or the kernel's word where the handler is
+        // late (see ``ChildExit``).
+        while ended.wait(timeout: .now() + 0.05) == .timedOut {
+            if ChildExit.peek(process.processIdentifier) != nil { break }
+        }
         if let reason = stopped.reason { throw reason }
         return launch.output()
     }
@@ -216,7 +223,10 @@ package enum ChildProcess {
         /// What the ended program wrote.
         func output() -> Output {
             let read = { (url: URL) in (try? Data(contentsOf: url)).map { String(decoding: $0, as: UTF8.self) } ?? "" }
-            return Output(status: process.terminationStatus, standardOutput: read(outputURL),
+            // The kernel's status while Foundation has not reaped the
+            // program yet (its `terminationStatus` is only set then).
+            let status = ChildExit.peek(process.processIdentifier) ?? process.terminationStatus
+            return Output(status: status, standardOutput: read(outputURL),
                           standardError: standardError == .captured ? read(errorURL) : "")
         }
 
@@ -260,4 +270,33 @@ package enum ChildProcess {
 extension Duration {
     /// The duration in seconds, for Dispatch's deadlines.
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// The end of a program run by ``ChildProcess/run(_:_:environment:unsetting:directory:input:standardError:timeLimit:)``,
+/// resumed once: by Foundation's termination handler, or by a 50 ms watch
+/// of the kernel (``ChildExit``) where the handler is late.
+private final class EndSignal: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
+
+    func wait(with continuation: CheckedContinuation<Void, Never>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    /// Watches `pid` until it ends or ``signal()`` has come.
+    func watch(_ pid: pid_t) {
+        let source = DispatchSource.makeTimerSource(queue: .global())
+        source.schedule(deadline: .now() + 0.05, repeating: 0.05)
+        source.setEventHandler { [self] in
+            let signalled = continuation.withLock { $0 == nil }
+            if signalled || ChildExit.peek(pid) != nil {
+                signal()
+                source.cancel()
+            }
+        }
+        source.resume()
+    }
+
+    func signal() {
+        continuation.withLock { $0.take() }?.resume()
+    }
 }

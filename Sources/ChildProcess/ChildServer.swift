@@ -60,9 +60,12 @@ package final class ChildServer: Sendable {
             var buffer = Data()
             var closed = false
             var status: Int32?
-            /// When the termination handler ran: output written just
-            /// before the end may still be on its way for a moment.
+            /// When it was seen to end: output written just before the
+            /// end may still be on its way for a moment.
             var exitedAt: ContinuousClock.Instant?
+            /// Whether Foundation has reaped it (its termination handler
+            /// ran): until then a process of that id still exists.
+            var reaped = false
         }
         let state = Mutex(State())
         /// Signalled on every change of `state`.
@@ -111,7 +114,8 @@ package final class ChildServer: Sendable {
         process.terminationHandler = { process in
             shared.state.withLock {
                 $0.status = process.terminationStatus
-                $0.exitedAt = .now
+                $0.exitedAt = $0.exitedAt ?? .now
+                $0.reaped = true
             }
             shared.changed.signal()
         }
@@ -143,10 +147,26 @@ package final class ChildServer: Sendable {
     }
 
     package var processIdentifier: Int32 { process.processIdentifier }
-    package var isRunning: Bool { shared.state.withLock { $0.status == nil } }
+    package var isRunning: Bool { exitStatus == nil }
     /// The exit status once it has ended (the signal's number for a
-    /// program a signal ended, as Foundation reports it), else nil.
-    package var exitStatus: Int32? { shared.state.withLock { $0.status } }
+    /// program a signal ended, as Foundation reports it), else nil: the
+    /// termination handler's, or, where that has not come, the kernel's
+    /// (``ChildExit/peek(_:)``). Foundation learns of a child's end when a
+    /// socket the child holds closes, so another program started at the
+    /// same moment that inherited that socket (tests start many at once)
+    /// delays the handler for as long as it runs: seen in CI, a `sh` that
+    /// exited at once was still "running" 30 s later.
+    package var exitStatus: Int32? {
+        if let status = shared.state.withLock({ $0.status }) { return status }
+        guard let status = ChildExit.peek(process.processIdentifier) else { return nil }
+        shared.state.withLock {
+            if $0.status == nil {
+                $0.status = status
+                $0.exitedAt = .now
+            }
+        }
+        return status
+    }
 
     /// The next line it writes, blocking the calling thread at most
     /// `timeout` (never call it from a task: ``nextLine(within:)`` is the
@@ -154,6 +174,7 @@ package final class ChildServer: Sendable {
     package func nextLineBlocking(within timeout: Duration) -> Line {
         let deadline = DispatchTime.now() + timeout.seconds
         while true {
+            _ = exitStatus
             if let line = takeLine() { return line }
             if DispatchTime.now() >= deadline { return .timedOut }
             _ = shared.changed.wait(timeout: min(deadline, .now() + 0.05))
@@ -165,6 +186,7 @@ package final class ChildServer: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {
+            _ = exitStatus
             if let line = takeLine() { return line }
             if clock.now >= deadline { return .timedOut }
             do { try await Task.sleep(for: .milliseconds(20)) } catch { return .timedOut }
@@ -237,7 +259,7 @@ package final class ChildServer: Sendable {
     /// SIGTERM, and nothing is left for it to finish.
     package func stop() {
         if isRunning { kill(process.processIdentifier, SIGKILL) }
-        waitForEnd(within: .seconds(5))
+        waitForEnd(within: .seconds(5), reaped: true)
         finish()
     }
 
@@ -267,13 +289,17 @@ package final class ChildServer: Sendable {
         return status
     }
 
-    /// Blocks until the termination handler has run or `timeout` passes;
-    /// a semaphore, not `waitUntilExit()`, which spins a core on a thread
-    /// without a run loop.
-    private func waitForEnd(within timeout: Duration) {
+    /// Blocks until it has ended or `timeout` passes: a semaphore the
+    /// termination handler signals, waited on in slices that look at the
+    /// kernel's word too (``exitStatus``); not `waitUntilExit()`, which
+    /// spins a core on a thread without a run loop.
+    /// With `reaped`, until Foundation has collected it too, so its
+    /// process id is gone (what ``stop()`` promises).
+    private func waitForEnd(within timeout: Duration, reaped: Bool = false) {
         let deadline = DispatchTime.now() + timeout.seconds
-        while isRunning {
-            if shared.changed.wait(timeout: deadline) == .timedOut { break }
+        while reaped ? !shared.state.withLock({ $0.reaped }) : isRunning {
+            if DispatchTime.now() >= deadline { break }
+            _ = shared.changed.wait(timeout: min(deadline, .now() + 0.05))
         }
     }
 
@@ -320,4 +346,21 @@ package enum OrphanGuard {
         }
         sources = installed
     }()
+}
+
+/// A child's end read from the kernel without reaping it (`waitid` with
+/// `WNOWAIT`), so Foundation's own `waitpid` still collects it: the word a
+/// waiter trusts when Foundation's termination handler is late.
+package enum ChildExit {
+    /// The exit status of `pid`, a child of this process, once it has ended
+    /// (the signal's number when a signal ended it, as Foundation reports
+    /// it); nil while it runs, or once it has been reaped.
+    package static func peek(_ pid: pid_t) -> Int32? {
+        guard pid > 0 else { return nil }
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return nil }
+        let child = info._sifields._sigchld
+        guard child.si_pid == pid else { return nil }
+        return child.si_status
+    }
 }

@@ -104,6 +104,18 @@ struct ChildProcessTests {
         ended.stop()
     }
 
+    /// The kernel's word on a child's end, read without reaping it, so
+    /// Foundation still collects the child after.
+    @Test func aChildsEndIsReadWithoutReapingIt() throws {
+        let server = try ChildServer(Self.shell, ["-c", "exit 3"])
+        let pid = server.processIdentifier
+        #expect(server.waitForExit(within: .seconds(30)) == 3)
+        let deadline = Date().addingTimeInterval(30)
+        while ChildExit.peek(pid) != nil, Date() < deadline { usleep(10_000) }
+        #expect(ChildExit.peek(pid) == nil, "Foundation reaped it: nothing left for the kernel to report")
+        #expect(server.exitStatus == 3)
+    }
+
     /// A server nobody stopped is killed when its value goes away.
     @Test func aForgottenServerIsKilled() throws {
         var pid: Int32 = 0
