@@ -12,8 +12,9 @@ import Synchronization
 /// standard error first), a pipe's end inherited by another program started
 /// at the same time cannot keep a run waiting after its own program ended,
 /// and no thread is spent reading. Standard input is a file too (or
-/// /dev/null). The exit is awaited through the process's termination
-/// handler: ``run(_:_:environment:unsetting:directory:input:standardError:timeLimit:)``
+/// /dev/null). The exit is known from the process's termination handler,
+/// or from the kernel where that is late (``ChildExit``):
+/// ``run(_:_:environment:unsetting:directory:input:standardError:timeLimit:)``
 /// never blocks the cooperative pool, ``runBlocking(_:_:environment:unsetting:directory:input:standardError:timeLimit:)``
 /// blocks its own thread only, for synchronous callers (fm-bench's `main`,
 /// the tests' static properties). The program is killed when the calling
@@ -131,8 +132,8 @@ package enum ChildProcess {
                                 input: input, standardError: standardError)
         defer { launch.finish() }
         let process = launch.process
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
+        let end = EndSignal()
+        process.terminationHandler = { _ in end.signal() }
         do {
             try process.run()
         } catch {
@@ -140,11 +141,7 @@ package enum ChildProcess {
         }
         let stopped = Stopped()
         killAtTimeLimit(process, timeLimit, stopped)
-        // The handler's signal, or the kernel's word where the handler is
-        // late (see ``ChildExit``).
-        while ended.wait(timeout: .now() + 0.05) == .timedOut {
-            if ChildExit.peek(process.processIdentifier) != nil { break }
-        }
+        end.waitBlocking(for: process.processIdentifier)
         if let reason = stopped.reason { throw reason }
         return launch.output()
     }
@@ -272,11 +269,14 @@ extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
-/// The end of a program run by ``ChildProcess/run(_:_:environment:unsetting:directory:input:standardError:timeLimit:)``,
-/// resumed once: by Foundation's termination handler, or by a 50 ms watch
-/// of the kernel (``ChildExit``) where the handler is late.
+/// The end of a program run by ``ChildProcess``, known from Foundation's
+/// termination handler (``signal()``) or, where that is late, from the
+/// kernel (``ChildExit``), checked every 50 ms: awaited by the async run
+/// (``wait(with:)`` and ``watch(_:)``) or on the caller's thread
+/// (``waitBlocking(for:)``).
 private final class EndSignal: Sendable {
     private let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    private let ended = DispatchSemaphore(value: 0)
 
     func wait(with continuation: CheckedContinuation<Void, Never>) {
         self.continuation.withLock { $0 = continuation }
@@ -296,7 +296,15 @@ private final class EndSignal: Sendable {
         source.resume()
     }
 
+    /// Blocks the calling thread until ``signal()`` has come or `pid` has ended.
+    func waitBlocking(for pid: pid_t) {
+        while ended.wait(timeout: .now() + 0.05) == .timedOut {
+            if ChildExit.peek(pid) != nil { return }
+        }
+    }
+
     func signal() {
         continuation.withLock { $0.take() }?.resume()
+        ended.signal()
     }
 }

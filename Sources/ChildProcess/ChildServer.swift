@@ -156,7 +156,12 @@ package final class ChildServer: Sendable {
     /// same moment that inherited that socket (tests start many at once)
     /// delays the handler for as long as it runs: seen in CI, a `sh` that
     /// exited at once was still "running" 30 s later.
-    package var exitStatus: Int32? {
+    package var exitStatus: Int32? { noteEnd() }
+
+    /// ``exitStatus``, recording the kernel's word in the state (its time
+    /// too, which the line readers' end of output waits on).
+    @discardableResult
+    private func noteEnd() -> Int32? {
         if let status = shared.state.withLock({ $0.status }) { return status }
         guard let status = ChildExit.peek(process.processIdentifier) else { return nil }
         shared.state.withLock {
@@ -174,7 +179,7 @@ package final class ChildServer: Sendable {
     package func nextLineBlocking(within timeout: Duration) -> Line {
         let deadline = DispatchTime.now() + timeout.seconds
         while true {
-            _ = exitStatus
+            noteEnd()
             if let line = takeLine() { return line }
             if DispatchTime.now() >= deadline { return .timedOut }
             _ = shared.changed.wait(timeout: min(deadline, .now() + 0.05))
@@ -186,7 +191,7 @@ package final class ChildServer: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {
-            _ = exitStatus
+            noteEnd()
             if let line = takeLine() { return line }
             if clock.now >= deadline { return .timedOut }
             do { try await Task.sleep(for: .milliseconds(20)) } catch { return .timedOut }
