@@ -240,13 +240,17 @@ package final class ChildServer: Sendable {
 
     /// Waits until `isReady` says so, checking every 100 ms; fails when the
     /// program ends first or `timeout` passes (the server is not stopped:
-    /// the caller stops it).
+    /// the caller stops it). Both are looked at once more after the
+    /// deadline, so a task that was not scheduled for a while (a busy
+    /// cooperative pool) reports what happened meanwhile, not a timeout.
     package func waitUntilReady(within timeout: Duration, name: String, _ isReady: () async -> Bool) async throws(Failure) {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
-        while clock.now < deadline {
+        while true {
+            let late = clock.now >= deadline
             if let status = exitStatus { throw Failure("\(name) exited (status \(status)): \(logTail())") }
             if await isReady() { return }
+            if late { break }
             do { try await Task.sleep(for: .milliseconds(100)) } catch { throw Failure("cancelled while \(name) was starting") }
         }
         throw Failure("\(name) did not become ready in \(timeout.seconds.formatted()) s: \(logTail())")

@@ -95,11 +95,22 @@ struct ChildProcessTests {
 
     @Test func aTerminatedServerReportsItsStatusAndItsLog() async throws {
         let server = try ChildServer(Self.shell, ["-c", "trap 'echo bye >&2; exit 7' TERM; echo up; while :; do sleep 0.1; done"])
-        #expect(server.nextLineBlocking(within: .seconds(30)) == .line("up"))
+        #expect(await server.nextLine(within: .seconds(30)) == .line("up"))
         #expect(server.terminate(within: .seconds(30)) == 7)
         let ended = try ChildServer(Self.shell, ["-c", "echo failing >&2; exit 2"])
         await #expect {
             try await ended.waitUntilReady(within: .seconds(30), name: "sh") { false }
+        } throws: { "\($0)".contains("exited (status 2): failing") }
+        ended.stop()
+    }
+
+    /// A waiter whose task ran again only after its deadline (a busy
+    /// cooperative pool) still says the program ended, not that it timed out.
+    @Test func anEndBeforeALateWakeIsStillReported() async throws {
+        let ended = try ChildServer(Self.shell, ["-c", "echo failing >&2; exit 2"])
+        #expect(await ended.nextLine(within: .seconds(30)) == .ended)
+        await #expect {
+            try await ended.waitUntilReady(within: .zero, name: "sh") { false }
         } throws: { "\($0)".contains("exited (status 2): failing") }
         ended.stop()
     }
