@@ -2,13 +2,13 @@ import CLlama
 import Foundation
 
 /// Cheap checks and metadata reads on a GGUF file, without loading weights.
-public enum GGUFFile {
+package enum GGUFFile {
     /// The fixed-size start of every GGUF file.
-    public struct Header: Sendable, Equatable {
-        public var version: UInt32
-        public var tensorCount: UInt64
-        public var metadataCount: UInt64
-        public var fileSize: UInt64
+    package struct Header: Sendable, Equatable {
+        package var version: UInt32
+        package var tensorCount: UInt64
+        package var metadataCount: UInt64
+        package var fileSize: UInt64
     }
 
     /// "GGUF" read as bytes.
@@ -20,7 +20,7 @@ public enum GGUFFile {
     /// of a version llama.cpp reads (2 or 3), with plausible counts. Reads 24
     /// bytes; never hands the file to llama.cpp. Throws `.fileNotFound` or
     /// `.notAGGUFFile`.
-    public static func validate(path: String) throws -> Header {
+    package static func validate(path: String) throws -> Header {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw LlamaError.fileNotFound(path: path)
@@ -75,7 +75,7 @@ public enum GGUFFile {
     }
 
     /// One metadata value.
-    public enum Value: Sendable, Equatable, CustomStringConvertible {
+    package enum Value: Sendable, Equatable, CustomStringConvertible {
         case int(Int64)
         case uint(UInt64)
         case float(Double)
@@ -86,12 +86,12 @@ public enum GGUFFile {
         /// tokenizer's vocabulary): only its length is kept.
         case largeArray(count: Int)
 
-        public var stringValue: String? {
+        package var stringValue: String? {
             if case .string(let string) = self { return string }
             return nil
         }
 
-        public var intValue: Int? {
+        package var intValue: Int? {
             switch self {
             case .int(let value): return Int(exactly: value)
             case .uint(let value): return Int(exactly: value)
@@ -99,7 +99,7 @@ public enum GGUFFile {
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .int(let value): return String(value)
             case .uint(let value): return String(value)
@@ -115,13 +115,13 @@ public enum GGUFFile {
     /// Every metadata key-value pair of the file, without tensor data.
     /// Validates the header first, so a non-GGUF file is never parsed.
     /// Arrays longer than `maximumArrayLength` are summarized as `.largeArray`.
-    public static func metadata(path: String, maximumArrayLength: Int = 1024) throws -> [String: Value] {
+    package static func metadata(path: String, maximumArrayLength: Int = 1024) throws -> [String: Value] {
         try withHeader(path: path) { metadata(in: $0, maximumArrayLength: maximumArrayLength) }
     }
 
     /// The shape of every tensor in the file, by name, in GGUF's order of
     /// dimensions (`ne`: the row length first), without reading tensor data.
-    public static func tensorShapes(path: String) throws -> [String: [Int64]] {
+    package static func tensorShapes(path: String) throws -> [String: [Int64]] {
         try withHeader(path: path) { tensorShapes(in: $0) }
     }
 
@@ -178,7 +178,7 @@ public enum GGUFFile {
 
     /// `general.languages` (ISO 639 codes such as "en"), without loading the
     /// model; empty when the file lists none.
-    public static func languages(path: String) throws -> [String] {
+    package static func languages(path: String) throws -> [String] {
         guard case .array(let values)? = try metadata(path: path, maximumArrayLength: 4096)["general.languages"] else {
             return []
         }

@@ -15,19 +15,19 @@ import CLlama
 ///   keeps a strong reference,
 /// - it keeps its model alive (llama.cpp ties an adapter to its model), and
 ///   `llama_adapter_lora_free` runs only in `deinit`.
-public final class LlamaAdapter: @unchecked Sendable {
+package final class LlamaAdapter: @unchecked Sendable {
     let pointer: OpaquePointer
     /// The model the adapter was loaded for.
-    public let model: LlamaModel
+    package let model: LlamaModel
     /// The adapter's file.
-    public let path: String
+    package let path: String
 
     /// Loads the LoRA adapter at `path` for `model`. The file is checked
     /// against the model first (``LoRACompatibility``), so a wrong file is
     /// refused with the reason rather than reaching llama.cpp's own checks.
     /// - Throws: `LlamaError.fileNotFound`, `.notAGGUFFile`, `.notAnAdapter`,
     ///   `.adapterMismatch`, `.adapterLoadFailed`.
-    public init(path: String, model: LlamaModel) throws {
+    package init(path: String, model: LlamaModel) throws {
         try LoRACompatibility.check(adapterPath: path, modelPath: model.path)
         guard let adapter = llama_adapter_lora_init(model.pointer, path) else {
             throw LlamaError.adapterLoadFailed(path: path)
@@ -45,11 +45,11 @@ public final class LlamaAdapter: @unchecked Sendable {
 /// Whether a LoRA adapter in GGUF form fits a base model, read from the two
 /// files' headers alone (no weights loaded): the checks llama.cpp makes when
 /// it loads an adapter, with the reason in words.
-public enum LoRACompatibility {
+package enum LoRACompatibility {
     /// Throws `notAnAdapter` or `adapterMismatch` when the adapter at
     /// `adapterPath` cannot be applied to the model at `modelPath`.
     /// Each file's header is parsed once.
-    public static func check(adapterPath: String, modelPath: String) throws {
+    package static func check(adapterPath: String, modelPath: String) throws {
         let (metadata, adapterTensors, alpha) = try GGUFFile.withHeader(path: adapterPath) { context in
             (GGUFFile.metadata(in: context, maximumArrayLength: 0), GGUFFile.tensorShapes(in: context), alphaProblem(in: context))
         }
@@ -70,7 +70,7 @@ public enum LoRACompatibility {
     }
 
     /// Why a file with `metadata` is not a LoRA adapter, or `nil` if it is.
-    public static func adapterProblem(metadata: [String: GGUFFile.Value]) -> String? {
+    package static func adapterProblem(metadata: [String: GGUFFile.Value]) -> String? {
         guard metadata["general.type"]?.stringValue == "adapter" else {
             return "general.type is \(metadata["general.type"]?.description ?? "missing"), not \"adapter\" (a model file?)"
         }
@@ -92,7 +92,7 @@ public enum LoRACompatibility {
     /// those, or `nil` if it can. Shapes are GGUF's (`ne`, row length first):
     /// for a weight of shape [in, out], `lora_a` is [in, rank] and `lora_b`
     /// [rank, out] (token embeddings are stored the other way round).
-    public static func mismatch(
+    package static func mismatch(
         adapterArchitecture: String?,
         adapterTensors: [String: [Int64]],
         modelArchitecture: String?,

@@ -4,7 +4,7 @@ import Foundation
 
 /// Process-wide llama.cpp setup: `llama_backend_init` runs exactly once, and
 /// llama.cpp's log output goes to swift-log instead of stderr.
-public enum LlamaBackend {
+package enum LlamaBackend {
     /// The logger that receives llama.cpp's messages (label `llama.cpp`).
     /// llama.cpp's info/debug chatter is logged at `.trace`, its warnings at
     /// `.warning` and its errors at `.error`.
@@ -21,12 +21,12 @@ public enum LlamaBackend {
 
     /// Initializes llama.cpp once per process; cheap after the first call.
     /// Every LlamaKit entry point that touches llama.cpp calls this.
-    public static func initialize() {
+    package static func initialize() {
         _ = initialized
     }
 
     /// llama.cpp's version string and build (`b11434` for the pinned build).
-    public static var version: String {
+    package static var version: String {
         initialize()
         return String(cString: llama_version())
     }
@@ -34,7 +34,7 @@ public enum LlamaBackend {
     /// Whether llama.cpp found a device to compute on (at least the CPU
     /// backend) and is the C API LlamaKit was written for. `false` means
     /// models cannot run in this process at all.
-    public static var isSupported: Bool {
+    package static var isSupported: Bool {
         guard compatibilityProblem == nil else { return false }
         initialize()
         return ggml_backend_dev_count() > 0
@@ -42,7 +42,7 @@ public enum LlamaBackend {
 
     /// Whether llama.cpp was built with a backend that can take layers off
     /// the CPU (CUDA, Vulkan, Metal…).
-    public static var supportsGPUOffload: Bool {
+    package static var supportsGPUOffload: Bool {
         guard compatibilityProblem == nil else { return false }
         initialize()
         return llama_supports_gpu_offload()
@@ -51,7 +51,7 @@ public enum LlamaBackend {
     /// The llama.cpp release LlamaKit is written against (scripts/setup.sh
     /// pins it) and the library versions that release reports: `ggml_version()`
     /// and `llama_version()` of b11434.
-    public static let expectedRelease = "b11434"
+    package static let expectedRelease = "b11434"
     static let expectedGGMLVersion = (major: 0, minor: 26)
     static let expectedLlamaVersion = (major: 0, minor: 6)
 
@@ -62,7 +62,7 @@ public enum LlamaBackend {
     /// reports the same major and minor versions of ggml and llama (later
     /// builds of the same API); the versions are looked up by name first,
     /// so a library too old to have them is refused too. Checked once.
-    public static let compatibilityProblem: String? = {
+    package static let compatibilityProblem: String? = {
         func versionString(_ symbol: String) -> String? {
             guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol) else { return nil }
             let function = unsafeBitCast(address, to: (@convention(c) () -> UnsafePointer<CChar>?).self)
@@ -112,14 +112,14 @@ public enum LlamaBackend {
 
     /// Throws ``LlamaError/incompatibleLibrary(_:)`` when the loaded library
     /// is not the C API LlamaKit was written for, then initializes llama.cpp.
-    public static func checkCompatible() throws(LlamaError) {
+    package static func checkCompatible() throws(LlamaError) {
         if let compatibilityProblem { throw .incompatibleLibrary(compatibilityProblem) }
         initialize()
     }
 
     /// A device llama.cpp can compute on: the CPU, a GPU, an accelerator.
-    public struct Device: Sendable, Hashable {
-        public enum Kind: String, Sendable, Hashable {
+    package struct Device: Sendable, Hashable {
+        package enum Kind: String, Sendable, Hashable {
             case cpu, gpu
             /// A GPU that shares the host's memory.
             case integratedGPU = "igpu"
@@ -127,22 +127,22 @@ public enum LlamaBackend {
             case other
         }
         /// The backend's name for it (`CPU`, `CUDA0`, `Vulkan0`).
-        public var name: String
+        package var name: String
         /// What the driver calls it (`NVIDIA H100 80GB HBM3`).
-        public var description: String
-        public var kind: Kind
+        package var description: String
+        package var kind: Kind
         /// Memory free and in all, in bytes, as the backend reports them
         /// when asked (0 where it reports none).
-        public var freeMemory: UInt64
-        public var totalMemory: UInt64
+        package var freeMemory: UInt64
+        package var totalMemory: UInt64
 
         /// Whether layers can be offloaded to it.
-        public var isGPU: Bool { kind == .gpu || kind == .integratedGPU }
+        package var isGPU: Bool { kind == .gpu || kind == .integratedGPU }
     }
 
     /// The devices llama.cpp found, in its order (GPUs are numbered in
     /// this order among themselves: the main GPU's index counts GPUs only).
-    public static var devices: [Device] {
+    package static var devices: [Device] {
         guard compatibilityProblem == nil else { return [] }
         initialize()
         return (0..<ggml_backend_dev_count()).compactMap { index in
@@ -167,7 +167,7 @@ public enum LlamaBackend {
     }
 
     /// llama.cpp's description of the CPU features it uses (AVX2, ...).
-    public static var systemInfo: String {
+    package static var systemInfo: String {
         initialize()
         return String(cString: llama_print_system_info())
     }

@@ -20,32 +20,32 @@ import Foundation
 /// context must be used by one isolation domain at a time (an actor or a
 /// lock owns it). The one thing other threads may touch is ``abortFlag``,
 /// which is Sendable.
-public final class LlamaBatchContext {
+package final class LlamaBatchContext {
     /// The size and threads of a context, checked against the model when
     /// the context is created.
-    public struct Parameters: Sendable, Equatable {
+    package struct Parameters: Sendable, Equatable {
         /// Positions each sequence holds (n_ctx per sequence); at most the
         /// model's training length.
-        public var contextLength: Int
+        package var contextLength: Int
         /// Most tokens per `llama_decode` call, over all sequences (n_batch
         /// = n_ubatch); the caller splits longer inputs into steps of this size.
-        public var batchSize: Int
+        package var batchSize: Int
         /// Threads for generating one token at a time.
-        public var threads: Int
+        package var threads: Int
         /// Threads for prompt (batch) processing.
-        public var batchThreads: Int
+        package var batchThreads: Int
         /// Keep the whole sliding-window cache (models with SWA, e.g. Gemma 3)
         /// so that any prefix can be kept and reused; no effect otherwise.
-        public var fullSlidingWindowCache: Bool
+        package var fullSlidingWindowCache: Bool
         /// Whether attention runs as one fused kernel (less memory, faster
         /// on GPUs; needed for a quantized value cache).
-        public var flashAttention: FlashAttention
+        package var flashAttention: FlashAttention
         /// How the KV cache stores keys and values: a quantized cache holds
         /// about twice (q8_0) or four times (q4_0) the tokens in the same memory.
-        public var keyCacheType: CacheType
-        public var valueCacheType: CacheType
+        package var keyCacheType: CacheType
+        package var valueCacheType: CacheType
 
-        public init(
+        package init(
             contextLength: Int = 4096,
             batchSize: Int = 512,
             threads: Int? = nil,
@@ -67,7 +67,7 @@ public final class LlamaBatchContext {
         }
 
         /// llama.cpp's flash-attention switch.
-        public enum FlashAttention: String, Sendable, Hashable, CaseIterable {
+        package enum FlashAttention: String, Sendable, Hashable, CaseIterable {
             /// llama.cpp decides per device (on where the backend supports it).
             case automatic = "auto"
             case enabled = "on"
@@ -75,7 +75,7 @@ public final class LlamaBatchContext {
         }
 
         /// The element types a KV cache can hold.
-        public enum CacheType: String, Sendable, Hashable, CaseIterable {
+        package enum CacheType: String, Sendable, Hashable, CaseIterable {
             case f32, f16, bf16
             case q8_0, q4_0
 
@@ -93,20 +93,20 @@ public final class LlamaBatchContext {
         }
     }
 
-    public let model: LlamaModel
+    package let model: LlamaModel
     /// The sequences the cache holds: ids `0..<sequenceCount`.
-    public let sequenceCount: Int
+    package let sequenceCount: Int
     /// Positions each sequence may hold.
-    public let sequenceLength: Int
+    package let sequenceLength: Int
     /// Most tokens one ``decode(_:)`` takes, over all sequences.
-    public let batchSize: Int
+    package let batchSize: Int
     /// Raise it from any thread to stop the decode in progress (all of its
     /// sequences).
-    public let abortFlag = LlamaAbortFlag()
+    package let abortFlag = LlamaAbortFlag()
 
     /// The LoRA adapters every forward pass applies, with their scales.
     /// Held here because llama.cpp's context keeps only pointers to them.
-    public let adapters: [(adapter: LlamaAdapter, scale: Float)]
+    package let adapters: [(adapter: LlamaAdapter, scale: Float)]
 
     let pointer: OpaquePointer
     private let memory: llama_memory_t
@@ -114,14 +114,14 @@ public final class LlamaBatchContext {
 
     /// One sequence's part of a decode: `tokens` appended at positions
     /// `position...` of sequence `sequence`.
-    public struct Run: Sendable, Equatable {
-        public var sequence: Int
-        public var position: Int
-        public var tokens: ArraySlice<LlamaToken>
+    package struct Run: Sendable, Equatable {
+        package var sequence: Int
+        package var position: Int
+        package var tokens: ArraySlice<LlamaToken>
         /// Whether the last token's logits are computed (``logits(row:)``).
-        public var computesLogits: Bool
+        package var computesLogits: Bool
 
-        public init(sequence: Int, position: Int, tokens: ArraySlice<LlamaToken>, computesLogits: Bool) {
+        package init(sequence: Int, position: Int, tokens: ArraySlice<LlamaToken>, computesLogits: Bool) {
             self.sequence = sequence
             self.position = position
             self.tokens = tokens
@@ -134,7 +134,7 @@ public final class LlamaBatchContext {
     /// adapters loaded for this model, each with its scale) to every pass.
     /// - Throws: `LlamaError.invalidArgument` for out-of-range parameters or
     ///   an adapter of another model, `.contextCreationFailed` when llama.cpp refuses.
-    public init(
+    package init(
         model: LlamaModel,
         parameters: Parameters = .init(),
         sequences: Int,
@@ -163,7 +163,7 @@ public final class LlamaBatchContext {
         llama_batch_free(batch)
     }
 
-    public var vocabulary: LlamaVocabulary { model.vocabulary }
+    package var vocabulary: LlamaVocabulary { model.vocabulary }
 
     /// Decodes every run in one `llama_decode` and returns, for each run,
     /// the row of its logits (nil where it computes none), for
@@ -176,7 +176,7 @@ public final class LlamaBatchContext {
     ///   more tokens than ``batchSize``), `.contextWindowExceeded`,
     ///   `.invalidToken` (checked before any work), `.aborted`,
     ///   `.kvCacheFull`, `.decodeFailed`.
-    public func decode(_ runs: [Run]) throws(LlamaError) -> [Int32?] {
+    package func decode(_ runs: [Run]) throws(LlamaError) -> [Int32?] {
         let vocabularySize = model.vocabulary.count
         var total = 0
         var seen = Set<Int>()
@@ -229,7 +229,7 @@ public final class LlamaBatchContext {
     /// The logits of `row` of the last decode (one per vocabulary entry).
     /// The buffer is llama.cpp's: valid until the next ``decode(_:)``.
     /// - Throws: `.noLogits` for a row that computed none.
-    public func logits(row: Int32) throws(LlamaError) -> UnsafeBufferPointer<Float> {
+    package func logits(row: Int32) throws(LlamaError) -> UnsafeBufferPointer<Float> {
         guard let logits = llama_get_logits_ith(pointer, row) else { throw LlamaError.noLogits }
         return UnsafeBufferPointer(start: logits, count: model.vocabulary.count)
     }
@@ -239,7 +239,7 @@ public final class LlamaBatchContext {
     /// - Throws: `.invalidArgument` for a sequence out of range or a
     ///   negative position, or when llama.cpp cannot cut the sequence there
     ///   (some recurrent or sliding-window caches); the sequence is then empty.
-    public func removeTokens(sequence: Int, from position: Int) throws(LlamaError) {
+    package func removeTokens(sequence: Int, from position: Int) throws(LlamaError) {
         guard sequence >= 0, sequence < sequenceCount, position >= 0 else {
             throw LlamaError.invalidArgument("sequence \(sequence), position \(position)")
         }
@@ -251,7 +251,7 @@ public final class LlamaBatchContext {
 
     /// The last position `sequence` holds in the cache, -1 when empty (for
     /// tests: the caller's own record should agree).
-    public func lastPosition(of sequence: Int) -> Int {
+    package func lastPosition(of sequence: Int) -> Int {
         Int(llama_memory_seq_pos_max(memory, Int32(sequence)))
     }
 }

@@ -2,31 +2,31 @@ import CLlama
 import Foundation
 
 /// One turn of a conversation, as chat templates see it.
-public struct LlamaChatMessage: Sendable, Equatable {
+package struct LlamaChatMessage: Sendable, Equatable {
     /// "system", "user" or "assistant".
-    public var role: String
-    public var content: String
+    package var role: String
+    package var content: String
 
-    public init(role: String, content: String) {
+    package init(role: String, content: String) {
         self.role = role
         self.content = content
     }
 
-    public static func system(_ content: String) -> Self { .init(role: "system", content: content) }
-    public static func user(_ content: String) -> Self { .init(role: "user", content: content) }
-    public static func assistant(_ content: String) -> Self { .init(role: "assistant", content: content) }
+    package static func system(_ content: String) -> Self { .init(role: "system", content: content) }
+    package static func user(_ content: String) -> Self { .init(role: "user", content: content) }
+    package static func assistant(_ content: String) -> Self { .init(role: "assistant", content: content) }
 }
 
 /// `llama_chat_apply_template`: llama.cpp recognizes the common template
 /// families (ChatML, Llama 3, Gemma, ...) from the template's source; it does
 /// not run arbitrary Jinja.
-public enum LlamaChatTemplate {
+package enum LlamaChatTemplate {
     /// Renders `messages` with `template` (a model's Jinja source, or a
     /// built-in name such as "chatml").
     /// - Parameter addAssistantPrefix: end with the tokens that open the assistant's turn.
     /// - Throws: `LlamaError.chatTemplateUnavailable` when llama.cpp does not
     ///   recognize the template.
-    public static func apply(template: String, messages: [LlamaChatMessage], addAssistantPrefix: Bool = true) throws -> String {
+    package static func apply(template: String, messages: [LlamaChatMessage], addAssistantPrefix: Bool = true) throws -> String {
         LlamaBackend.initialize()
         // C copies of every string, alive for the duration of the calls.
         var strings: [UnsafeMutablePointer<CChar>] = []
@@ -55,7 +55,7 @@ public enum LlamaChatTemplate {
     }
 
     /// The names of the templates llama.cpp has built in ("chatml", "llama3", ...).
-    public static var builtinNames: [String] {
+    package static var builtinNames: [String] {
         LlamaBackend.initialize()
         let count = llama_chat_builtin_templates(nil, 0)
         guard count > 0 else { return [] }

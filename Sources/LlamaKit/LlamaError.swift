@@ -1,7 +1,7 @@
 /// Every failure LlamaKit reports. Nothing in LlamaKit traps on bad input:
 /// a missing or corrupt file, a full context or an aborted decode all end
 /// up here.
-public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No file at the path (or it is not a regular file).
     case fileNotFound(path: String)
     /// The file exists but is not a GGUF model: wrong magic, unsupported
@@ -45,7 +45,7 @@ public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// llama.cpp refused the adapter after the checks passed.
     case adapterLoadFailed(path: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .fileNotFound(let path):
             return "model file not found: \(path)"

@@ -12,21 +12,21 @@ import CLlama
 /// - `llama_model_free` runs only in `deinit`, i.e. when no thread holds a
 ///   reference any more; every `LlamaBatchContext` and `LlamaVocabulary` keeps a
 ///   strong reference to its model, so the weights outlive them.
-public final class LlamaModel: @unchecked Sendable {
-    public struct Options: Sendable {
+package final class LlamaModel: @unchecked Sendable {
+    package struct Options: Sendable {
         /// Memory-map the weights (fast load, shared pages) instead of reading them.
-        public var useMemoryMap: Bool = true
+        package var useMemoryMap: Bool = true
         /// Load only the vocabulary and metadata, no weights (no context can be made).
-        public var vocabularyOnly: Bool = false
+        package var vocabularyOnly: Bool = false
         /// Layers offloaded to a GPU; nil: every layer when llama.cpp has a
         /// GPU backend (``LlamaBackend/supportsGPUOffload``), none otherwise.
-        public var gpuLayers: Int?
+        package var gpuLayers: Int?
         /// The GPU that holds the model (an index into the GPUs of
         /// ``LlamaBackend/devices``); nil: llama.cpp's choice, which splits
         /// the layers across every GPU it finds.
-        public var mainGPU: Int?
+        package var mainGPU: Int?
 
-        public init(useMemoryMap: Bool = true, vocabularyOnly: Bool = false, gpuLayers: Int? = nil, mainGPU: Int? = nil) {
+        package init(useMemoryMap: Bool = true, vocabularyOnly: Bool = false, gpuLayers: Int? = nil, mainGPU: Int? = nil) {
             self.useMemoryMap = useMemoryMap
             self.vocabularyOnly = vocabularyOnly
             self.gpuLayers = gpuLayers
@@ -35,7 +35,7 @@ public final class LlamaModel: @unchecked Sendable {
 
         /// The layers this asks llama.cpp to offload: ``gpuLayers``, or
         /// every layer when a GPU backend is built in.
-        public var requestedGPULayers: Int {
+        package var requestedGPULayers: Int {
             gpuLayers ?? (LlamaBackend.supportsGPUOffload ? Int(Int32.max) : 0)
         }
     }
@@ -43,19 +43,19 @@ public final class LlamaModel: @unchecked Sendable {
     let pointer: OpaquePointer
     let vocabularyPointer: OpaquePointer
     /// The file the model was loaded from.
-    public let path: String
-    public let options: Options
+    package let path: String
+    package let options: Options
     /// `general.languages` from the file (e.g. ["en"]); empty when it lists none.
-    public let languages: [String]
+    package let languages: [String]
 
     /// The tokenizer (a cheap view that keeps this model alive).
-    public var vocabulary: LlamaVocabulary { LlamaVocabulary(model: self) }
+    package var vocabulary: LlamaVocabulary { LlamaVocabulary(model: self) }
 
     /// Loads the GGUF model at `path`. The file is checked first (exists,
     /// GGUF magic and version, plausible header), so a wrong path or a
     /// non-model file throws instead of reaching llama.cpp.
     /// - Throws: `LlamaError.fileNotFound`, `.notAGGUFFile`, `.modelLoadFailed`.
-    public init(path: String, options: Options = Options()) throws {
+    package init(path: String, options: Options = Options()) throws {
         _ = try GGUFFile.validate(path: path)
         try LlamaBackend.checkCompatible()
         var params = llama_model_default_params()
@@ -95,7 +95,7 @@ public final class LlamaModel: @unchecked Sendable {
 
     /// A scalar metadata value as text (llama.cpp keeps no arrays here: use
     /// `GGUFFile.metadata(path:)` for those).
-    public func metadata(_ key: String) -> String? {
+    package func metadata(_ key: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 256)
         var length = llama_model_meta_val_str(pointer, key, &buffer, buffer.count)
         if length < 0 { return nil }
@@ -108,7 +108,7 @@ public final class LlamaModel: @unchecked Sendable {
     }
 
     /// Every scalar metadata entry, by key.
-    public var allMetadata: [String: String] {
+    package var allMetadata: [String: String] {
         var result: [String: String] = [:]
         for index in 0..<llama_model_meta_count(pointer) {
             guard let key = indexed(index, llama_model_meta_key_by_index),
@@ -119,10 +119,10 @@ public final class LlamaModel: @unchecked Sendable {
     }
 
     /// `general.name`, when the file has one.
-    public var name: String? { metadata("general.name") }
+    package var name: String? { metadata("general.name") }
 
     /// llama.cpp's one-line description (architecture, size, quantization).
-    public var modelDescription: String {
+    package var modelDescription: String {
         var buffer = [CChar](repeating: 0, count: 256)
         let length = llama_model_desc(pointer, &buffer, buffer.count)
         return string(from: buffer, length: max(0, min(Int(length), buffer.count - 1)))
@@ -131,27 +131,27 @@ public final class LlamaModel: @unchecked Sendable {
     /// Layers on a GPU: those asked for, at most ``layerCount`` + 1 (the
     /// output layer counts as one); 0 when the model runs on the CPU.
     /// llama.cpp places every layer asked for or fails to load the model.
-    public var offloadedLayers: Int {
+    package var offloadedLayers: Int {
         guard LlamaBackend.supportsGPUOffload, !options.vocabularyOnly else { return 0 }
         return min(options.requestedGPULayers, layerCount + 1)
     }
 
     /// The context length the model was trained with.
-    public var trainingContextLength: Int { Int(llama_model_n_ctx_train(pointer)) }
-    public var parameterCount: UInt64 { llama_model_n_params(pointer) }
-    public var sizeInBytes: UInt64 { llama_model_size(pointer) }
-    public var layerCount: Int { Int(llama_model_n_layer(pointer)) }
-    public var embeddingLength: Int { Int(llama_model_n_embd(pointer)) }
+    package var trainingContextLength: Int { Int(llama_model_n_ctx_train(pointer)) }
+    package var parameterCount: UInt64 { llama_model_n_params(pointer) }
+    package var sizeInBytes: UInt64 { llama_model_size(pointer) }
+    package var layerCount: Int { Int(llama_model_n_layer(pointer)) }
+    package var embeddingLength: Int { Int(llama_model_n_embd(pointer)) }
 
     /// The model's default chat template (Jinja source from `tokenizer.chat_template`).
-    public var chatTemplate: String? {
+    package var chatTemplate: String? {
         guard let template = llama_model_chat_template(pointer, nil) else { return nil }
         return String(cString: template)
     }
 
     /// Renders `messages` with the model's own chat template.
     /// - Parameter addAssistantPrefix: end with the tokens that open the assistant's turn.
-    public func applyChatTemplate(_ messages: [LlamaChatMessage], addAssistantPrefix: Bool = true) throws -> String {
+    package func applyChatTemplate(_ messages: [LlamaChatMessage], addAssistantPrefix: Bool = true) throws -> String {
         guard let template = chatTemplate else {
             throw LlamaError.chatTemplateUnavailable("the model has no tokenizer.chat_template")
         }

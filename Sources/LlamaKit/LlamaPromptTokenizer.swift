@@ -24,8 +24,8 @@ import Synchronization
 /// first). Where either does not hold, or the tokenizer is not BPE, or
 /// tokenizing adds an end-of-sequence token, the prompt is tokenized whole.
 /// `LlamaKitTests` compares the two on every installed model's vocabulary.
-public final class LlamaPromptTokenizer: Sendable {
-    public let vocabulary: LlamaVocabulary
+package final class LlamaPromptTokenizer: Sendable {
+    package let vocabulary: LlamaVocabulary
     /// The markers a prompt is cut after (empty: never cut).
     private let markers: [[UInt8]]
     /// Whether a byte begins a marker, by byte value: the search for
@@ -63,7 +63,7 @@ public final class LlamaPromptTokenizer: Sendable {
 
     /// - Parameter capacity: the most pieces kept (a piece is about a
     ///   message of a conversation).
-    public init(vocabulary: LlamaVocabulary, capacity: Int = 1024) {
+    package init(vocabulary: LlamaVocabulary, capacity: Int = 1024) {
         self.vocabulary = vocabulary
         self.cache = Mutex(Pieces(capacity: max(2, capacity)))
         let vocab = vocabulary.pointer
@@ -100,11 +100,11 @@ public final class LlamaPromptTokenizer: Sendable {
 
     /// Whether prompts are cut into pieces and their tokens reused (false:
     /// each prompt is tokenized whole; see the type's description).
-    public var reusesPieces: Bool { !markers.isEmpty }
+    package var reusesPieces: Bool { !markers.isEmpty }
 
     /// The tokens of `text` as `vocabulary.tokenize(text, addSpecial: true,
     /// parseSpecial: true)` gives them.
-    public func tokenize(_ text: String) throws -> [LlamaToken] {
+    package func tokenize(_ text: String) throws -> [LlamaToken] {
         let bytes = Array(text.utf8)
         let cuts = cuts(in: bytes)
         guard !cuts.isEmpty else { return try vocabulary.tokenize(text, addSpecial: true, parseSpecial: true) }

@@ -5,8 +5,8 @@ import CLlama
 ///
 /// Not Sendable: the chain holds mutable state (the random generator), so
 /// a sampler belongs to one generation at a time, like its context.
-public final class LlamaSampler {
-    public enum Mode: Sendable, Equatable {
+package final class LlamaSampler {
+    package enum Mode: Sendable, Equatable {
         /// The most likely token; deterministic.
         case greedy
         /// Sampling: keep the `topK` most likely tokens (when set), then the
@@ -16,14 +16,14 @@ public final class LlamaSampler {
         case random(topK: Int? = nil, topP: Double? = nil, temperature: Double = 1.0, seed: UInt32? = nil)
     }
 
-    public let mode: Mode
+    package let mode: Mode
     private let chain: UnsafeMutablePointer<llama_sampler>
     /// Reused candidate buffer, one entry per vocabulary token.
     private var candidates: [llama_token_data] = []
 
     /// - Throws: `LlamaError.invalidArgument` for a non-positive top-k, a
     ///   top-p outside (0, 1], or a negative temperature.
-    public init(mode: Mode) throws {
+    package init(mode: Mode) throws {
         LlamaBackend.initialize()
         if case .random(let topK, let topP, let temperature, _) = mode {
             if let topK, topK < 1 { throw LlamaError.invalidArgument("top-k \(topK) must be at least 1") }
@@ -61,7 +61,7 @@ public final class LlamaSampler {
     ///   bit is set can be chosen. The chain then runs over the allowed
     ///   tokens alone, which is the same as giving every other token a logit
     ///   of -infinity, and cheaper when few are allowed.
-    public func sample(logits: UnsafeBufferPointer<Float>, allowed: [UInt64]? = nil) throws -> LlamaToken {
+    package func sample(logits: UnsafeBufferPointer<Float>, allowed: [UInt64]? = nil) throws -> LlamaToken {
         let count = logits.count
         guard count > 0 else { throw LlamaError.noLogits }
         if let allowed {
@@ -131,7 +131,7 @@ public final class LlamaSampler {
     /// `make callgrind`; the first pass is 8 loads and 8 maxima per 32
     /// values in the package's baseline SSE2 code). Per token, what a small
     /// model's decode step costs in tens of percent on a GPU.
-    public static func argmax(_ values: UnsafeBufferPointer<Float>) -> Int {
+    package static func argmax(_ values: UnsafeBufferPointer<Float>) -> Int {
         guard let base = values.baseAddress, !values.isEmpty else { return 0 }
         let count = values.count
         let raw = UnsafeRawPointer(base)
@@ -204,7 +204,7 @@ public final class LlamaSampler {
 
     /// Back to the state right after `init` (the same seed draws the same
     /// sequence again).
-    public func reset() {
+    package func reset() {
         llama_sampler_reset(chain)
     }
 }

@@ -1,15 +1,15 @@
 import CLlama
 
 /// A token id, as llama.cpp numbers them (`0..<vocabulary.count`).
-public typealias LlamaToken = Int32
+package typealias LlamaToken = Int32
 
 /// The model's tokenizer: text ↔ tokens, special tokens, each token's bytes.
 ///
 /// A value that keeps its model alive. Sendable for the same reasons as
 /// `LlamaModel`: the vocabulary is part of the immutable loaded model, and
 /// llama.h documents the tokenization API as thread-safe.
-public struct LlamaVocabulary: @unchecked Sendable {
-    public let model: LlamaModel
+package struct LlamaVocabulary: @unchecked Sendable {
+    package let model: LlamaModel
     var pointer: OpaquePointer { model.vocabularyPointer }
 
     init(model: LlamaModel) {
@@ -17,27 +17,27 @@ public struct LlamaVocabulary: @unchecked Sendable {
     }
 
     /// Number of tokens (49152 for SmolLM2).
-    public var count: Int { Int(llama_vocab_n_tokens(pointer)) }
+    package var count: Int { Int(llama_vocab_n_tokens(pointer)) }
 
-    public var beginningOfSequence: LlamaToken? { nonNull(llama_vocab_bos(pointer)) }
-    public var endOfSequence: LlamaToken? { nonNull(llama_vocab_eos(pointer)) }
-    public var endOfTurn: LlamaToken? { nonNull(llama_vocab_eot(pointer)) }
-    public var newline: LlamaToken? { nonNull(llama_vocab_nl(pointer)) }
+    package var beginningOfSequence: LlamaToken? { nonNull(llama_vocab_bos(pointer)) }
+    package var endOfSequence: LlamaToken? { nonNull(llama_vocab_eos(pointer)) }
+    package var endOfTurn: LlamaToken? { nonNull(llama_vocab_eot(pointer)) }
+    package var newline: LlamaToken? { nonNull(llama_vocab_nl(pointer)) }
     /// Whether tokenizing with `addSpecial: true` prepends the BOS token.
-    public var addsBeginningOfSequence: Bool { llama_vocab_get_add_bos(pointer) }
+    package var addsBeginningOfSequence: Bool { llama_vocab_get_add_bos(pointer) }
 
     /// True for every token that ends a generation (EOS, EOT, and the
     /// template's end-of-turn markers such as `<|im_end|>`).
-    public func isEndOfGeneration(_ token: LlamaToken) -> Bool {
+    package func isEndOfGeneration(_ token: LlamaToken) -> Bool {
         contains(token) && llama_vocab_is_eog(pointer, token)
     }
 
     /// True for control tokens (rendered as nothing in plain text).
-    public func isControl(_ token: LlamaToken) -> Bool {
+    package func isControl(_ token: LlamaToken) -> Bool {
         contains(token) && llama_vocab_is_control(pointer, token)
     }
 
-    public func contains(_ token: LlamaToken) -> Bool {
+    package func contains(_ token: LlamaToken) -> Bool {
         token >= 0 && Int(token) < count
     }
 
@@ -48,7 +48,7 @@ public struct LlamaVocabulary: @unchecked Sendable {
     ///   - parseSpecial: turn the text of special tokens (`<|im_start|>`)
     ///     into those tokens; false treats them as plain text (use false for
     ///     untrusted user content).
-    public func tokenize(_ text: String, addSpecial: Bool, parseSpecial: Bool) throws -> [LlamaToken] {
+    package func tokenize(_ text: String, addSpecial: Bool, parseSpecial: Bool) throws -> [LlamaToken] {
         let byteCount = text.utf8.count
         guard byteCount < Int(Int32.max) - 16 else {
             throw LlamaError.tokenizationFailed("text of \(byteCount) bytes is too long")
@@ -80,7 +80,7 @@ public struct LlamaVocabulary: @unchecked Sendable {
     /// decode the whole.
     /// - Parameter special: render special tokens (`<|im_end|>`) as their
     ///   text; false gives no bytes for them.
-    public func piece(_ token: LlamaToken, special: Bool = false) throws -> [UInt8] {
+    package func piece(_ token: LlamaToken, special: Bool = false) throws -> [UInt8] {
         guard contains(token) else { throw LlamaError.invalidToken(token) }
         var buffer = [CChar](repeating: 0, count: 64)
         var length = llama_token_to_piece(pointer, token, &buffer, Int32(buffer.count), 0, special)
@@ -95,7 +95,7 @@ public struct LlamaVocabulary: @unchecked Sendable {
     /// Every token's bytes, indexed by token id (for constrained decoding).
     /// Special tokens are empty unless `special` is true. Costs one
     /// `llama_token_to_piece` per token (tens of milliseconds): cache it.
-    public func allPieces(special: Bool = false) -> [[UInt8]] {
+    package func allPieces(special: Bool = false) -> [[UInt8]] {
         (0..<Int32(count)).map { (try? piece($0, special: special)) ?? [] }
     }
 
@@ -104,7 +104,7 @@ public struct LlamaVocabulary: @unchecked Sendable {
     /// - Parameters:
     ///   - removeSpecial: drop a leading BOS / trailing EOS the model adds.
     ///   - renderSpecial: render special tokens as their text.
-    public func detokenize(_ tokens: [LlamaToken], removeSpecial: Bool = false, renderSpecial: Bool = false) throws -> String {
+    package func detokenize(_ tokens: [LlamaToken], removeSpecial: Bool = false, renderSpecial: Bool = false) throws -> String {
         for token in tokens where !contains(token) { throw LlamaError.invalidToken(token) }
         guard !tokens.isEmpty else { return "" }
         var buffer = [CChar](repeating: 0, count: tokens.count * 8 + 16)

@@ -9,20 +9,20 @@ import Darwin
 /// terminal's width so the cursor arithmetic holds); elsewhere only the
 /// final frame is written, by ``finish(_:)``, so a log or a pipe gets the
 /// finished answer once instead of every snapshot.
-public final class LiveView {
+package final class LiveView {
     private let stream: TerminalStream
     private var drawnLines = 0
-    public private(set) var frames = 0
+    package private(set) var frames = 0
 
-    public init(stream: TerminalStream = .output) {
+    package init(stream: TerminalStream = .output) {
         self.stream = stream
     }
 
     /// Whether intermediate frames are shown.
-    public var isLive: Bool { stream.isTerminal }
+    package var isLive: Bool { stream.isTerminal }
 
     /// Shows `lines` in place of the previous frame (on a terminal only).
-    public func draw(_ lines: [String]) {
+    package func draw(_ lines: [String]) {
         frames += 1
         guard isLive else { return }
         let width = Self.columns(stream.descriptor)
@@ -36,7 +36,7 @@ public final class LiveView {
 
     /// The final frame, whole (no cutting): replaces the live frame on a
     /// terminal, written once elsewhere.
-    public func finish(_ lines: [String]) {
+    package func finish(_ lines: [String]) {
         if isLive, drawnLines > 0 { stream.write("\u{1B}[\(drawnLines)A\r\u{1B}[J") }
         stream.write(lines.map { $0 + "\n" }.joined())
         drawnLines = 0

@@ -13,22 +13,22 @@ import Darwin
 /// colour not when `NO_COLOR` is set or `TERM` is `dumb`
 /// (https://no-color.org). Piped output stays plain text, so scripts and
 /// tests read exactly the answer.
-public struct TerminalStream: Sendable {
-    public let descriptor: Int32
+package struct TerminalStream: Sendable {
+    package let descriptor: Int32
 
-    public init(descriptor: Int32) {
+    package init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
-    public static let input = TerminalStream(descriptor: STDIN_FILENO)
-    public static let output = TerminalStream(descriptor: STDOUT_FILENO)
-    public static let error = TerminalStream(descriptor: STDERR_FILENO)
+    package static let input = TerminalStream(descriptor: STDIN_FILENO)
+    package static let output = TerminalStream(descriptor: STDOUT_FILENO)
+    package static let error = TerminalStream(descriptor: STDERR_FILENO)
 
     /// Whether the stream is a terminal.
-    public var isTerminal: Bool { isatty(descriptor) == 1 }
+    package var isTerminal: Bool { isatty(descriptor) == 1 }
 
     /// Whether text written here may be coloured.
-    public var usesColour: Bool {
+    package var usesColour: Bool {
         guard isTerminal else { return false }
         let environment = ProcessInfo.processInfo.environment
         if let noColour = environment["NO_COLOR"], !noColour.isEmpty { return false }
@@ -36,7 +36,7 @@ public struct TerminalStream: Sendable {
     }
 
     /// Writes `text` as is (no newline added), unbuffered.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
@@ -49,30 +49,30 @@ public struct TerminalStream: Sendable {
     }
 
     /// Writes `text` and a newline.
-    public func line(_ text: String = "") { write(text + "\n") }
+    package func line(_ text: String = "") { write(text + "\n") }
 
     /// `text` in `style` when this stream takes colour, else as is.
-    public func styled(_ text: String, _ style: TerminalStyle) -> String {
+    package func styled(_ text: String, _ style: TerminalStyle) -> String {
         usesColour ? style.prefix + text + "\u{1B}[0m" : text
     }
 }
 
 /// The few styles the programs use.
-public struct TerminalStyle: Sendable {
+package struct TerminalStyle: Sendable {
     let prefix: String
-    public static let bold = TerminalStyle(prefix: "\u{1B}[1m")
-    public static let dim = TerminalStyle(prefix: "\u{1B}[2m")
-    public static let red = TerminalStyle(prefix: "\u{1B}[31m")
-    public static let green = TerminalStyle(prefix: "\u{1B}[32m")
-    public static let yellow = TerminalStyle(prefix: "\u{1B}[33m")
-    public static let cyan = TerminalStyle(prefix: "\u{1B}[36m")
+    package static let bold = TerminalStyle(prefix: "\u{1B}[1m")
+    package static let dim = TerminalStyle(prefix: "\u{1B}[2m")
+    package static let red = TerminalStyle(prefix: "\u{1B}[31m")
+    package static let green = TerminalStyle(prefix: "\u{1B}[32m")
+    package static let yellow = TerminalStyle(prefix: "\u{1B}[33m")
+    package static let cyan = TerminalStyle(prefix: "\u{1B}[36m")
 }
 
 /// Progress for people watching: lines on standard error, only when it is a
 /// terminal (`fm respond … 2>log` and tests that read standard error see
 /// only errors).
-public enum Progress {
-    public static func report(_ text: String) {
+package enum Progress {
+    package static func report(_ text: String) {
         let stream = TerminalStream.error
         guard stream.isTerminal else { return }
         stream.line(stream.styled(text, .dim))
@@ -82,8 +82,8 @@ public enum Progress {
 /// How a command-line program reports an error it cannot recover from: the
 /// description and the recovery suggestion on standard error, after
 /// `error: `; the caller exits non-zero.
-public enum ErrorReport {
-    public static func write(_ error: any Error) {
+package enum ErrorReport {
+    package static func write(_ error: any Error) {
         let localized = error as? LocalizedError
         let stream = TerminalStream.error
         var lines = [stream.styled("error:", .red) + " " + (localized?.errorDescription ?? "\(error)")]
@@ -93,21 +93,21 @@ public enum ErrorReport {
 }
 
 /// Wall time of a piece of work, for the timings the demo prints.
-public struct Stopwatch: Sendable {
+package struct Stopwatch: Sendable {
     private let start = ContinuousClock.now
 
-    public init() {}
+    package init() {}
 
     /// Seconds since the stopwatch was made.
-    public var seconds: Double {
+    package var seconds: Double {
         let (whole, fraction) = (ContinuousClock.now - start).components
         return Double(whole) + Double(fraction) / 1e18
     }
 
     /// "1.23 s" (or "850 ms" below a second).
-    public var formatted: String { Self.format(seconds) }
+    package var formatted: String { Self.format(seconds) }
 
-    public static func format(_ seconds: Double) -> String {
+    package static func format(_ seconds: Double) -> String {
         seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.2f s", seconds)
     }
 }
