@@ -88,7 +88,12 @@ demo:
 #   minutes: its own debug build of the dependencies);
 # - the tests tagged `defaultModel`, which judge answers, on the default
 #   model, Qwen2.5-Coder-1.5B-Instruct: the examples' features and tools,
-#   and the quality of typed answers.
+#   and the quality of typed answers;
+# - the package rebuilt with the DataAttachments trait on (27.2's data
+#   attachments and entries; this package's modules only, about 6
+#   minutes), every test target compiled with the trait's cases, and the
+#   tests tagged `dataAttachments` run: data entries through the session,
+#   their Codable form, the in-process model's rendering of them.
 #
 # A checkout without a build of its own (a fresh clone, as CI's) builds in
 # the setup cache, where the dependencies are kept between clones

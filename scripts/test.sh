@@ -60,3 +60,12 @@ SWIFT="$SWIFT" scripts/vulkan-test.sh "$small"
 FOUNDATION_MODELS_MODEL=/nonexistent/not-downloaded.gguf SWIFT="$SWIFT" scripts/test-tagged.sh noModel
 scripts/dependent-package-test.sh "$small"
 FOUNDATION_MODELS_MODEL="$FOUNDATION_MODELS_DEFAULT_MODEL" SWIFT="$SWIFT" scripts/test-tagged.sh defaultModel
+# The DataAttachments trait (27.2's data attachments and entries, off by
+# default): the package rebuilt with it on, in the same build folder (only
+# this package's modules recompile: about 6 minutes on 2 cores), so every
+# test target compiles with the trait's cases, then the tests tagged
+# dataAttachments run. Last, because it leaves that folder built with the
+# trait: a later plain `swift build` recompiles this package's modules.
+traits=(--traits LlamaCpp,DataAttachments)
+"$SWIFT" build "${scratch[@]}" --build-tests "${traits[@]}"
+FOUNDATION_MODELS_MODEL="$small" SWIFT="$SWIFT" scripts/test-tagged.sh dataAttachments "${traits[@]}"

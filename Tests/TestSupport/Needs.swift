@@ -24,6 +24,9 @@ extension Tag {
     @Tag public static var noModel: Tag
     /// Runs llama.cpp on a GPU.
     @Tag public static var gpu: Tag
+    /// Tests code behind the `DataAttachments` trait (off by default), so
+    /// `make test` runs it in its own build with the trait on.
+    @Tag public static var dataAttachments: Tag
 }
 
 /// Something a test needs that a machine or a run may lack.

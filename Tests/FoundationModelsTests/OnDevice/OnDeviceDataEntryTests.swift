@@ -7,7 +7,7 @@ import TestSupport
 /// The in-process model and Apple 27.2's data entries (`DataAttachments`
 /// trait): it takes textual types, rendered into its chat as a user turn
 /// that names the type, and refuses binary ones before anything is rendered.
-@Suite("On-device data entries", .serialized, .tags(.model), .needs(.smallModel))
+@Suite("On-device data entries", .serialized, .tags(.model, .dataAttachments), .needs(.smallModel))
 struct OnDeviceDataEntryTests {
     static func model() -> SystemLanguageModel {
         OnDevice.model(path: TestMachine.smallModel, contexts: 1, contextSize: 1024)

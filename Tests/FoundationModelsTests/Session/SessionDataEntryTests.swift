@@ -2,42 +2,51 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import FoundationModels
 
-/// A model that takes JSON data entries (and data attachments) and whose
-/// executor sends the data-entry events it is given, recording the
-/// transcripts it receives.
+/// What a test's model does each turn and what it saw: the data-entry
+/// events it sends after its text, and the transcripts it was given.
+final class DataEntryLog: Sendable, Hashable {
+    let events: [LanguageModelExecutorGenerationChannel.Event]
+    private let seen = Mutex<[Transcript]>([])
+    init(events: [LanguageModelExecutorGenerationChannel.Event]) { self.events = events }
+    func record(_ transcript: Transcript) { seen.withLock { $0.append(transcript) } }
+    var transcripts: [Transcript] { seen.withLock { $0 } }
+    static func == (lhs: DataEntryLog, rhs: DataEntryLog) -> Bool { lhs === rhs }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// A model that takes JSON data entries (and data attachments).
 struct DataEntryModel: LanguageModel {
-    typealias Executor = DataEntryExecutor
-
-    /// The events each turn sends after its text, and the transcripts seen.
-    final class Log: Sendable, Hashable {
-        let events: [LanguageModelExecutorGenerationChannel.Event]
-        private let seen = Mutex<[Transcript]>([])
-        init(events: [LanguageModelExecutorGenerationChannel.Event]) { self.events = events }
-        func record(_ transcript: Transcript) { seen.withLock { $0.append(transcript) } }
-        var transcripts: [Transcript] { seen.withLock { $0 } }
-        static func == (lhs: Log, rhs: Log) -> Bool { lhs === rhs }
-        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
-    }
-
-    let log: Log
+    typealias Executor = LoggingExecutor<Self>
+    let log: DataEntryLog
     var capabilities: LanguageModelCapabilities { LanguageModelCapabilities([]) }
-    var executorConfiguration: Log { log }
+    var executorConfiguration: DataEntryLog { log }
 
     func supportsDataEntryType(_ type: UTType) async throws -> Bool { type == .json }
     func supportsDataAttachmentType(_ type: UTType) async throws -> Bool { type == .json }
 }
 
-struct DataEntryExecutor: LanguageModelExecutor {
-    typealias Model = DataEntryModel
-    let log: DataEntryModel.Log
+/// A model that lists no data types: the default of `LanguageModel`.
+struct PlainModel: LanguageModel {
+    typealias Executor = LoggingExecutor<Self>
+    let log: DataEntryLog
+    var capabilities: LanguageModelCapabilities { LanguageModelCapabilities([]) }
+    var executorConfiguration: DataEntryLog { log }
+}
 
-    init(configuration: DataEntryModel.Log) throws { log = configuration }
+/// Both models' executor: records the transcript it is given, answers
+/// "done", then sends the log's events. Generic over the model, because
+/// an executor names the one model type it serves.
+struct LoggingExecutor<Model: LanguageModel>: LanguageModelExecutor {
+    let log: DataEntryLog
+
+    init(configuration: DataEntryLog) throws { log = configuration }
 
     func respond(
         to request: LanguageModelExecutorGenerationRequest,
-        model: DataEntryModel,
+        model: Model,
         streamingInto channel: LanguageModelExecutorGenerationChannel
     ) async throws {
         log.record(request.transcript)
@@ -46,38 +55,13 @@ struct DataEntryExecutor: LanguageModelExecutor {
     }
 }
 
-/// A model that lists no data types: the default of `LanguageModel`.
-struct PlainModel: LanguageModel {
-    typealias Executor = DataEntryExecutor.Plain
-    let log: DataEntryModel.Log
-    var capabilities: LanguageModelCapabilities { LanguageModelCapabilities([]) }
-    var executorConfiguration: DataEntryModel.Log { log }
-}
-
-extension DataEntryExecutor {
-    struct Plain: LanguageModelExecutor {
-        typealias Model = PlainModel
-        let log: DataEntryModel.Log
-        init(configuration: DataEntryModel.Log) throws { log = configuration }
-        func respond(
-            to request: LanguageModelExecutorGenerationRequest,
-            model: PlainModel,
-            streamingInto channel: LanguageModelExecutorGenerationChannel
-        ) async throws {
-            log.record(request.transcript)
-            await channel.send(.response(action: .appendText("done", tokenCount: 1)))
-            for event in log.events { await channel.send(event) }
-        }
-    }
-}
-
 /// Data entries (Apple 27.2, `DataAttachments` trait) between a session and its model.
-@Suite struct SessionDataEntryTests {
+@Suite(.tags(.dataAttachments)) struct SessionDataEntryTests {
     static let json = Transcript.DataEntry(id: "json-1", contentType: .json, content: Data(#"{"total": 42}"#.utf8))
     static let binary = Transcript.DataEntry(id: "bin-1", contentType: .png, content: Data([0x89, 0x50]))
 
     @Test func aSupportedDataEntryIsOfferedToTheModel() async throws {
-        let log = DataEntryModel.Log(events: [])
+        let log = DataEntryLog(events: [])
         let session = LanguageModelSession(model: DataEntryModel(log: log), transcript: Transcript(entries: [.data(Self.json)]))
         let answer = try await session.respond(to: "What is the total?")
         #expect(answer.content == "done")
@@ -87,7 +71,7 @@ extension DataEntryExecutor {
     }
 
     @Test func anUnsupportedDataEntryIsRefusedBeforeTheExecutorIsCalled() async throws {
-        let log = DataEntryModel.Log(events: [])
+        let log = DataEntryLog(events: [])
         let session = LanguageModelSession(model: DataEntryModel(log: log), transcript: Transcript(entries: [.data(Self.binary)]))
         do {
             _ = try await session.respond(to: "Describe it.")
@@ -100,7 +84,7 @@ extension DataEntryExecutor {
     }
 
     @Test func aModelThatListsNoTypesRefusesEveryDataEntryAndAttachment() async throws {
-        let log = DataEntryModel.Log(events: [])
+        let log = DataEntryLog(events: [])
         let attachment = Transcript.Prompt(segments: [.attachment(.init(content: .data(Transcript.DataAttachment(contentType: .json, content: Data("{}".utf8)))))])
         for entries: [Transcript.Entry] in [[.data(Self.json)], [.prompt(attachment)]] {
             let session = LanguageModelSession(model: PlainModel(log: log), transcript: Transcript(entries: entries))
@@ -111,7 +95,7 @@ extension DataEntryExecutor {
     }
 
     @Test func aSupportedDataAttachmentIsOffered() async throws {
-        let log = DataEntryModel.Log(events: [])
+        let log = DataEntryLog(events: [])
         let session = LanguageModelSession(model: DataEntryModel(log: log))
         _ = try await session.respond {
             "Sum it."
@@ -121,7 +105,7 @@ extension DataEntryExecutor {
     }
 
     @Test func dataEntryEventsAreUpsertedIntoTheTranscriptAfterTheTurnsReasoning() async throws {
-        let log = DataEntryModel.Log(events: [
+        let log = DataEntryLog(events: [
             .data(entryID: "trace", action: .update(contentType: .json, content: Data("1".utf8))),
             .data(action: .update(contentType: .json, content: Data("fresh".utf8), metadata: GeneratedContent(properties: ["k": "v"]))),
             .data(entryID: "trace", action: .update(contentType: .json, content: Data("2".utf8))),
@@ -143,7 +127,7 @@ extension DataEntryExecutor {
     }
 
     @Test func aDataEntryEventOfAnUnsupportedTypeFailsTheRequest() async throws {
-        let log = DataEntryModel.Log(events: [.data(entryID: "img", action: .update(contentType: .png, content: Data([1])))])
+        let log = DataEntryLog(events: [.data(entryID: "img", action: .update(contentType: .png, content: Data([1])))])
         let session = LanguageModelSession(model: DataEntryModel(log: log))
         do {
             _ = try await session.respond(to: "Go.")

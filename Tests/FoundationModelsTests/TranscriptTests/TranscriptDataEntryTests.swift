@@ -1,6 +1,7 @@
 #if DataAttachments
 import Foundation
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 /// A value an app records as a data entry (Apple 27.2's DataEntryRepresentable).
@@ -28,7 +29,7 @@ struct SearchAttribution: DataEntryRepresentable, Equatable {
 
 extension TranscriptTests {
     /// Data entries (Apple 27.2, `DataAttachments` trait) in the transcript's Codable form.
-    @Suite struct DataEntryCoding {
+    @Suite(.tags(.dataAttachments)) struct DataEntryCoding {
         /// Every kind of entry, then a data entry with bytes that are not
         /// UTF-8 and metadata, between a response and the next prompt.
         static func transcript() throws -> Transcript {
