@@ -6,17 +6,13 @@ import Hummingbird
 
 extension ChatCompletionsServer {
     func chatCompletions(_ request: Request) async -> Response {
-        let start = ContinuousClock.now
-        let parsed: ChatCompletionRequest
-        let served: ServedModel
+        let prepared: Prepared<ChatCompletionRequest>
         do {
-            let body = try await self.body(of: request)
-            parsed = try ChatCompletionRequest(json: body, limits: limits)
-            served = try self.served(parsed.model)
+            prepared = try await prepare(request)
         } catch {
             return Self.error(error)
         }
-        let completion = ChatCompletion(model: served.model, modelName: served.name, observer: .init(metrics, start: start))
+        let (parsed, completion) = (prepared.request, prepared.completion)
         let events = completion.events(for: parsed)
         if !parsed.stream {
             return await collect(events) { events in

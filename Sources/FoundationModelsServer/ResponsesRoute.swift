@@ -6,19 +6,15 @@ extension ChatCompletionsServer {
     /// `POST /v1/responses`: the chat machinery's answer in the Responses
     /// API's wire format (``ResponsesRequest``, ``ResponsesWire``).
     func responses(_ request: Request) async -> Response {
-        let start = ContinuousClock.now
-        let parsed: ResponsesRequest
-        let served: ServedModel
+        let prepared: Prepared<ResponsesRequest>
         do {
-            let body = try await self.body(of: request)
-            parsed = try ResponsesRequest(json: body, limits: limits)
-            served = try self.served(parsed.chat.model)
+            prepared = try await prepare(request)
         } catch {
             return Self.error(error)
         }
-        let completion = ChatCompletion(model: served.model, modelName: served.name, observer: .init(metrics, start: start))
+        let (parsed, completion) = (prepared.request, prepared.completion)
         let events = completion.events(for: parsed.chat)
-        let modelName = served.name
+        let modelName = completion.modelName
         if !parsed.chat.stream {
             return await collect(events) { events in
                 ResponsesWire(request: parsed, modelName: modelName).collected(events)

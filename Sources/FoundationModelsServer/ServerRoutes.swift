@@ -2,12 +2,53 @@ import FoundationModels
 import Hummingbird
 import NIOCore
 
-// What the answering routes share: the body read within its limit, the
-// model a request names, and the answer collected or streamed.
+// What the answering routes share: the prelude that reads and admits a
+// request (its body within its limit, parsed and checked, the model it
+// names), and the answer collected or streamed.
+
+/// A request one of the answering routes reads: its own wire format,
+/// read into the chat request every answer is generated from. Lets
+/// ``ChatCompletionsServer/prepare(_:)`` be the one prelude of both routes.
+protocol AnswerableRequest {
+    /// Parses and checks `body`.
+    /// - Throws: ``APIError`` with status 400 naming what is wrong.
+    init(json body: String, limits: ChatCompletionRequest.Limits) throws(APIError)
+    /// The question, as the chat machinery answers it.
+    var chat: ChatCompletionRequest { get }
+}
+
+extension ChatCompletionRequest: AnswerableRequest {
+    var chat: ChatCompletionRequest { self }
+}
+
+extension ResponsesRequest: AnswerableRequest {}
 
 extension ChatCompletionsServer {
     var limits: ChatCompletionRequest.Limits {
         .init(maximumMessages: configuration.maximumMessages, maximumTokens: configuration.maximumTokens)
+    }
+
+    /// A request ready to be answered: read and checked, and the answer
+    /// that will be generated for it, on the model it names.
+    struct Prepared<Asked: AnswerableRequest> {
+        var request: Asked
+        var completion: ChatCompletion
+    }
+
+    /// The prelude both answering routes share (the key was checked by
+    /// ``Authentication`` before): the body read within its limit, parsed
+    /// and checked against ``limits``, the model it names found, and its
+    /// answer's bookkeeping in the metrics started from the moment the
+    /// request arrived. Admission to the model's queue comes with the
+    /// answer's first event (``stream(_:write:)``, ``collect(_:body:)``).
+    /// - Throws: the ``APIError`` to answer with instead (400, 404, 413).
+    func prepare<Asked: AnswerableRequest>(_ request: Request, as _: Asked.Type = Asked.self) async throws(APIError) -> Prepared<Asked> {
+        let start = ContinuousClock.now
+        let body = try await self.body(of: request)
+        let parsed = try Asked(json: body, limits: limits)
+        let served = try self.served(parsed.chat.model)
+        let completion = ChatCompletion(model: served.model, modelName: served.name, observer: .init(metrics, start: start))
+        return Prepared(request: parsed, completion: completion)
     }
 
     /// The body as text: at most ``Configuration/maximumBodyBytes`` (413
