@@ -206,26 +206,49 @@ package struct ChatCompletionsServer: Sendable {
         router.add(middleware: RequestMetrics(metrics: metrics))
         if let cors = configuration.cors { router.add(middleware: Self.corsMiddleware(cors)) }
         router.add(middleware: Authentication(key: configuration.apiKey))
-        router.get("health") { _, _ in
-            Self.health(models.map { ($0.name, $0.unavailability()) })
-        }
-        router.get("metrics") { _, _ in
-            var headers = HTTPFields()
-            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
-        }
-        router.get("openapi.json") { _, _ in
-            Self.json(200, OpenAPIDocument.json)
-        }
-        router.get("v1/models") { _, _ in
-            Self.json(200, Self.modelsBody(models, aliases: configuration.aliases))
-        }
-        router.post("v1/chat/completions") { request, _ in
-            await self.chatCompletions(request)
-        }
-        router.post("v1/responses") { request, _ in
-            await self.responses(request)
+        let routes = routes()
+        // Innermost: a request the routes do not answer (past the key, so
+        // a client without it learns nothing of them).
+        router.add(middleware: UnroutedRequests(routes: routes))
+        for route in routes {
+            router.on(RouterPath(route.path), method: route.method) { request, _ in await route.answer(request) }
         }
         return router
+    }
+
+    /// One route: a method on a path, and its answer.
+    struct Route: Sendable {
+        var method: HTTPRequest.Method
+        var path: String
+        var answer: @Sendable (Request) async -> Response
+    }
+
+    /// Every route the server answers, declared once: what ``router()``
+    /// registers, and what ``UnroutedRequests`` tells a request for a known
+    /// path with another method (405 and `Allow`) from one for an unknown
+    /// path (404).
+    func routes() -> [Route] {
+        [
+            Route(method: .get, path: "/health") { _ in
+                Self.health(models.map { ($0.name, $0.unavailability()) })
+            },
+            Route(method: .get, path: "/metrics") { _ in
+                var headers = HTTPFields()
+                headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
+            },
+            Route(method: .get, path: "/openapi.json") { _ in
+                Self.json(200, OpenAPIDocument.json)
+            },
+            Route(method: .get, path: "/v1/models") { _ in
+                Self.json(200, Self.modelsBody(models, aliases: configuration.aliases))
+            },
+            Route(method: .post, path: "/v1/chat/completions") { request in
+                await self.chatCompletions(request)
+            },
+            Route(method: .post, path: "/v1/responses") { request in
+                await self.responses(request)
+            },
+        ]
     }
 }

@@ -2,7 +2,8 @@ import Hummingbird
 import Logging
 
 // The middleware every route passes, outermost first: the access log with
-// the request id, the metrics (ServerMetrics.swift), CORS, the bearer key.
+// the request id, the metrics (ServerMetrics.swift), CORS, the bearer key,
+// and the answer to a request no route takes.
 
 extension ChatCompletionsServer {
     /// Hummingbird's CORS middleware for `cors`: `*`, or the request's
@@ -48,7 +49,7 @@ struct AccessLog<Context: RequestContext>: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
-            // Hummingbird's own errors (404, 405), in OpenAI's shape, with
+            // Hummingbird's own errors, in OpenAI's shape, with
             // the headers the middleware added (CORS).
             let status = Int(error.status.code)
             let message = (error as? HTTPError)?.body ?? "\(error.status)"
@@ -138,5 +139,52 @@ struct Authentication<Context: RequestContext>: RouterMiddleware {
             difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
         }
         return difference == 0
+    }
+}
+
+/// The answer to a request no route takes, in OpenAI's error shape
+/// (Hummingbird's own is a 404 for both): a known path asked with another
+/// method is 405 Method Not Allowed with `Allow` naming the methods it
+/// takes (`GET /v1/chat/completions` tells the client to POST), an
+/// unknown path 404 with OpenAI's own message for one.
+///
+/// The innermost middleware, so a client without the key gets its 401
+/// and learns nothing of the routes; the routes' own answers (a 404 for
+/// an unknown model) pass through untouched. The metrics count a 405
+/// under the path's route, so the `route` label stays bounded.
+struct UnroutedRequests<Context: RequestContext>: RouterMiddleware {
+    /// The methods each route's path takes, in the order declared.
+    let allowed: [String: [HTTPRequest.Method]]
+
+    init(routes: [ChatCompletionsServer.Route]) {
+        var allowed: [String: [HTTPRequest.Method]] = [:]
+        for route in routes { allowed[Self.key(route.path), default: []].append(route.method) }
+        self.allowed = allowed
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // The router names the route it matched before any middleware runs.
+        guard context.endpointPath == nil else { return try await next(request, context) }
+        let method = request.method.rawValue, path = request.uri.path
+        guard let methods = allowed[Self.key(path)] else {
+            context.coreContext.endpointPath.value = "NotFound"
+            return ChatCompletionsServer.error(APIError(
+                status: 404, message: "Invalid URL (\(method) \(path)): this server has no such route.",
+                type: "invalid_request_error", param: nil, code: nil
+            ))
+        }
+        context.coreContext.endpointPath.value = Self.key(path)
+        let list = methods.map(\.rawValue).joined(separator: ", ")
+        var response = ChatCompletionsServer.error(APIError(
+            status: 405, message: "\(path) does not take \(method): send \(list).",
+            type: "invalid_request_error", param: nil, code: "method_not_allowed"
+        ))
+        response.headers[.allow] = list
+        return response
+    }
+
+    /// A path as the router matches it: its components, without empty ones.
+    static func key(_ path: String) -> String {
+        "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
     }
 }

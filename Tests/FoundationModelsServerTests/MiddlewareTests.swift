@@ -1,6 +1,7 @@
 // What every route passes through, in process: the bearer key (401s, and
-// the routes that need none), the request id, CORS, Hummingbird's own 404
-// in OpenAI's shape, and the routes that describe the server.
+// the routes that need none), the request id, CORS, the 404 for an unknown
+// path and the 405 for a known one asked with another method (both in
+// OpenAI's shape), and the routes that describe the server.
 
 import Foundation
 import Hummingbird
@@ -55,6 +56,68 @@ struct MiddlewareTests {
             #expect(replaced.headers[.init("x-request-id")!]?.hasPrefix("req_") == true)
             let wrongMethod = try await client.get("/v1/chat/completions")
             #expect((400..<500).contains(wrongMethod.statusCode) && wrongMethod.error != nil, "another method: Hummingbird's 4xx, in OpenAI's shape: \(wrongMethod.text)")
+        }
+    }
+
+    /// A known path asked with another method is 405 with `Allow`; an
+    /// unknown path is 404; both in OpenAI's error shape, counted under a
+    /// bounded route label, and past the key like every other route.
+    @Test func aWrongMethodIs405AndAnUnknownPathIs404() async throws {
+        try await InProcessServer.test { client in
+            let wrong: [(HTTPRequest.Method, String, String)] = [
+                (.get, "/v1/chat/completions", "POST"), (.post, "/v1/models", "GET"), (.delete, "/v1/responses", "POST"),
+                (.put, "/health", "GET"), (.get, "/v1/responses/", "POST"),
+            ]
+            for (method, path, allow) in wrong {
+                let answer = try await client.execute(uri: path, method: method)
+                #expect(answer.statusCode == 405 && answer.headers[.allow] == allow, "\(method) \(path): \(answer.statusCode) \(answer.headers)")
+                #expect(Self.isOpenAIError(answer, code: "method_not_allowed"), "\(answer.text)")
+                #expect((answer.error?["message"] as? String)?.contains(allow) == true, "the message says what to send: \(answer.text)")
+            }
+            for (method, path) in [(HTTPRequest.Method.get, "/nowhere"), (.post, "/v1/chat"), (.delete, "/v1/chat/completions/x")] {
+                let answer = try await client.execute(uri: path, method: method)
+                #expect(answer.statusCode == 404 && answer.headers[.allow] == nil, "\(method) \(path): \(answer.statusCode)")
+                #expect(Self.isOpenAIError(answer, code: nil), "\(answer.text)")
+                #expect((answer.error?["message"] as? String)?.contains("\(method.rawValue) \(path)") == true, "\(answer.text)")
+            }
+            let metrics = try await client.get("/metrics").text
+            for line in [
+                #"fm_serve_requests_total{route="/v1/chat/completions",method="GET",status="405"} 1"#,
+                #"fm_serve_requests_total{route="/v1/responses",method="GET",status="405"} 1"#,
+                #"fm_serve_requests_total{route="NotFound",method="POST",status="404"} 1"#,
+            ] {
+                #expect(metrics.contains(line + "\n"), "\(line) in \(metrics)")
+            }
+            #expect(!metrics.contains("nowhere"), "an unknown path is no label")
+        }
+        try await InProcessServer.test(configure: { $0.apiKey = "sesame" }) { client in
+            #expect(try await client.get("/v1/chat/completions").statusCode == 401, "no key: nothing said of the routes")
+            #expect(try await client.get("/nowhere").statusCode == 401)
+            let answer = try await client.get("/v1/chat/completions", headers: Self.bearer("sesame"))
+            #expect(answer.statusCode == 405 && answer.headers[.allow] == "POST")
+        }
+    }
+
+    /// `{"error": {"message", "type": "invalid_request_error", "param": null, "code"}}`, as the server's other errors.
+    static func isOpenAIError(_ response: TestResponse, code: String?) -> Bool {
+        guard let error = response.error, error.count == 4, error["message"] is String else { return false }
+        return error["type"] as? String == "invalid_request_error" && error["param"] is NSNull
+            && (code.map { error["code"] as? String == $0 } ?? (error["code"] is NSNull))
+    }
+
+    /// With CORS on, a preflight is still answered before any route, and
+    /// a 405 an allowed page caused is one it can read.
+    @Test func aPreflightIsNotAWrongMethod() async throws {
+        try await InProcessServer.test(configure: { $0.cors = .origins([Self.origin]) }) { client in
+            let preflight: HTTPFields = [.origin: Self.origin, .accessControlRequestMethod: "POST"]
+            for path in ["/v1/chat/completions", "/v1/models"] {
+                let answer = try await client.execute(uri: path, method: .options, headers: preflight)
+                #expect(answer.statusCode == 204 && answer.headers[.accessControlAllowOrigin] == Self.origin, "\(path): \(answer.statusCode)")
+            }
+            let wrong = try await client.get("/v1/chat/completions", headers: [.origin: Self.origin])
+            #expect(wrong.statusCode == 405 && wrong.headers[.accessControlAllowOrigin] == Self.origin)
+            let bare = try await client.execute(uri: "/v1/chat/completions", method: .options)
+            #expect(bare.statusCode == 405 && bare.headers[.allow] == "POST", "an OPTIONS that is no preflight meets the routes")
         }
     }
 
