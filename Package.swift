@@ -270,6 +270,17 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // The `fm` program (Sources/fm), run as a child process: its command
+        // line, Apple's, and `fm chat` through a pseudo-terminal.
+        .testTarget(
+            name: "fmTests",
+            dependencies: ["FoundationModels", "TestSupport"]
+        ),
+        // `fm-bench`'s command line (Sources/fm-bench), run as a child process.
+        .testTarget(
+            name: "fm-benchTests",
+            dependencies: ["TestSupport"]
+        ),
         // Code shaped exactly like apps written against Apple's framework.
         .testTarget(
             name: "AppCompatibilityTests",

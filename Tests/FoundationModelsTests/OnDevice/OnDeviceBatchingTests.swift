@@ -1,6 +1,7 @@
 import Foundation
 import LlamaKit
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 extension OnDeviceTests {

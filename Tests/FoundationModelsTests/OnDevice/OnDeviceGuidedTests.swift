@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 /// A city with a string the model would not end on its own within a small
@@ -46,7 +47,7 @@ extension OnDeviceTests {
             try OnDevice.requireModel()
             let context = SystemLanguageModel.default.contextSize
             // (Each paragraph adds about 600 tokens: five fields of about 120.)
-            let json = SchemaTests.PromptDetail.documentedSchema(paragraphs: context / 500 + 1)
+            let json = SchemaFixtures.documentedSchema(paragraphs: context / 500 + 1)
             let schema = try GenerationSchema(jsonSchema: GeneratedContent(json: json))
             let full = try await SystemLanguageModel.default.tokenCount(for: schema.promptDescription(style: .fieldLines))
             #expect(full > context, "the full description takes \(full) tokens of \(context)")

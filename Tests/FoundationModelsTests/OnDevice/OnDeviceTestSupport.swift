@@ -9,18 +9,10 @@ import TestSupport
 @Suite("On-device model", .serialized, .tags(.model), .needs(.model))
 enum OnDeviceTests {}
 
-/// Shared helpers for tests on the real default model (installed by `make setup`).
-enum OnDevice {
-    /// The installed default model, or a clear failure telling how to get it.
-    static func requireModel(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let availability = SystemLanguageModel.default.availability
-        try #require(
-            availability == .available,
-            "The default model is not installed (\(availability)); run `make setup` or set FOUNDATION_MODELS_MODEL.",
-            sourceLocation: sourceLocation
-        )
-    }
-
+/// Shared helpers for tests on the real default model (installed by `make
+/// setup`); ``OnDevice/requireModel(sourceLocation:)`` is TestSupport's,
+/// shared with fm's command-line tests.
+extension OnDevice {
     /// A system model with a custom engine configuration (pool size, queue, file).
     static func model(
         path: String? = nil,

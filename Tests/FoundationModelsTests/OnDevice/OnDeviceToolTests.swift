@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 /// Reports a flight's status; the argument is a flight number by pattern.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Tests for the test-oracle JSON Schema validator itself.
 @Suite struct JSONSchemaValidatorTests {

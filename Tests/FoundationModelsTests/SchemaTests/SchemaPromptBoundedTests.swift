@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 extension SchemaTests {
@@ -151,7 +152,7 @@ extension SchemaTests {
             let whole = small.promptDescription(style: .fieldLines)
             let smallRendering = small.promptRendering(style: .fieldLines, budget: 1024, tokenCount: Self.tokens)
             #expect(smallRendering.text == whole && smallRendering.detail == nil)
-            let documented = try Self.schema(PromptDetail.documentedSchema(paragraphs: 1))
+            let documented = try Self.schema(SchemaFixtures.documentedSchema(paragraphs: 1))
             let brief = documented.promptDescription(detail: .brief), outline = documented.promptDescription(detail: .outline)
             let briefRendering = documented.promptRendering(style: .fieldLines, budget: 1024, tokenCount: Self.tokens)
             #expect(briefRendering.text == brief && briefRendering.detail == .brief)

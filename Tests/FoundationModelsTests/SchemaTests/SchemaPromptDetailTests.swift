@@ -1,36 +1,14 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FoundationModels
 
 extension SchemaTests {
     /// The shorter descriptions a large schema gets in the prompt.
     @Suite("A schema's description at each detail")
     struct PromptDetail {
-        /// A configuration object as large schemas write them (Kubernetes,
-        /// SchemaStore): few fields, each documented at length. `paragraphs`
-        /// sets the length: each adds about 140 tokens to every field.
-        static func documentedSchema(paragraphs: Int) -> String {
-            let fields: [(name: String, type: String, summary: String)] = [
-                ("name", #""type":"string","maxLength":30"#, "The name of the deployment, unique within its namespace."),
-                ("replicas", #""type":"integer","minimum":0,"maximum":20"#, "Number of desired pods, between 0 and 20."),
-                ("tier", #""enum":["frontend","backend","batch"]"#, "The tier the deployment belongs to."),
-                ("paused", #""type":"boolean""#, "Whether the deployment is paused."),
-                ("strategy", #""enum":["Recreate","RollingUpdate"]"#, "How existing pods are replaced by new ones."),
-            ]
-            let paragraph = "This field is read by the controller on every reconciliation and is validated against the cluster's admission policies before it is stored. "
-                + "Changing it triggers a new rollout unless the deployment is paused, in which case the change is recorded and applied when the deployment resumes. "
-                + "Operators should consult the platform documentation for the limits that apply in their cluster, which may be stricter than the ones stated here, "
-                + "and for the interaction of this field with autoscalers, disruption budgets and the scheduler's placement constraints. "
-                + "Values outside the documented range are rejected by the API server with a validation error naming the field. "
-            let properties = fields.map { field in
-                "\"\(field.name)\":{\(field.type),\"description\":\"\(field.summary) \(String(repeating: paragraph, count: paragraphs))\"}"
-            }
-            return #"{"type":"object","additionalProperties":false,"properties":{"# + properties.joined(separator: ",")
-                + #"},"required":["name","replicas","tier","paused","strategy"]}"#
-        }
-
         @Test func briefKeepsFirstSentencesAndOutlineOnlyNamesAndTypes() throws {
-            let schema = try GenerationSchema(jsonSchema: GeneratedContent(json: Self.documentedSchema(paragraphs: 3)))
+            let schema = try GenerationSchema(jsonSchema: GeneratedContent(json: SchemaFixtures.documentedSchema(paragraphs: 3)))
             let full = schema.promptDescription(style: .fieldLines)
             let brief = schema.promptDescription(detail: .brief)
             let outline = schema.promptDescription(detail: .outline)
@@ -47,7 +25,7 @@ extension SchemaTests {
         /// sentences, however large the budget; past the budget names and
         /// types alone.
         @Test func theWholeDescriptionIsKeptOnlyWhileItIsShort() throws {
-            let schema = try GenerationSchema(jsonSchema: GeneratedContent(json: Self.documentedSchema(paragraphs: 1)))
+            let schema = try GenerationSchema(jsonSchema: GeneratedContent(json: SchemaFixtures.documentedSchema(paragraphs: 1)))
             let full = schema.promptDescription(style: .fieldLines)
             let brief = schema.promptDescription(detail: .brief)
             let outline = schema.promptDescription(detail: .outline)

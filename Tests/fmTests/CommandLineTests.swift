@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import FoundationModels
+import FoundationModels
 
-extension OnDeviceTests {
+extension FMTests {
     /// The `fm` command-line tool, run as a separate process on the real
     /// model (`swift build --build-tests` builds it next to the test bundle).
     @Suite("fm command line")
@@ -173,7 +173,7 @@ extension OnDeviceTests {
     }
 
     /// `fm respond --schema` judged on the default model: in the quality run
-    /// (the Makefile's QUALITY filter matches the suite name), where
+    /// (`make test`'s run of the tests tagged defaultModel), where
     /// FOUNDATION_MODELS_MODEL is the default model.
     @Suite("fm command line on the default model", .tags(.defaultModel), .needs(.defaultModel))
     struct CommandLineQualityTests {
@@ -205,7 +205,7 @@ extension OnDeviceTests {
         /// more briefly where the whole would crowd the context.
         @Test func aSchemaDescribedInOver3000TokensIsAnswered() async throws {
             try OnDevice.requireModel()
-            let schema = SchemaTests.PromptDetail.documentedSchema(paragraphs: 5)
+            let schema = SchemaFixtures.documentedSchema(paragraphs: 5)
             let read = try GenerationSchema(jsonSchema: GeneratedContent(json: schema))
             let tokens = try await SystemLanguageModel.default.tokenCount(for: read.promptDescription(style: .fieldLines))
             #expect(tokens > 3000, "the description takes \(tokens) tokens")

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import FoundationModels
+import TestSupport
 
-extension OnDeviceTests {
+extension FMTests {
     /// `fm`'s subcommands beside `respond`: help, `schema`, `tokens`,
     /// `availability`, and the rules every command keeps (errors on standard
     /// error with a non-zero exit, no colour when the output is not a

@@ -2,6 +2,10 @@ import Foundation
 
 /// A small, independent JSON Schema validator used as a test oracle.
 ///
+/// In TestSupport because two test targets judge answers with it: the
+/// library's (guided generation, the on-device model) and fm's (what
+/// `fm respond --schema` prints).
+///
 /// It implements a subset of JSON Schema draft 2020-12, written from the
 /// specification and sharing no code with the FoundationModels schema types.
 ///
@@ -36,28 +40,28 @@ import Foundation
 /// - Violation paths are JSON Pointers into the instance (`""` is the root,
 ///   `"/items/2/name"` a nested member). A missing `required` property is
 ///   reported at the object that lacks it, as the spec's output format does.
-struct JSONSchemaValidator: Sendable {
+package struct JSONSchemaValidator: Sendable {
 
     /// One failed assertion.
-    struct Violation: Sendable, Equatable, CustomStringConvertible {
+    package struct Violation: Sendable, Equatable, CustomStringConvertible {
         /// JSON Pointer to the offending instance location (`""` is the root).
-        let path: String
+        package let path: String
         /// The keyword that failed (`"type"`, `"required"`, ...; `""` when the
         /// instance is not JSON at all).
-        let keyword: String
+        package let keyword: String
         /// Absolute location of the failing keyword in the schema, e.g.
         /// `"#/$defs/Node/properties/name/type"`.
-        let schemaLocation: String
+        package let schemaLocation: String
         /// A human-readable explanation.
-        let message: String
+        package let message: String
 
-        var description: String {
+        package var description: String {
             "\(path.isEmpty ? "(root)" : path): \(message) [\(schemaLocation)]"
         }
     }
 
     /// Why a schema could not be used.
-    enum SchemaError: Error, Equatable, CustomStringConvertible {
+    package enum SchemaError: Error, Equatable, CustomStringConvertible {
         case invalidJSON(String)
         case notASchema(location: String)
         case unsupportedKeyword(String, location: String)
@@ -65,7 +69,7 @@ struct JSONSchemaValidator: Sendable {
         case unresolvableReference(String, location: String)
         case referenceCycle([String])
 
-        var description: String {
+        package var description: String {
             switch self {
             case .invalidJSON(let reason):
                 "schema is not valid JSON: \(reason)"
@@ -86,11 +90,11 @@ struct JSONSchemaValidator: Sendable {
     private let root: Node
     private let nodes: [String: Node]
 
-    init(schemaJSON: String) throws {
+    package init(schemaJSON: String) throws {
         try self.init(schema: Data(schemaJSON.utf8))
     }
 
-    init(schema: Data) throws {
+    package init(schema: Data) throws {
         let document: JSON
         do {
             document = try JSON.parse(schema)
@@ -100,7 +104,7 @@ struct JSONSchemaValidator: Sendable {
         try self.init(document: document)
     }
 
-    init(document: JSON) throws {
+    package init(document: JSON) throws {
         var compiler = Compiler()
         let root = try compiler.compile(document, at: "#")
         try compiler.checkReferences()
@@ -109,7 +113,7 @@ struct JSONSchemaValidator: Sendable {
     }
 
     /// Validates a JSON document; an unparsable document yields one violation.
-    func validate(_ instance: Data) -> [Violation] {
+    package func validate(_ instance: Data) -> [Violation] {
         let value: JSON
         do {
             value = try JSON.parse(instance)
@@ -119,17 +123,17 @@ struct JSONSchemaValidator: Sendable {
         return validate(value: value)
     }
 
-    func validate(json: String) -> [Violation] {
+    package func validate(json: String) -> [Violation] {
         validate(Data(json.utf8))
     }
 
-    func validate(value: JSON) -> [Violation] {
+    package func validate(value: JSON) -> [Violation] {
         var violations: [Violation] = []
         check(value, against: root, at: "", into: &violations)
         return violations
     }
 
-    func isValid(json: String) -> Bool {
+    package func isValid(json: String) -> Bool {
         validate(json: json).isEmpty
     }
 }
@@ -629,7 +633,7 @@ extension JSONSchemaValidator {
 // MARK: - JSON values and a strict parser
 
 extension JSONSchemaValidator {
-    enum JSON: Sendable, Equatable {
+    package enum JSON: Sendable, Equatable {
         case null
         case bool(Bool)
         case number(Double)
@@ -638,7 +642,7 @@ extension JSONSchemaValidator {
         case object(Object)
 
         /// An object that remembers member order; equality ignores order.
-        struct Object: Sendable, Equatable {
+        package struct Object: Sendable, Equatable {
             private(set) var keys: [String] = []
             private var members: [String: JSON] = [:]
 
@@ -652,7 +656,7 @@ extension JSONSchemaValidator {
                 return true
             }
 
-            static func == (lhs: Object, rhs: Object) -> Bool {
+            package static func == (lhs: Object, rhs: Object) -> Bool {
                 lhs.members == rhs.members
             }
         }
@@ -663,12 +667,12 @@ extension JSONSchemaValidator {
             var description: String { "\(reason) at byte \(offset)" }
         }
 
-        static func parse(_ data: Data) throws -> JSON {
+        package static func parse(_ data: Data) throws -> JSON {
             var parser = Parser(bytes: [UInt8](data))
             return try parser.parseDocument()
         }
 
-        static func parse(_ text: String) throws -> JSON {
+        package static func parse(_ text: String) throws -> JSON {
             try parse(Data(text.utf8))
         }
 

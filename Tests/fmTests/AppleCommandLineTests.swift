@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import FoundationModels
+import FoundationModels
 
-extension OnDeviceTests {
+extension FMTests {
     /// A script written for Apple's `fm` (macOS 27: `available`, `chat`,
     /// `count-tokens`, `license`, `respond`, `schema object`, `serve`, with
     /// their flags, `-m system` the on-device model) run against ours: each
@@ -350,7 +350,7 @@ extension OnDeviceTests {
     }
 }
 
-extension OnDeviceTests {
+extension FMTests {
     /// `--tool barcode` end to end on the default model: the model calls the
     /// tool with the image's path, zbar reads the code, and the answer has
     /// its digits (in the quality run, on the default model).

@@ -3,9 +3,10 @@ import Foundation
 import Glibc
 #endif
 import Testing
-@testable import FoundationModels
+import TestSupport
+import FoundationModels
 
-extension OnDeviceTests {
+extension FMTests {
     /// `fm chat` driven as a person drives it: through a pseudo-terminal,
     /// typing lines, Ctrl-C and Ctrl-D (mechanics: the small model in
     /// `make test`'s first run).
