@@ -28,23 +28,13 @@ struct FMServeBrowserTests {
         #expect(off.stop() == 0)
     }
 
+    /// Runs fm_serve_browser.py on `page` against `server` (``PythonChecks``),
+    /// its `info: ` lines printed for the log.
     static func runChecks(page: String, server: FMServeProcess, chromium: String, mode: String, expecting count: Int) throws {
-        let python = try TestMachine.python(environment: "openai_env.sh")
-        let script = TestMachine.packageRoot.appendingPathComponent("Tests/ServerModelTests/fm_serve_browser.py").path
-        let ran = try TestMachine.run([
-            python, script, page, server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, chromium, mode,
-        ])
-        let lines = ran.standardOutput.split(separator: "\n")
-        for line in lines where !line.hasPrefix("ok: ") {
-            if line.hasPrefix("info: ") {
-                print("fm serve from a browser: \(line.dropFirst(6))")
-            } else {
-                Issue.record("\(line)")
-            }
-        }
-        #expect(ran.status == 0)
-        let passed = lines.filter { $0.hasPrefix("ok: ") }.count
-        #expect(passed == count, "\(mode): \(passed) of \(count) checks passed")
+        try PythonChecks.run(
+            "fm_serve_browser.py", [page, server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, chromium, mode],
+            expecting: count, what: mode, info: .printed(label: "fm serve from a browser")
+        )
     }
 }
 

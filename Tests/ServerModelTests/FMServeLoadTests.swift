@@ -28,8 +28,6 @@ import TestSupport
 @Suite("fm serve under load", .serialized, .tags(.model, .timing), .needs(.smallModel, .runAlone))
 struct FMServeLoadTests {
     @Test func thirtyTwoStreamingClientsAreAnsweredOrTurnedAwayAndNothingLeaks() throws {
-        let root = TestMachine.packageRoot
-        let python = try TestMachine.python(environment: "openai_env.sh")
         // Later flags win: these replace FMServeProcess's --parallel 2 --max-queue 4,
         // and its 3 s idle timeout (for the slow-client check): fm serve closes a
         // kept-alive connection after the idle timeout, and the openai client
@@ -37,21 +35,12 @@ struct FMServeLoadTests {
         // 3 s after a client's 429 could send on a connection being closed and
         // see a connection error. The default, 30 s, is past httpx's expiry.
         let server = try FMServeProcess(arguments: ["--parallel", "4", "--max-queue", "8", "--idle-timeout", "30"])
-        let ran = try TestMachine.run([
-            python, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_load.py").path,
-            server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, String(server.process.processIdentifier),
-        ])
-        let lines = ran.standardOutput.split(separator: "\n")
-        let passed = lines.filter { $0.hasPrefix("ok: ") }
-        for line in lines where !line.hasPrefix("ok: ") {
-            if line.hasPrefix("info: ") {
-                print("fm serve under load: \(line.dropFirst(6))")  // the figures, for the log
-            } else {
-                Issue.record("\(line)")
-            }
-        }
-        #expect(ran.status == 0)
-        #expect(passed.count == 9, "\(passed.count) of 9 checks passed")
+        // The figures (`info: ` lines) are printed, for the log.
+        try PythonChecks.run(
+            "fm_serve_load.py",
+            [server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, String(server.process.processIdentifier)],
+            expecting: 9, info: .printed(label: "fm serve under load")
+        )
         // SIGTERM still ends it cleanly after the load.
         #expect(server.stop() == 0)
     }
@@ -74,25 +63,13 @@ struct FMServeLoadTests {
     @Test(.enabled(if: LoadTool.wrk != nil, Comment(rawValue: LoadTool.absence)))
     func sixtyFourStreamingClientsAndWrkAreAnsweredOrTurnedAwayAndAPassLeavesNoMemoryBehind() throws {
         let wrk = try #require(LoadTool.wrk)
-        let root = TestMachine.packageRoot
-        let python = try TestMachine.python(environment: "openai_env.sh")
         let server = try FMServeProcess(arguments: ["--idle-timeout", "30"])
-        let ran = try TestMachine.run([
-            python, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_load.py").path,
-            server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, String(server.process.processIdentifier),
-            "passes", wrk, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_wrk.lua").path,
-        ])
-        let lines = ran.standardOutput.split(separator: "\n")
-        let passed = lines.filter { $0.hasPrefix("ok: ") }
-        for line in lines where !line.hasPrefix("ok: ") {
-            if line.hasPrefix("info: ") {
-                print("fm serve under load, two passes: \(line.dropFirst(6))")
-            } else {
-                Issue.record("\(line)")
-            }
-        }
-        #expect(ran.status == 0)
-        #expect(passed.count == 13, "\(passed.count) of 13 checks passed")
+        try PythonChecks.run(
+            "fm_serve_load.py",
+            [server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, String(server.process.processIdentifier),
+             "passes", wrk, TestMachine.packageRoot.appendingPathComponent("Tests/ServerModelTests/fm_serve_wrk.lua").path],
+            expecting: 13, info: .printed(label: "fm serve under load, two passes")
+        )
         #expect(server.stop() == 0)
     }
 }

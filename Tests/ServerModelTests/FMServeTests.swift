@@ -72,19 +72,10 @@ struct FMServeError: Error, CustomStringConvertible { var description: String }
 @Suite("fm serve", .serialized, .tags(.model), .needs(.smallModel))
 struct FMServeTests {
     @Test func theOpenAIPythonClientGetsAnswersAndErrorsInItsOwnShapes() throws {
-        let root = TestMachine.packageRoot
-        let python = try TestMachine.python(environment: "openai_env.sh")
         let server = try FMServeProcess()
-        let ran = try TestMachine.run([
-            python, root.appendingPathComponent("Tests/ServerModelTests/fm_serve_client.py").path,
-            server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName,
-        ])
-        let passed = ran.standardOutput.split(separator: "\n").filter { $0.hasPrefix("ok: ") }
-        for line in ran.standardOutput.split(separator: "\n") where !line.hasPrefix("ok: ") {
-            Issue.record("\(line)")
-        }
-        #expect(ran.status == 0)
-        #expect(passed.count == 71, "\(passed.count) of 71 checks passed")
+        try PythonChecks.run(
+            "fm_serve_client.py", [server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName], expecting: 71, info: .issues
+        )
         // SIGTERM ends it cleanly.
         #expect(server.stop() == 0)
     }
@@ -167,23 +158,16 @@ struct FMServeTests {
         #expect(output.contains("Tested: 5"), "every operation exercised: \(output.suffix(2000))")
     }
 
-    /// Runs one of the client scripts against `server`: each `ok: ` line a
-    /// check passed, any other line (but `info: `) recorded as an issue.
+    /// Runs one of the client scripts against `server` (``PythonChecks``):
+    /// each `ok: ` line a check passed, any other line (but `info: `)
+    /// recorded as an issue.
     static func runChecks(
         _ script: String, against server: FMServeProcess, baseURL: String? = nil, mode: String? = nil, expecting count: Int
     ) throws {
-        let python = try TestMachine.python(environment: "openai_env.sh")
-        let path = TestMachine.packageRoot.appendingPathComponent("Tests/ServerModelTests/\(script)").path
-        let ran = try TestMachine.run(
-            [python, path, baseURL ?? server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName] + (mode.map { [$0] } ?? [])
+        try PythonChecks.run(
+            script, [baseURL ?? server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName] + (mode.map { [$0] } ?? []),
+            expecting: count, what: "\(script) \(mode ?? "")"
         )
-        let lines = ran.standardOutput.split(separator: "\n")
-        for line in lines where !line.hasPrefix("ok: ") && !line.hasPrefix("info: ") {
-            Issue.record("\(line)")
-        }
-        #expect(ran.status == 0)
-        let passed = lines.filter { $0.hasPrefix("ok: ") }.count
-        #expect(passed == count, "\(script) \(mode ?? ""): \(passed) of \(count) checks passed")
     }
 
     /// The hybrid platform's private tier served from Linux: the project's
