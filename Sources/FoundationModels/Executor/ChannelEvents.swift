@@ -9,8 +9,9 @@ import Foundation
 extension LanguageModelExecutorGenerationChannel {
     /// One event sent on a channel, addressed to a transcript entry.
     public struct Event: Sendable {
-        /// What the event carries.
-        public enum Kind: Sendable {
+        /// What the event carries, as the session engine reads it (Apple's
+        /// `Event` shows nothing of it: package, not public).
+        package enum Kind: Sendable {
             case response(Response)
             case reasoning(Reasoning)
             case toolCalls(ToolCalls)
@@ -21,7 +22,7 @@ extension LanguageModelExecutorGenerationChannel {
         }
 
         /// What the event carries.
-        public var kind: Kind
+        package var kind: Kind
 
         /// A response event. `entryID` `nil` addresses the entry the
         /// previous response event of this turn opened (or opens one); an

@@ -29,7 +29,9 @@ public final class SessionPropertyValues: Sendable, Observable {
     private let storage: Storage
     private let registrar = ObservationRegistrar()
 
-    public init() {
+    /// A session's values (the session creates them; Apple's API has no
+    /// public initializer).
+    package init() {
         self.storage = Storage()
     }
 

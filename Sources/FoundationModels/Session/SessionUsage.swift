@@ -47,8 +47,9 @@ extension LanguageModelSession {
             self.metadata = metadata.mapValues(\.generatedContent)
         }
 
-        /// No tokens.
-        public init() {
+        /// No tokens (the session's start, the server's and the router's
+        /// running totals; Apple's API has no such initializer).
+        package init() {
             self.init(input: Input(totalTokenCount: 0, cachedTokenCount: 0), output: Output(totalTokenCount: 0, reasoningTokenCount: 0))
         }
 
