@@ -281,6 +281,17 @@ let package = Package(
             name: "fm-benchTests",
             dependencies: ["TestSupport"]
         ),
+        // `fm serve` end to end (Sources/fm-serve over FoundationModelsServer):
+        // the program run as a child process on 127.0.0.1, answered by the
+        // official Python client (fm_serve_*.py), a browser and wrk.
+        .testTarget(
+            name: "fm-serveTests",
+            dependencies: ["FoundationModels", "TestSupport"],
+            exclude: [
+                "fm_serve_browser.html", "fm_serve_browser.py", "fm_serve_checks.py", "fm_serve_client.py",
+                "fm_serve_load.py", "fm_serve_ops.py", "fm_serve_responses.py", "fm_serve_wrk.lua",
+            ]
+        ),
         // Code shaped exactly like apps written against Apple's framework.
         .testTarget(
             name: "AppCompatibilityTests",
@@ -328,13 +339,19 @@ let package = Package(
             name: "FoundationModelsEvalTests",
             dependencies: ["FoundationModelsEval", "FoundationModels", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection", "CoachingReport", "TestSupport"]
         ),
-        // The server models and the tiers: a real llama-server on 127.0.0.1
-        // (started by the tests), loopback stubs for faults and for
-        // Anthropic's wire format, the router over them.
+        // The server models (Sources/FoundationModels/Models/Remote): a real
+        // llama-server on 127.0.0.1 (started by the tests, with
+        // FoundationModelsEval's LlamaServer), loopback stubs for faults and
+        // for Anthropic's wire format; the router (FoundationModelsTiers)
+        // only as the reader of their errors.
         .testTarget(
-            name: "ServerModelTests",
-            dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval", "FoundationModelsServer", "TestSupport"],
-            exclude: ["fm_serve_checks.py", "fm_serve_client.py", "fm_serve_load.py", "fm_serve_ops.py", "fm_serve_responses.py"]
+            name: "RemoteModelTests",
+            dependencies: ["FoundationModels", "FoundationModelsTiers", "FoundationModelsEval", "TestSupport"]
+        ),
+        // The tiers (Sources/FoundationModelsTiers) as one model, over loopback stubs.
+        .testTarget(
+            name: "FoundationModelsTiersTests",
+            dependencies: ["FoundationModels", "FoundationModelsTiers", "TestSupport"]
         ),
         // fm serve in process (HummingbirdTesting's router, no port) over a
         // scripted model: every 4xx, the key, the limits, the SSE framing;

@@ -21,7 +21,12 @@ enum PythonChecks {
         case issues
     }
 
-    /// Runs `script` (in Tests/ServerModelTests) with `arguments` on the
+    /// The folder of the scripts and of the files they load (fm_serve_wrk.lua)
+    /// or serve (fm_serve_browser.html): this target's, Tests/fm-serveTests,
+    /// found from this file's path.
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs `script` (in ``folder``) with `arguments` on the
     /// interpreter of scripts/openai_env.sh, then judges its lines
     /// (``judge(_:expecting:what:info:sourceLocation:)``).
     static func run(
@@ -29,7 +34,7 @@ enum PythonChecks {
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let python = try TestMachine.python(environment: "openai_env.sh")
-        let path = TestMachine.packageRoot.appendingPathComponent("Tests/ServerModelTests/\(script)").path
+        let path = folder.appendingPathComponent(script).path
         let ran = try TestMachine.run([python, path] + arguments)
         judge(ran, expecting: count, what: what, info: info, sourceLocation: sourceLocation)
     }

@@ -68,7 +68,7 @@ final class StaticSite: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for file in files {
             try FileManager.default.copyItem(
-                at: TestMachine.packageRoot.appendingPathComponent("Tests/ServerModelTests/\(file)"),
+                at: PythonChecks.folder.appendingPathComponent(file),
                 to: folder.appendingPathComponent(file)
             )
         }

@@ -7,6 +7,7 @@
 import Foundation
 import FoundationModels
 import Testing
+import TestSupport
 
 /// The recorded streams, written from the documented event format.
 enum AnthropicFixtures {

@@ -6,6 +6,7 @@ import Foundation
 import FoundationModels
 import FoundationModelsTiers
 import Testing
+import TestSupport
 
 @Generable
 struct Rating: Equatable {

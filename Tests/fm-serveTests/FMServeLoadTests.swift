@@ -67,7 +67,7 @@ struct FMServeLoadTests {
         try PythonChecks.run(
             "fm_serve_load.py",
             [server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, String(server.process.processIdentifier),
-             "passes", wrk, TestMachine.packageRoot.appendingPathComponent("Tests/ServerModelTests/fm_serve_wrk.lua").path],
+             "passes", wrk, PythonChecks.folder.appendingPathComponent("fm_serve_wrk.lua").path],
             expecting: 13, info: .printed(label: "fm serve under load, two passes")
         )
         #expect(server.stop() == 0)

@@ -178,12 +178,12 @@ struct FMServeTests {
         let server = try FMServeProcess()
         defer { _ = server.stop() }
         let url = try #require(URL(string: server.baseURL))
-        try await LlamaServerIntegrationTests.exercise(
+        try await ServerModelExercise.run(
             try OpenAICompatibleLanguageModel(baseURL: url, model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey)
         )
         let privateCloud = try PrivateCloudComputeLanguageModel(url: url, model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey)
         #expect(try await privateCloud.contextSize == 1024)
-        try await LlamaServerIntegrationTests.exercise(privateCloud)
+        try await ServerModelExercise.run(privateCloud)
     }
 
     /// A tool the session runs on this side of the wire: fm serve returns

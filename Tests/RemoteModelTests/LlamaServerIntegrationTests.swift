@@ -30,71 +30,13 @@ enum LocalServer {
     static func url(_ server: LlamaServer) -> URL { URL(string: "http://127.0.0.1:\(server.port)/v1")! }
 }
 
-@Generable
-struct Capital: Equatable {
-    @Guide(description: "The country's name")
-    var country: String
-    @Guide(description: "Its capital city")
-    var city: String
-}
-
-/// A tool the server's model is made to call.
-struct Weather: Tool {
-    let name = "weather"
-    let description = "Gets the current weather in a city."
-
-    @Generable
-    struct Arguments {
-        @Guide(description: "The city")
-        var city: String
-    }
-
-    func call(arguments: Arguments) async throws -> String {
-        "Sunny, 21 degrees in \(arguments.city)."
-    }
-}
-
 @Suite("Server models on a real llama-server", .serialized, .tags(.model, .llamaServer), .needs(.llamaServer, .smallModel))
 struct LlamaServerIntegrationTests {
-    static let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 48)
-
-    /// Everything a session does, on one model: text with usage, a stream,
-    /// a typed answer, a tool call.
-    static func exercise(_ model: some LanguageModel) async throws {
-        let session = LanguageModelSession(model: model, instructions: "You answer in one short sentence.")
-        let text = try await session.respond(to: "What is the capital of France?", options: greedy)
-        #expect(!text.content.isEmpty)
-        #expect(text.usage.input.totalTokenCount > 5)
-        #expect(text.usage.output.totalTokenCount > 0)
-        #expect(session.transcript.count == 3)
-
-        var snapshots: [String] = []
-        for try await snapshot in session.streamResponse(to: "Now name a river.", options: greedy) {
-            snapshots.append(snapshot.content)
-        }
-        #expect(snapshots.count >= 2)
-        #expect(snapshots.last.map { !$0.isEmpty } == true)
-        // Each snapshot extends the one before.
-        #expect(zip(snapshots, snapshots.dropFirst()).allSatisfy { $1.hasPrefix($0) })
-
-        let typed = try await LanguageModelSession(model: model).respond(
-            to: "France and its capital, as JSON.", generating: Capital.self, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64)
-        )
-        #expect(!typed.content.country.isEmpty && !typed.content.city.isEmpty)
-
-        // Tools go out natively; SmolLM2's template has no tools, so the
-        // small model answers in prose (the call itself: `toolCall` below,
-        // on the default model).
-        let tooled = LanguageModelSession(model: model, tools: [Weather()])
-        let answer = try await tooled.respond(to: "What is the weather in Paris?", options: greedy)
-        #expect(!answer.content.isEmpty || tooled.transcript.contains { if case .toolOutput = $0 { true } else { false } })
-    }
-
     @Test("OpenAICompatibleLanguageModel: text, streaming, a Generable type, tools, usage")
     func openAICompatible() async throws {
         let server = try await LocalServer.start()
         defer { server.stop() }
-        try await Self.exercise(try OpenAICompatibleLanguageModel(baseURL: LocalServer.url(server), model: "small"))
+        try await ServerModelExercise.run(try OpenAICompatibleLanguageModel(baseURL: LocalServer.url(server), model: "small"))
     }
 
     @Test("a tool call through llama-server on the fast model: the tool runs, its output reaches the answer", .needs(.fastModel))
@@ -121,7 +63,7 @@ struct LlamaServerIntegrationTests {
         let model = try PrivateCloudComputeLanguageModel(url: LocalServer.url(server), model: "small")
         #expect(model.availability == .available)
         #expect(try await model.contextSize == 2048)
-        try await Self.exercise(model)
+        try await ServerModelExercise.run(model)
         #expect(!model.quotaUsage.isLimitReached)
     }
 

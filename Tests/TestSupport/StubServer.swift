@@ -2,6 +2,8 @@
 // misbehave on cue (429s, context errors, refusals, broken JSON) or to
 // replay a provider's recorded wire format (Anthropic): it records each
 // request and answers with what the test scripted, streamed in chunks.
+// The server models' tests use it (RemoteModelTests), and the tiers' and
+// fm serve's (FoundationModelsTiersTests, fm-serveTests).
 
 import Foundation
 #if canImport(Glibc)
@@ -10,36 +12,43 @@ import Glibc
 import Synchronization
 
 /// A request as the stub received it.
-struct StubRequest: Sendable {
-    var method: String
-    var path: String
-    var headers: [String: String]
-    var body: String
+package struct StubRequest: Sendable {
+    package var method: String
+    package var path: String
+    package var headers: [String: String]
+    package var body: String
 
     /// The body parsed as JSON.
-    var json: [String: Any]? {
+    package var json: [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
     }
 }
 
 /// What the stub answers.
-struct StubReply: Sendable {
-    var status = 200
-    var headers: [(String, String)] = [("Content-Type", "text/event-stream")]
+package struct StubReply: Sendable {
+    package var status: Int
+    package var headers: [(String, String)]
     /// Written one after another, each flushed on its own.
-    var chunks: [String] = []
+    package var chunks: [String]
     /// Whether to close the connection without finishing the body (a
     /// server that dies mid-answer).
-    var cutShort = false
+    package var cutShort: Bool
+
+    package init(status: Int = 200, headers: [(String, String)] = [("Content-Type", "text/event-stream")], chunks: [String] = [], cutShort: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.chunks = chunks
+        self.cutShort = cutShort
+    }
 
     /// A JSON body with `status`.
-    static func json(_ status: Int, _ body: String, headers: [(String, String)] = []) -> StubReply {
+    package static func json(_ status: Int, _ body: String, headers: [(String, String)] = []) -> StubReply {
         StubReply(status: status, headers: [("Content-Type", "application/json")] + headers, chunks: [body])
     }
 
     /// Server-sent events: each element one `data:` event (with `event:`
     /// when a name is given).
-    static func events(_ events: [(name: String?, data: String)]) -> StubReply {
+    package static func events(_ events: [(name: String?, data: String)]) -> StubReply {
         StubReply(chunks: events.map { event in
             (event.name.map { "event: \($0)\n" } ?? "") + "data: \(event.data)\n\n"
         })
@@ -48,13 +57,13 @@ struct StubReply: Sendable {
 
 /// The server: a listening socket and a thread that answers connections
 /// one at a time (tests send one request at a time).
-final class StubServer: Sendable {
-    let port: Int
+package final class StubServer: Sendable {
+    package let port: Int
     private let listener: Int32
     private let state: Mutex<(requests: [StubRequest], replies: [StubReply], stopped: Bool)>
 
     /// Answers the requests with `replies` in order (the last one repeats).
-    init(_ replies: [StubReply]) throws {
+    package init(_ replies: [StubReply]) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw StubError("socket() failed") }
         var yes: Int32 = 1
@@ -83,12 +92,12 @@ final class StubServer: Sendable {
     deinit { stop() }
 
     /// The base URL of an OpenAI-style API root on this server.
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/v1")! }
+    package var url: URL { URL(string: "http://127.0.0.1:\(port)/v1")! }
 
-    var requests: [StubRequest] { state.withLock { $0.requests } }
+    package var requests: [StubRequest] { state.withLock { $0.requests } }
 
     /// Stops accepting connections.
-    func stop() {
+    package func stop() {
         let wasRunning = state.withLock { state in
             defer { state.stopped = true }
             return !state.stopped
@@ -178,14 +187,14 @@ final class StubServer: Sendable {
     }
 }
 
-struct StubError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct StubError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// OpenAI chat-completions chunks, as llama-server and OpenAI stream them.
-enum OpenAIWire {
-    static func chunk(content: String? = nil, refusal: String? = nil, finish: String? = nil) -> String {
+package enum OpenAIWire {
+    package static func chunk(content: String? = nil, refusal: String? = nil, finish: String? = nil) -> String {
         var delta: [String: Any] = [:]
         if let content { delta["content"] = content }
         if let refusal { delta["refusal"] = refusal }
@@ -193,20 +202,20 @@ enum OpenAIWire {
         return json(["id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "stub", "choices": [choice]])
     }
 
-    static func usage(prompt: Int, completion: Int) -> String {
+    package static func usage(prompt: Int, completion: Int) -> String {
         json(["id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "stub", "choices": [],
               "usage": ["prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion]])
     }
 
     /// A whole streamed answer: `pieces` of content, a stop, usage, `[DONE]`.
-    static func answer(_ pieces: [String], finish: String = "stop") -> StubReply {
+    package static func answer(_ pieces: [String], finish: String = "stop") -> StubReply {
         StubReply.events(
             pieces.map { (nil, chunk(content: $0)) }
                 + [(nil, chunk(finish: finish)), (nil, usage(prompt: 12, completion: pieces.count)), (nil, "[DONE]")]
         )
     }
 
-    static func json(_ object: Any) -> String {
+    package static func json(_ object: Any) -> String {
         String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
     }
 }
