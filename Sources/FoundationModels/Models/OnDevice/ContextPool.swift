@@ -19,6 +19,8 @@ final class ContextPool: Sendable {
 
     private struct State {
         var idle: [ContextSlot] = []
+        /// Every context made, leased or idle (``occupancy(tokensPerSequence:)``).
+        var made: [ContextSlot] = []
         var created = 0
         var waiters: [Waiter] = []
         var nextWaiterID: UInt64 = 0
@@ -62,7 +64,9 @@ final class ContextPool: Sendable {
             return slot
         case .create(let number):
             do {
-                return try makeSlot(number)
+                let slot = try makeSlot(number)
+                state.withLock { $0.made.append(slot) }
+                return slot
             } catch {
                 state.withLock { $0.created -= 1 }
                 throw error
@@ -117,6 +121,21 @@ final class ContextPool: Sendable {
             return nil
         }
         waiter?.continuation.resume(returning: slot)
+    }
+
+    /// How full the pool is now: its contexts serving a request, the
+    /// requests waiting for one, and the tokens its contexts' caches hold
+    /// (each as of the end of its last job: a running job's own tokens are
+    /// counted when it ends) of what `capacity` contexts of
+    /// `tokensPerSequence` can hold.
+    func occupancy(tokensPerSequence: Int) -> EngineOccupancy {
+        state.withLock { state in
+            EngineOccupancy(
+                sequencesInUse: state.created - state.idle.count, sequences: capacity,
+                waiting: state.waiters.count, maximumWaiting: maximumWaiting,
+                cachedTokens: state.made.reduce(0) { $0 + $1.cachedTokens.count }, tokenCapacity: capacity * tokensPerSequence
+            )
+        }
     }
 
     /// How many tokens each idle context holds (for tests and diagnostics).

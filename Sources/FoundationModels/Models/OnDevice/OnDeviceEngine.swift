@@ -78,6 +78,9 @@ package final class OnDeviceEngine: Sendable {
     /// Running totals over every job this engine ran, for benchmarks.
     package let statistics = Mutex(Statistics())
     private let loading = Mutex<Task<Loaded, any Error>?>(nil)
+    /// The loaded model once a load has finished, for what only looks
+    /// (``occupancy``) and must never start a load.
+    private let ready = Mutex<Loaded?>(nil)
 
     private init(configuration: SystemLanguageModel.Configuration) {
         self.configuration = configuration
@@ -100,6 +103,14 @@ package final class OnDeviceEngine: Sendable {
     /// and KV caches are freed once the requests in flight finish.
     package static func release(for configuration: SystemLanguageModel.Configuration) {
         _ = engines.withLock { $0.removeValue(forKey: configuration) }
+    }
+
+    /// How full the engine is now (``EngineOccupancy``); nil for an engine
+    /// that has not loaded its model, or none for `configuration` yet:
+    /// asking never creates or loads one.
+    package static func occupancy(for configuration: SystemLanguageModel.Configuration) -> EngineOccupancy? {
+        guard let engine = engines.withLock({ $0[configuration] }), let loaded = engine.ready.withLock({ $0 }) else { return nil }
+        return loaded.pool.occupancy(tokensPerSequence: loaded.contextSize)
     }
 
     /// The engine for `configuration`, created on first use.
@@ -125,7 +136,9 @@ package final class OnDeviceEngine: Sendable {
             return task
         }
         do {
-            return try await task.value
+            let loaded = try await task.value
+            ready.withLock { $0 = loaded }
+            return loaded
         } catch {
             loading.withLock { if $0 == task { $0 = nil } }
             // A file that is not there (or not a model): why, and what to run.
