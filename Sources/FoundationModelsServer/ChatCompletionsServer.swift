@@ -93,6 +93,10 @@ package struct ChatCompletionsServer: Sendable {
         /// `GET /health` reports (503 while it cannot), so a load balancer
         /// stops sending it requests. Default: always available.
         package var unavailability: @Sendable () -> String? = { nil }
+        /// How full the model's engine is now, reported in `/metrics` at
+        /// each scrape (nil: not reported; a model answering through
+        /// another server has none).
+        package var occupancy: @Sendable () -> EngineOccupancy? = { nil }
         /// Which browser origins may call the API; nil (the default) sends
         /// no CORS headers, so browsers refuse every other origin.
         package var cors: CORS?
@@ -114,11 +118,14 @@ package struct ChatCompletionsServer: Sendable {
         package var base: String?
         /// Tokens per sequence, reported as `max_model_len`.
         package var contextSize: Int?
-        /// Its parallel sequences and queue bound, summed over the models in `/metrics`.
+        /// Its parallel sequences and queue bound, reported in `/metrics` (under its `model` label when there are several).
         package var parallelSequences: Int?
         package var maximumQueue: Int?
         /// Why it cannot answer now, or nil when it can (`GET /health`).
         package var unavailability: @Sendable () -> String? = { nil }
+        /// How full its engine is now (its queue, sequences in use, KV
+        /// cache), read at each scrape of `/metrics`; nil: not reported.
+        package var occupancy: @Sendable () -> EngineOccupancy? = { nil }
 
         package init(name: String, model: any LanguageModel) {
             self.name = name
@@ -141,6 +148,7 @@ package struct ChatCompletionsServer: Sendable {
         served.parallelSequences = configuration.parallelSequences
         served.maximumQueue = configuration.maximumQueue
         served.unavailability = configuration.unavailability
+        served.occupancy = configuration.occupancy
         self.init(models: [served], configuration: configuration, logger: logger)
     }
 
@@ -152,9 +160,10 @@ package struct ChatCompletionsServer: Sendable {
         self.models = models
         self.configuration = configuration
         self.logger = logger
-        metrics = ServerMetrics(registry: configuration.metricsRegistry)
-        func total(_ values: [Int?]) -> Int? { values.contains(nil) ? nil : values.reduce(0) { $0 + ($1 ?? 0) } }
-        metrics.setCapacity(parallelSequences: total(models.map(\.parallelSequences)), maximumQueue: total(models.map(\.maximumQueue)))
+        metrics = ServerMetrics(registry: configuration.metricsRegistry, models: models.map(\.name))
+        for model in models {
+            metrics.model(model.name).setCapacity(parallelSequences: model.parallelSequences, maximumQueue: model.maximumQueue)
+        }
     }
 
     /// Browser origins allowed to call the API (CORS), answered by
@@ -235,6 +244,10 @@ package struct ChatCompletionsServer: Sendable {
             Route(method: .get, path: "/metrics") { _ in
                 var headers = HTTPFields()
                 headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+                // What only the engines know, as of this scrape.
+                for model in models {
+                    if let occupancy = model.occupancy() { metrics.model(model.name).record(occupancy) }
+                }
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
             },
             Route(method: .get, path: "/openapi.json") { _ in

@@ -171,6 +171,7 @@ extension ModelArguments {
             one.contextSize = model.contextSize
             one.parallelSequences = configuration.parallelSequences
             one.maximumQueue = configuration.maximumQueuedRequests
+            one.occupancy = { [model] in model.occupancy }
             one.unavailability = { [model, path = configuration.modelPath] in
                 switch model.availability {
                 case .available: nil

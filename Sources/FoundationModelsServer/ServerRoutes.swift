@@ -37,8 +37,9 @@ extension ChatCompletionsServer {
 
     /// The prelude both answering routes share (the key was checked by
     /// ``Authentication`` before): the body read within its limit, parsed
-    /// and checked against ``limits``, the model it names found, and its
-    /// answer's bookkeeping in the metrics started from the moment the
+    /// and checked against ``limits``, the model it names found (and told
+    /// to the request counter, for its `model` label), and its answer's
+    /// bookkeeping in that model's metrics started from the moment the
     /// request arrived. Admission to the model's queue comes with the
     /// answer's first event (``stream(_:write:)``, ``collect(_:body:)``).
     /// - Throws: the ``APIError`` to answer with instead (400, 404, 413).
@@ -47,7 +48,8 @@ extension ChatCompletionsServer {
         let body = try await self.body(of: request)
         let parsed = try Asked(json: body, limits: limits)
         let served = try self.served(parsed.chat.model)
-        let completion = ChatCompletion(model: served.model, modelName: served.name, observer: .init(metrics, start: start))
+        ServerMetrics.RequestModel.current?.name = served.name
+        let completion = ChatCompletion(model: served.model, modelName: served.name, observer: .init(metrics.model(served.name), start: start))
         return Prepared(request: parsed, completion: completion)
     }
 

@@ -160,6 +160,7 @@ struct FMServe: AsyncParsableCommand {
         let contextSize: Int?
         var capacity: (parallel: Int, queue: Int)?
         var unavailability: @Sendable () -> String? = { nil }
+        var occupancy: @Sendable () -> EngineOccupancy? = { nil }
         if let server, fallbackLocal {
             // The server as the private tier: its errors (down, overloaded,
             // out of quota) walk down to the in-process model.
@@ -191,6 +192,7 @@ struct FMServe: AsyncParsableCommand {
             contextSize = local.contextSize
             capacity = (local.configuration.parallelSequences, local.configuration.maximumQueuedRequests)
             unavailability = { if case .available = local.availability { nil } else { "\(local.availability)" } }
+            occupancy = { local.occupancy }
         }
         do {
             try arguments.checkAliases(against: [name])
@@ -205,6 +207,7 @@ struct FMServe: AsyncParsableCommand {
         server.unavailability = unavailability
         server.parallelSequences = capacity?.parallel
         server.maximumQueue = capacity?.queue
+        server.occupancy = occupancy
         let logger = logger()
         try await ChatCompletionsServer(model: model, configuration: server, logger: logger).run { port in
             announce(port: port, models: "model \(name)")

@@ -107,32 +107,50 @@ struct FMServeWireTests {
 
     /// Each answer moves from waiting to generating to done once: a
     /// cancellation after the end is not counted; two servers' registries
-    /// keep their own counts.
+    /// keep their own counts; several models each their own series, labelled,
+    /// one model's as before, without the label.
     @Test func metricsCountEachAnswerOnceAndPerServer() {
-        let metrics = ServerMetrics(registry: ChatCompletionsServer.Configuration(modelName: "a").metricsRegistry)
-        let other = ServerMetrics(registry: ChatCompletionsServer.Configuration(modelName: "b").metricsRegistry)
+        let metrics = ServerMetrics(registry: ChatCompletionsServer.Configuration(modelName: "a").metricsRegistry, models: ["a", "b"])
+        let other = ServerMetrics(registry: ChatCompletionsServer.Configuration(modelName: "b").metricsRegistry, models: ["b"])
         let usage = LanguageModelSession.Usage(input: .init(totalTokenCount: 7, cachedTokenCount: 2), output: .init(totalTokenCount: 5, reasoningTokenCount: 0))
-        let answered = ServerMetrics.Generation(metrics, start: .now)
-        #expect(metrics.exposition().contains("fm_serve_requests_waiting 1.0"))
+        let answered = ServerMetrics.Generation(metrics.model("a"), start: .now)
+        #expect(metrics.exposition().contains(#"fm_serve_requests_waiting{model="a"} 1.0"#))
         answered.firstToken()
-        #expect(metrics.exposition().contains("fm_serve_requests_generating 1.0"))
+        #expect(metrics.exposition().contains(#"fm_serve_requests_generating{model="a"} 1.0"#))
         answered.finished(usage: usage)
         answered.cancelled()
-        let left = ServerMetrics.Generation(metrics, start: .now)
+        let left = ServerMetrics.Generation(metrics.model("a"), start: .now)
         left.cancelled()
-        ServerMetrics.Generation(metrics, start: .now).failed(rateLimited: true)
-        metrics.countRequest(route: "/v1/responses", method: "POST", status: 200)
+        ServerMetrics.Generation(metrics.model("b"), start: .now).failed(rateLimited: true)
+        metrics.countRequest(route: "/v1/responses", method: "POST", status: 200, model: "a")
+        metrics.countRequest(route: "/health", method: "GET", status: 200)
         let text = metrics.exposition()
         for line in [
-            "fm_serve_prompt_tokens_total 7", "fm_serve_prompt_tokens_cached_total 2", "fm_serve_generated_tokens_total 5",
-            "fm_serve_cancelled_total 1", "fm_serve_rate_limited_total 1", "fm_serve_requests_waiting 0.0", "fm_serve_requests_generating 0.0",
-            "fm_serve_time_to_first_token_seconds_count 1", "fm_serve_time_per_output_token_seconds_count 1",
-            #"fm_serve_requests_total{route="/v1/responses",method="POST",status="200"} 1"#,
+            #"fm_serve_prompt_tokens_total{model="a"} 7"#, #"fm_serve_prompt_tokens_cached_total{model="a"} 2"#,
+            #"fm_serve_generated_tokens_total{model="a"} 5"#, #"fm_serve_generated_tokens_total{model="b"} 0"#,
+            #"fm_serve_cancelled_total{model="a"} 1"#, #"fm_serve_cancelled_total{model="b"} 0"#,
+            #"fm_serve_rate_limited_total{model="a"} 0"#, #"fm_serve_rate_limited_total{model="b"} 1"#,
+            #"fm_serve_requests_waiting{model="a"} 0.0"#, #"fm_serve_requests_generating{model="a"} 0.0"#,
+            #"fm_serve_time_to_first_token_seconds_count{model="a"} 1"#, #"fm_serve_time_per_output_token_seconds_count{model="a"} 1"#,
+            #"fm_serve_requests_total{model="a",route="/v1/responses",method="POST",status="200"} 1"#,
+            #"fm_serve_requests_total{route="/health",method="GET",status="200"} 1"#,
         ] {
             #expect(text.contains(line + "\n"), "\(line) in \(text)")
         }
         #expect(!other.exposition().contains("fm_serve_requests_total"))
-        #expect(other.exposition().contains("fm_serve_generated_tokens_total 0\n"))
+        // Finished with no first token before (tool calls only): no time
+        // per token, and never a negative one, which would stop the scrape.
+        let one = ServerMetrics.Generation(other.model("b"), start: .now)
+        one.finished(usage: usage)
+        other.countRequest(route: "/v1/responses", method: "POST", status: 200, model: "b")
+        for line in [
+            "fm_serve_generated_tokens_total 5", "fm_serve_requests_waiting 0.0", "fm_serve_time_to_first_token_seconds_count 1",
+            #"fm_serve_requests_total{route="/v1/responses",method="POST",status="200"} 1"#,
+        ] {
+            #expect(other.exposition().contains(line + "\n"), "\(line) in \(other.exposition())")
+        }
+        #expect(!other.exposition().contains("model="), "one model: no model label")
+        #expect(other.exposition().contains("fm_serve_time_per_output_token_seconds_count 0\n"))
     }
 
     @Test func theJSONAccessLogIsOneObjectALine() throws {

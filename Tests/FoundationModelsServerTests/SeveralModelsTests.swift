@@ -80,6 +80,45 @@ struct SeveralModelsTests {
         }
     }
 
+    /// Each served model's requests, tokens, timings, bounds and engine
+    /// occupancy carry its own `model` label; an unknown name (or an
+    /// alias) makes no label of its own: the label's values are the served
+    /// names.
+    @Test func theMetricsTellTheModelsApart() async throws {
+        var small = ChatCompletionsServer.ServedModel(name: "small", model: ScriptedModel([[.text("one two three"), .usage(input: 5, output: 3)]]))
+        small.parallelSequences = 2
+        small.maximumQueue = 8
+        small.occupancy = { EngineOccupancy(sequencesInUse: 1, sequences: 2, waiting: 3, maximumWaiting: 8, cachedTokens: 700, tokenCapacity: 4096) }
+        var fast = ChatCompletionsServer.ServedModel(name: "fast", model: ScriptedModel([[.text("four"), .usage(input: 4, output: 1)]]))
+        fast.parallelSequences = 1
+        fast.maximumQueue = 4
+        try await Self.serve([small, fast], aliases: ["gpt-4o-mini": "fast"]) { client in
+            #expect(try await client.post("/v1/chat/completions", Self.ask("small")).statusCode == 200)
+            #expect(try await client.post("/v1/responses", #"{"model": "gpt-4o-mini", "input": "Hi"}"#).statusCode == 200)
+            #expect(try await client.post("/v1/chat/completions", Self.ask("gpt-9")).statusCode == 404)
+            let metrics = try await client.get("/metrics").text
+            for line in [
+                #"fm_serve_requests_total{model="small",route="/v1/chat/completions",method="POST",status="200"} 1"#,
+                #"fm_serve_requests_total{model="fast",route="/v1/responses",method="POST",status="200"} 1"#,
+                #"fm_serve_requests_total{route="/v1/chat/completions",method="POST",status="404"} 1"#,
+                #"fm_serve_time_to_first_token_seconds_count{model="small"} 1"#,
+                #"fm_serve_time_to_first_token_seconds_count{model="fast"} 1"#,
+                #"fm_serve_requests_waiting{model="small"} 0.0"#, #"fm_serve_requests_generating{model="fast"} 0.0"#,
+                #"fm_serve_parallel_sequences{model="small"} 2.0"#, #"fm_serve_max_queue{model="small"} 8.0"#,
+                #"fm_serve_parallel_sequences{model="fast"} 1.0"#, #"fm_serve_max_queue{model="fast"} 4.0"#,
+                #"fm_serve_rate_limited_total{model="fast"} 0"#,
+                #"fm_serve_prompt_tokens_total{model="small"} 5"#, #"fm_serve_generated_tokens_total{model="small"} 3"#,
+                #"fm_serve_prompt_tokens_total{model="fast"} 4"#, #"fm_serve_generated_tokens_total{model="fast"} 1"#,
+                #"fm_serve_queue_depth{model="small"} 3.0"#, #"fm_serve_sequences_in_use{model="small"} 1.0"#,
+                #"fm_serve_kv_cache_tokens{model="small"} 700.0"#, #"fm_serve_kv_cache_capacity_tokens{model="small"} 4096.0"#,
+            ] {
+                #expect(metrics.contains(line + "\n"), "\(line) in \(metrics)")
+            }
+            #expect(!metrics.contains(#"fm_serve_queue_depth{model="fast"}"#), "an engine that says nothing (not loaded, another server) reports nothing")
+            #expect(!metrics.contains("gpt-9") && !metrics.contains(#"model="gpt-4o-mini""#), "only served names are labels: \(metrics)")
+        }
+    }
+
     // MARK: The command line
 
     @Test func theOneModelCommandLineIsUnchanged() throws {
@@ -176,6 +215,17 @@ struct SeveralRealModelsTests {
             let health = try await client.get("/health")
             let status = try health.object()["status"] as? String
             #expect(health.statusCode == 200 && status == "ok", "\(health.text)")
+            // Each engine's own account, read at the scrape: all answered,
+            // nothing queued, each cache holding its last conversation.
+            let metrics = try await client.get("/metrics").text
+            for model in ["small", "fast", "tone"] {
+                for line in [#"fm_serve_queue_depth{model="\#(model)"} 0.0"#, #"fm_serve_sequences_in_use{model="\#(model)"} 0.0"#] {
+                    #expect(metrics.contains(line + "\n"), "\(line) in \(metrics)")
+                }
+                let cached = metrics.split(separator: "\n").first { $0.hasPrefix(#"fm_serve_kv_cache_tokens{model="\#(model)"}"#) }
+                #expect(cached.flatMap { Double($0.split(separator: " ").last ?? "") }.map { $0 > 0 } == true, "\(model): \(cached ?? "none")")
+            }
+            #expect(metrics.contains(#"fm_serve_kv_cache_capacity_tokens{model="fast"} 512.0"#), "\(metrics)")
         }
     }
 }
