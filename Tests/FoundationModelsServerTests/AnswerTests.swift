@@ -49,6 +49,21 @@ struct AnswerTests {
         }
     }
 
+    /// An answer of tool calls only has no text before its end: the scrape
+    /// after it still answers, with its tokens and no time per token (a
+    /// negative one, as was once recorded, traps in the histogram).
+    @Test func aToolCallOnlyAnswerLeavesTheMetricsReadable() async throws {
+        try await InProcessServer.test([[.toolCall(id: "call_1", name: "get_time", arguments: "{}"), .usage(input: 9, output: 6)]]) { client in
+            let response = try await client.post("/v1/chat/completions", #"{\#(Self.ask), "tools": [\#(Self.time)], "tool_choice": "required"}"#)
+            #expect(response.statusCode == 200, "\(response.text)")
+            let metrics = try await client.get("/metrics")
+            #expect(metrics.statusCode == 200)
+            for line in ["fm_serve_generated_tokens_total 6", "fm_serve_time_to_first_token_seconds_count 1", "fm_serve_time_per_output_token_seconds_count 0"] {
+                #expect(metrics.text.contains(line + "\n"), "\(line) in \(metrics.text)")
+            }
+        }
+    }
+
     /// Chat's stream: the role first, each piece of text, the finish
     /// reason, usage when asked for (no choices), then `[DONE]`; every
     /// event a `data:` line and a blank line.
