@@ -19,7 +19,7 @@ FM_ENV := . "$(FM_CACHE)/env.sh" &&
 # default CUDA where nvcc is installed, else the CPU (scripts/setup.sh --gpu).
 SETUP_GPU := $(if $(GPU),--gpu=$(GPU))
 
-.PHONY: setup setup-bench setup-tiers build demo test bench callgrind maskbench eval fuzz clean gpu-bench-kit
+.PHONY: setup setup-bench setup-tiers build demo format lint test bench callgrind maskbench eval fuzz clean gpu-bench-kit
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
 # The tests, the eval and the benchmarks also run llama-server and llama-bench
@@ -44,6 +44,15 @@ build: setup
 demo:
 	@scripts/setup.sh $(SETUP_GPU)
 	$(FM_ENV) SWIFT="$(SWIFT)" scripts/demo.sh
+
+# The formatter (docs/FORMATTING.md, the toolchain's swift format and
+# .swift-format): `make format` formats every Swift file in place; `make
+# lint` changes nothing and fails where a file is not formatted
+# (swift format lint --strict, a few seconds), the first step of `make test`.
+format:
+	SWIFT="$(SWIFT)" scripts/format.sh
+lint:
+	SWIFT="$(SWIFT)" scripts/format.sh --check
 
 # Each test declares what it needs (Tests/TestSupport: a model, the default
 # model, llama-server, a run of its own, no model installed, a GPU) and is
@@ -98,7 +107,7 @@ demo:
 # A checkout without a build of its own (a fresh clone, as CI's) builds in
 # the setup cache, where the dependencies are kept between clones
 # (scripts/test.sh, which runs the steps above in that order).
-test: setup
+test: lint setup
 	$(FM_ENV) SWIFT=$(SWIFT) scripts/test.sh
 
 # fm-serve is built beside fm-bench: the `fm serve` section starts it.

@@ -206,7 +206,10 @@ let package = Package(
         // and prompts: one definition of each, measured where it ships.
         .target(
             name: "FoundationModelsEval",
-            dependencies: ["FoundationModels", "FoundationModelsKit", "ChildProcess", "GuidedGeneration", "LlamaKit", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection", "CoachingReport"]
+            dependencies: [
+                "FoundationModels", "FoundationModelsKit", "ChildProcess", "GuidedGeneration", "LlamaKit", "ReceiptExtraction", "TicketTriage",
+                "Flashcards", "VinylCollection", "CoachingReport",
+            ]
         ),
         // Layer 6: the command-line tool.
         .executableTarget(
@@ -337,7 +340,10 @@ let package = Package(
         // run of a few items on the real default model.
         .testTarget(
             name: "FoundationModelsEvalTests",
-            dependencies: ["FoundationModelsEval", "FoundationModels", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection", "CoachingReport", "TestSupport"]
+            dependencies: [
+                "FoundationModelsEval", "FoundationModels", "ReceiptExtraction", "TicketTriage", "Flashcards", "VinylCollection", "CoachingReport",
+                "TestSupport",
+            ]
         ),
         // The server models (Sources/FoundationModels/Models/Remote): a real
         // llama-server on 127.0.0.1 (started by the tests, with
@@ -430,14 +436,17 @@ if Context.environment["FOUNDATION_MODELS_FUZZ"] == "1" {
     // argument), so it links libFuzzer without libFuzzer's `main`: the
     // runtime's folder comes from the Makefile (FOUNDATION_MODELS_FUZZ_RUNTIME).
     let runtime = Context.environment["FOUNDATION_MODELS_FUZZ_RUNTIME"] ?? ""
-    package.targets.append(.executableTarget(
-        name: "fm-fuzz",
-        dependencies: ["FoundationModels", "GuidedGeneration", "LlamaKit"],
-        path: "Fuzz/Sources",
-        swiftSettings: instrumented + [.enableExperimentalFeature("Extern")],
-        linkerSettings: [.unsafeFlags([
-            "-sanitize=address", "-Xlinker", "\(runtime)/libclang_rt.fuzzer_no_main-x86_64.a", "-lstdc++",
-        ])]
-    ))
+    package.targets.append(
+        .executableTarget(
+            name: "fm-fuzz",
+            dependencies: ["FoundationModels", "GuidedGeneration", "LlamaKit"],
+            path: "Fuzz/Sources",
+            swiftSettings: instrumented + [.enableExperimentalFeature("Extern")],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-sanitize=address", "-Xlinker", "\(runtime)/libclang_rt.fuzzer_no_main-x86_64.a", "-lstdc++",
+                ])
+            ]
+        ))
     package.products.append(.executable(name: "fm-fuzz", targets: ["fm-fuzz"]))
 }

@@ -62,7 +62,10 @@ struct Verdict {
         if isGood { return ["✓ " + success] }
         var lines: [String] = []
         if !cuts.isEmpty {
-            lines.append("✗ cut short: " + cuts.map { "\($0.path) \(Scoring.quote($0.text, limit: 40)) (\($0.kinds.map(\.rawValue).joined(separator: ", ")))" }.joined(separator: "; "))
+            lines.append(
+                "✗ cut short: "
+                    + cuts.map { "\($0.path) \(Scoring.quote($0.text, limit: 40)) (\($0.kinds.map(\.rawValue).joined(separator: ", ")))" }.joined(
+                        separator: "; "))
         }
         if !wrong.isEmpty {
             lines.append("✗ wrong: " + wrong.joined(separator: "; "))

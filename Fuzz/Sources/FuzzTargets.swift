@@ -1,7 +1,8 @@
 import Foundation
+import LlamaKit
+
 @testable import FoundationModels
 @testable import GuidedGeneration
-import LlamaKit
 
 /// One fuzz target: bytes in, nothing out. Bad input must end in a thrown
 /// error; a crash, a sanitizer report, a hang or a broken property (checked
@@ -62,7 +63,7 @@ enum FuzzTargets {
     static let jsonSchema = FuzzTarget(name: "json-schema") { bytes in
         let text = String(decoding: bytes, as: UTF8.self)
         guard let document = try? GeneratedContent(json: text), document.isComplete,
-              let schema = try? GenerationSchema(jsonSchema: document)
+            let schema = try? GenerationSchema(jsonSchema: document)
         else { return }
         let written = schema.jsonSchema
         do {

@@ -24,7 +24,8 @@ guard CommandLine.arguments.count >= 2, let target = FuzzTargets.named(CommandLi
 }
 FuzzTargets.selected = target
 // libFuzzer sees the program name followed by its own arguments.
-var arguments: [UnsafeMutablePointer<CChar>?] = [CommandLine.unsafeArgv[0]]
+var arguments: [UnsafeMutablePointer<CChar>?] =
+    [CommandLine.unsafeArgv[0]]
     + (2..<Int(CommandLine.argc)).map { CommandLine.unsafeArgv[$0] } + [nil]
 var argc = CInt(arguments.count - 1)
 let status = arguments.withUnsafeMutableBufferPointer { buffer -> CInt in

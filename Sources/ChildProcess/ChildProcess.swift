@@ -83,8 +83,9 @@ package enum ChildProcess {
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [],
         directory: URL? = nil, input: String? = nil, standardError: StandardError = .captured, timeLimit: Duration? = nil
     ) async throws(Failure) -> Output {
-        let launch = try Launch(executable, arguments, environment: environment, unsetting: unsetting, directory: directory,
-                                input: input, standardError: standardError)
+        let launch = try Launch(
+            executable, arguments, environment: environment, unsetting: unsetting, directory: directory,
+            input: input, standardError: standardError)
         defer { launch.finish() }
         let process = launch.process
         let stopped = Stopped()
@@ -128,8 +129,9 @@ package enum ChildProcess {
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [],
         directory: URL? = nil, input: String? = nil, standardError: StandardError = .captured, timeLimit: Duration? = nil
     ) throws(Failure) -> Output {
-        let launch = try Launch(executable, arguments, environment: environment, unsetting: unsetting, directory: directory,
-                                input: input, standardError: standardError)
+        let launch = try Launch(
+            executable, arguments, environment: environment, unsetting: unsetting, directory: directory,
+            input: input, standardError: standardError)
         defer { launch.finish() }
         let process = launch.process
         let end = EndSignal()
@@ -152,8 +154,9 @@ package enum ChildProcess {
         _ command: [String], environment: [String: String] = [:], directory: URL? = nil, input: String? = nil,
         standardError: StandardError = .captured, timeLimit: Duration? = nil
     ) throws(Failure) -> Output {
-        try runBlocking(URL(fileURLWithPath: "/usr/bin/env"), command, environment: environment, directory: directory,
-                        input: input, standardError: standardError, timeLimit: timeLimit)
+        try runBlocking(
+            URL(fileURLWithPath: "/usr/bin/env"), command, environment: environment, directory: directory,
+            input: input, standardError: standardError, timeLimit: timeLimit)
     }
 
     private static func killAtTimeLimit(_ process: Process, _ timeLimit: Duration?, _ stopped: Stopped) {
@@ -176,8 +179,10 @@ package enum ChildProcess {
         /// The files' handles given to the process, closed by ``finish()``.
         private(set) var handles: [FileHandle] = []
 
-        init(_ executable: URL, _ arguments: [String], environment: [String: String], unsetting: [String], directory: URL?,
-             input: String?, standardError: StandardError) throws(Failure) {
+        init(
+            _ executable: URL, _ arguments: [String], environment: [String: String], unsetting: [String], directory: URL?,
+            input: String?, standardError: StandardError
+        ) throws(Failure) {
             let files = FileManager.default
             let stem = files.temporaryDirectory.appendingPathComponent("child-process-\(getpid())-\(UUID().uuidString)")
             outputURL = stem.appendingPathExtension("out")
@@ -223,8 +228,9 @@ package enum ChildProcess {
             // The kernel's status while Foundation has not reaped the
             // program yet (its `terminationStatus` is only set then).
             let status = ChildExit.peek(process.processIdentifier) ?? process.terminationStatus
-            return Output(status: status, standardOutput: read(outputURL),
-                          standardError: standardError == .captured ? read(errorURL) : "")
+            return Output(
+                status: status, standardOutput: read(outputURL),
+                standardError: standardError == .captured ? read(errorURL) : "")
         }
 
         /// Closes this process's handles on the files and removes them.
@@ -239,8 +245,10 @@ package enum ChildProcess {
     /// The package's one `Process`: `executable` with `arguments`, this
     /// process's environment with `environment` added and `unsetting`
     /// removed, in `directory` (nil: this process's).
-    static func makeProcess(_ executable: URL, _ arguments: [String], environment: [String: String], unsetting: [String],
-                            directory: URL?) -> Process {
+    static func makeProcess(
+        _ executable: URL, _ arguments: [String], environment: [String: String], unsetting: [String],
+        directory: URL?
+    ) -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -221,7 +221,8 @@ package final class ChildServer: Sendable {
             if let address { return address }
             let parts = word.split(separator: ":")
             if parts.count == 2, parts[0] == "127.0.0.1" || parts[0] == "localhost",
-               let port = Int(parts[1].prefix { $0.isNumber }) {
+                let port = Int(parts[1].prefix { $0.isNumber })
+            {
                 return port
             }
         }

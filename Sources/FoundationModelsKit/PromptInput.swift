@@ -22,7 +22,8 @@ public enum PromptInput {
         if normalized[cut.endIndex].isWhitespace { return String(cut) + "…" }
         // Back up to the last space if it is not too far: no half words.
         if let space = cut.lastIndex(where: { $0 == " " || $0 == "\n" }),
-           cut.distance(from: space, to: cut.endIndex) <= 20, space > cut.startIndex {
+            cut.distance(from: space, to: cut.endIndex) <= 20, space > cut.startIndex
+        {
             return String(cut[..<space]) + "…"
         }
         return String(cut) + "…"

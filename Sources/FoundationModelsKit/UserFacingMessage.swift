@@ -49,7 +49,8 @@ public struct UserFacingMessage: Sendable, Hashable, CustomStringConvertible, Lo
         case .unavailable(.deviceNotEligible):
             self.init(title: "Not available on this device", detail: "This device cannot run the on-device model.", action: .hideFeature)
         case .unavailable(.appleIntelligenceNotEnabled):
-            self.init(title: "The on-device model is turned off", detail: "Turn the model on in the settings to use this feature.", action: .hideFeature)
+            self.init(
+                title: "The on-device model is turned off", detail: "Turn the model on in the settings to use this feature.", action: .hideFeature)
         case .unavailable(.modelNotReady):
             self.init(title: "The model is not ready yet", detail: "The model is still being installed. Try again in a little while.", action: .retry)
         }
@@ -65,7 +66,7 @@ public struct UserFacingMessage: Sendable, Hashable, CustomStringConvertible, Lo
         case LanguageModelError.contextSizeExceeded, LanguageModelSession.GenerationError.exceededContextWindowSize:
             self = .conversationTooLong
         case LanguageModelError.rateLimited, LanguageModelSession.GenerationError.rateLimited,
-             LanguageModelSession.GenerationError.concurrentRequests, LanguageModelSession.Error.concurrentRequests:
+            LanguageModelSession.GenerationError.concurrentRequests, LanguageModelSession.Error.concurrentRequests:
             self.init(title: "Busy", detail: "The model is answering other requests. Try again in a moment.", action: .retry)
         case LanguageModelError.guardrailViolation, LanguageModelSession.GenerationError.guardrailViolation:
             self.init(title: "Can't help with that", detail: "This request was blocked by the safety guardrails.", action: .rephrase)
@@ -74,7 +75,9 @@ public struct UserFacingMessage: Sendable, Hashable, CustomStringConvertible, Lo
         case LanguageModelError.unsupportedLanguageOrLocale, LanguageModelSession.GenerationError.unsupportedLanguageOrLocale:
             self.init(title: "Language not supported", detail: "The model does not support this language yet.", action: .rephrase)
         case SystemLanguageModel.Error.assetsUnavailable, LanguageModelSession.GenerationError.assetsUnavailable:
-            self.init(title: "The model is not ready yet", detail: "The model's files are not available right now. Try again in a little while.", action: .retry)
+            self.init(
+                title: "The model is not ready yet", detail: "The model's files are not available right now. Try again in a little while.",
+                action: .retry)
         case is PrivateCloudComputeLanguageModel.Error:
             self.init(title: "The server is unavailable", detail: "The model server cannot answer right now. Try again later.", action: .retry)
         case is LanguageModelSession.ToolCallError:

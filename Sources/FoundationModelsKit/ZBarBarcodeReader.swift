@@ -53,8 +53,10 @@ public struct ZBarBarcodeReader: Sendable {
     /// The error a reader without its executable throws, with the install
     /// command in it.
     public var notInstalled: OCRError {
-        OCRError(.engineNotFound, "\(configuration.executable) was not found: install zbar "
-                 + "(Debian and Ubuntu: apt-get install zbar-tools; macOS: brew install zbar) or set the executable's path")
+        OCRError(
+            .engineNotFound,
+            "\(configuration.executable) was not found: install zbar "
+                + "(Debian and Ubuntu: apt-get install zbar-tools; macOS: brew install zbar) or set the executable's path")
     }
 
     /// The codes in the image at `image` (PNG, JPEG, PBM… whatever zbar's
@@ -70,7 +72,8 @@ public struct ZBarBarcodeReader: Sendable {
         } catch {
             switch error {
             case .cannotStart(let reason): throw OCRError(.engineNotFound, "\(executable.path) could not be started: \(reason)")
-            case .timedOut: throw OCRError(.timedOut, "zbarimg took longer than \(configuration.timeLimit) on \(image.lastPathComponent) and was stopped")
+            case .timedOut:
+                throw OCRError(.timedOut, "zbarimg took longer than \(configuration.timeLimit) on \(image.lastPathComponent) and was stopped")
             case .cancelled: throw OCRError(.cancelled, "cancelled: zbarimg was stopped")
             }
         }

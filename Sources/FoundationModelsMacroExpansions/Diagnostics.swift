@@ -56,7 +56,8 @@ enum GenerableDiagnostic: DiagnosticMessage {
         case .duplicateCaseName(let name):
             return "a '@Generable' enum can't have more than one case named '\(name)'"
         case .duplicatePayloadKey(let caseName, let key):
-            return "associated value '\(key)' of case '\(caseName)' collides with another key of its generated content; \"case\" is reserved and keys must be unique"
+            return
+                "associated value '\(key)' of case '\(caseName)' collides with another key of its generated content; \"case\" is reserved and keys must be unique"
         case .guideOnNonStoredProperty:
             return "'@Guide' can only be applied to a stored property"
         case .guideOnStaticProperty:

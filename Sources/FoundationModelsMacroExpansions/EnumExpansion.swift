@@ -60,7 +60,8 @@ struct UnknownValueError {
         // Type and case names are identifiers, so they need no escaping;
         // the only interpolation is the offending string itself.
         let choices = cases.map(\.key).joined(separator: ", ")
-        let literal = #""Unexpected "# + what + #" \"\("# + variable + #")\" for "# + typeName
+        let literal =
+            #""Unexpected "# + what + #" \"\("# + variable + #")\" for "# + typeName
             + "; expected one of: " + choices + #"""#
         return """
             throw Swift.DecodingError.dataCorrupted(Swift.DecodingError.Context(codingPath: [], debugDescription: \(literal)))

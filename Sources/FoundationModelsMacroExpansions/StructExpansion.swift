@@ -31,9 +31,10 @@ struct StructExpansion {
 
     private func generationSchema() -> DeclSyntax {
         let description = arguments.description?.trimmedDescription ?? "nil"
-        let nilArgument = arguments.representNilExplicitly.map {
-            "representNilExplicitlyInGeneratedContent: \($0),\n"
-        } ?? ""
+        let nilArgument =
+            arguments.representNilExplicitly.map {
+                "representNilExplicitlyInGeneratedContent: \($0),\n"
+            } ?? ""
         let list = CodeList.array(generatedProperties.map(Self.schemaProperty))
         return """
             \(raw: access)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
@@ -129,12 +130,14 @@ struct StructExpansion {
             writesNilAsNull: arguments.writesNilAsNull,
             id: identityProperties.first.map { "self.\($0.name)" }
         )
-        let initializer = ["\(access)nonisolated init(_ content: FoundationModels.GeneratedContent) throws {"]
+        let initializer =
+            ["\(access)nonisolated init(_ content: FoundationModels.GeneratedContent) throws {"]
             + assignments + ["}"]
-        return (initializer + [
-            "\(access)nonisolated var generatedContent: FoundationModels.GeneratedContent {",
-            builder.body(alwaysReturn: false),
-            "}",
-        ]).joined(separator: "\n")
+        return
+            (initializer + [
+                "\(access)nonisolated var generatedContent: FoundationModels.GeneratedContent {",
+                builder.body(alwaysReturn: false),
+                "}",
+            ]).joined(separator: "\n")
     }
 }

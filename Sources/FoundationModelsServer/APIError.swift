@@ -22,12 +22,17 @@ struct APIError: Error, Equatable {
     /// The JSON body (`param` and `code` are null when not set, as OpenAI's are).
     var body: String {
         let null = ChatCompletionsServer.null
-        return WireJSON.object([("error", WireJSON.object([
-            ("message", WireJSON.string(message)),
-            ("type", WireJSON.string(type)),
-            ("param", param.map(WireJSON.string) ?? null),
-            ("code", code.map(WireJSON.string) ?? null),
-        ]))]).jsonString
+        return WireJSON.object([
+            (
+                "error",
+                WireJSON.object([
+                    ("message", WireJSON.string(message)),
+                    ("type", WireJSON.string(type)),
+                    ("param", param.map(WireJSON.string) ?? null),
+                    ("code", code.map(WireJSON.string) ?? null),
+                ])
+            )
+        ]).jsonString
     }
 
     /// The error a session's failure is reported as. With `gateway`, the
@@ -55,11 +60,15 @@ struct APIError: Error, Equatable {
         case SystemLanguageModel.Error.assetsUnavailable(let info) where gateway:
             return .upstream(status: 502, "The upstream server could not answer: \(info.debugDescription)")
         case SystemLanguageModel.Error.assetsUnavailable(let info):
-            return APIError(status: 503, message: "The model is unavailable: \(info.debugDescription)", type: "server_error", param: nil, code: "model_unavailable", retryAfter: 30)
+            return APIError(
+                status: 503, message: "The model is unavailable: \(info.debugDescription)", type: "server_error", param: nil,
+                code: "model_unavailable", retryAfter: 30)
         case let error as GeneratedContent.ParsingError where gateway:
             return .upstream(status: 502, "The upstream server's answer could not be read: \(error.debugDescription)")
         case let error as GeneratedContent.ParsingError:
-            return APIError(status: 500, message: "The model's answer could not be completed: \(error.debugDescription)", type: "server_error", param: nil, code: nil)
+            return APIError(
+                status: 500, message: "The model's answer could not be completed: \(error.debugDescription)", type: "server_error", param: nil,
+                code: nil)
         default:
             return APIError(status: 500, message: "The model could not answer: \(error)", type: "server_error", param: nil, code: nil)
         }

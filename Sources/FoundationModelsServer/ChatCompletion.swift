@@ -82,10 +82,12 @@ struct ChatCompletion: Sendable {
         }
         var entries: [Transcript.Entry] = []
         if !instructions.isEmpty || !tools.isEmpty {
-            entries.append(.instructions(Transcript.Instructions(
-                segments: instructions.isEmpty ? [] : text(instructions.joined(separator: "\n\n")),
-                toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) }
-            )))
+            entries.append(
+                .instructions(
+                    Transcript.Instructions(
+                        segments: instructions.isEmpty ? [] : text(instructions.joined(separator: "\n\n")),
+                        toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) }
+                    )))
         }
         let session = LanguageModelSession(model: model, tools: tools, transcript: Transcript(entries: entries + history))
         return Turn(session: session, prompt: prompt, earlierRounds: rounds)

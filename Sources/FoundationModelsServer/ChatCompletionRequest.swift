@@ -72,15 +72,17 @@ struct ChatCompletionRequest {
     /// Parses and checks `body`.
     /// - Throws: ``APIError`` with status 400 naming what is wrong.
     init(json body: String, limits: Limits) throws(APIError) {
-        let fields = try Self.fields(ofJSON: body, known: [
-            "model", "messages", "stream", "stream_options", "max_tokens", "max_completion_tokens", "temperature",
-            "top_p", "seed", "stop", "n", "response_format", "tools", "tool_choice", "user", "frequency_penalty",
-            "presence_penalty", "logprobs", "parallel_tool_calls", "metadata", "store",
-            // Not OpenAI's: llama-server, vLLM and Ollama read top_k, and
-            // OpenAICompatibleLanguageModel sends it. Reasoning effort is
-            // accepted and has no effect (the model does not reason).
-            "top_k", "reasoning_effort",
-        ])
+        let fields = try Self.fields(
+            ofJSON: body,
+            known: [
+                "model", "messages", "stream", "stream_options", "max_tokens", "max_completion_tokens", "temperature",
+                "top_p", "seed", "stop", "n", "response_format", "tools", "tool_choice", "user", "frequency_penalty",
+                "presence_penalty", "logprobs", "parallel_tool_calls", "metadata", "store",
+                // Not OpenAI's: llama-server, vLLM and Ollama read top_k, and
+                // OpenAICompatibleLanguageModel sends it. Reasoning effort is
+                // accepted and has no effect (the model does not reason).
+                "top_k", "reasoning_effort",
+            ])
 
         model = try Self.string(fields["model"], "model")
         messages = try Self.messages(fields["messages"], limit: limits.maximumMessages)
@@ -93,7 +95,9 @@ struct ChatCompletionRequest {
         let maxTokens = try Self.integer(fields["max_tokens"], "max_tokens")
         let maxCompletionTokens = try Self.integer(fields["max_completion_tokens"], "max_completion_tokens")
         if let tokens = maxCompletionTokens ?? maxTokens {
-            guard tokens >= 1 else { throw .invalid("max_tokens must be at least 1.", param: maxCompletionTokens != nil ? "max_completion_tokens" : "max_tokens") }
+            guard tokens >= 1 else {
+                throw .invalid("max_tokens must be at least 1.", param: maxCompletionTokens != nil ? "max_completion_tokens" : "max_tokens")
+            }
             maximumTokens = tokens
         }
         if let cap = limits.maximumTokens {
@@ -316,7 +320,9 @@ struct ChatCompletionRequest {
         for (index, item) in items.enumerated() {
             let param = "\(param)[\(index)]"
             guard case .structure(let fields, _) = item.kind else { throw .invalid("\(param) must be an object.", param: param) }
-            guard let id = try string(fields["id"], "\(param).id"), !id.isEmpty else { throw .invalid("\(param).id is missing.", param: "\(param).id") }
+            guard let id = try string(fields["id"], "\(param).id"), !id.isEmpty else {
+                throw .invalid("\(param).id is missing.", param: "\(param).id")
+            }
             if let type = try string(fields["type"], "\(param).type"), type != "function" {
                 throw .invalid("\(param).type '\(type)' is not 'function'.", param: "\(param).type")
             }
@@ -367,7 +373,11 @@ struct ChatCompletionRequest {
         guard let name = try string(definition["name"], "\(param).name") else {
             throw .invalid("\(param).name is missing.", param: "\(param).name")
         }
-        guard (1...64).contains(name.utf8.count), name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }) else {
+        guard (1...64).contains(name.utf8.count),
+            name.utf8.allSatisfy({
+                $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0)
+            })
+        else {
             throw .invalid("\(param).name '\(name)' must be 1 to 64 letters, digits, underscores or dashes.", param: "\(param).name")
         }
         guard tools.allSatisfy({ $0.name != name }) else { throw .invalid("\(param).name '\(name)' is used twice.", param: "\(param).name") }
@@ -379,7 +389,8 @@ struct ChatCompletionRequest {
                 throw .invalid("\(param).parameters must be a JSON Schema object.", param: "\(param).parameters")
             }
             // `{}` is how clients say "no arguments".
-            parameters = try Self.schema(from: keywords.isEmpty ? #"{"type":"object","properties":{}}"# : schema.jsonString, param: "\(param).parameters")
+            parameters = try Self.schema(
+                from: keywords.isEmpty ? #"{"type":"object","properties":{}}"# : schema.jsonString, param: "\(param).parameters")
         } else {
             parameters = try Self.schema(from: #"{"type":"object","properties":{}}"#, param: "\(param).parameters")
         }
@@ -396,16 +407,20 @@ struct ChatCompletionRequest {
         case .string("required"): choice = .required
         case .structure(let fields, _):
             guard try string(fields["type"], "tool_choice.type") == "function",
-                  let function = fields["function"], case .structure(let named, _) = function.kind,
-                  let name = try string(named["name"], "tool_choice.function.name") else {
-                throw .invalid("tool_choice must be 'auto', 'none', 'required' or {\"type\": \"function\", \"function\": {\"name\": ...}}.", param: "tool_choice")
+                let function = fields["function"], case .structure(let named, _) = function.kind,
+                let name = try string(named["name"], "tool_choice.function.name")
+            else {
+                throw .invalid(
+                    "tool_choice must be 'auto', 'none', 'required' or {\"type\": \"function\", \"function\": {\"name\": ...}}.", param: "tool_choice"
+                )
             }
             guard tools.contains(where: { $0.name == name }) else {
                 throw .invalid("tool_choice names '\(name)', which is not one of the tools.", param: "tool_choice.function.name")
             }
             choice = .function(name)
         default:
-            throw .invalid("tool_choice must be 'auto', 'none', 'required' or {\"type\": \"function\", \"function\": {\"name\": ...}}.", param: "tool_choice")
+            throw .invalid(
+                "tool_choice must be 'auto', 'none', 'required' or {\"type\": \"function\", \"function\": {\"name\": ...}}.", param: "tool_choice")
         }
         if tools.isEmpty, choice != .none {
             throw .invalid("tool_choice is only allowed when tools are specified.", param: "tool_choice")
@@ -451,7 +466,9 @@ struct ChatCompletionRequest {
                 }
                 guard partTypes.contains(type), let partText = try string(fields["text"], "\(param)[\(index)].text") else {
                     let supported = partTypes.sorted().map { "'\($0)'" }.joined(separator: ", ")
-                    throw .invalid("\(param)[\(index)]: content parts of type '\(type)' are not supported (only \(supported)).", param: "\(param)[\(index)].type")
+                    throw .invalid(
+                        "\(param)[\(index)]: content parts of type '\(type)' are not supported (only \(supported)).", param: "\(param)[\(index)].type"
+                    )
                 }
                 text += partText
             }

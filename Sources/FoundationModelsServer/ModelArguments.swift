@@ -61,17 +61,25 @@ package struct ModelArguments: Sendable, Equatable {
                 let parts = label.split(separator: "@", maxSplits: 1).map(String.init)
                 let base = parts.count == 2 ? parts[1] : bases[0]
                 guard bases.contains(base) else {
-                    throw Invalid(description: "--adapter \(value): no model named '\(base)' to apply it to (the models: \(bases.joined(separator: ", ")))")
+                    throw Invalid(
+                        description: "--adapter \(value): no model named '\(base)' to apply it to (the models: \(bases.joined(separator: ", ")))")
                 }
                 entries.append(try Self.apply(options, to: Entry(name: parts[0], path: path, base: base), option: "--adapter"))
             }
             var seen: Set<String> = []
             for entry in entries {
-                guard Self.isName(entry.name) else { throw Invalid(description: "'\(entry.name)' is not a model name: letters, digits, '.', '-', '_' and ':'") }
-                guard seen.insert(entry.name).inserted else { throw Invalid(description: "two models are named '\(entry.name)': name them apart (NAME=PATH)") }
+                guard Self.isName(entry.name) else {
+                    throw Invalid(description: "'\(entry.name)' is not a model name: letters, digits, '.', '-', '_' and ':'")
+                }
+                guard seen.insert(entry.name).inserted else {
+                    throw Invalid(description: "two models are named '\(entry.name)': name them apart (NAME=PATH)")
+                }
             }
         } else if models.count > 1 || adapters.count > 1 {
-            throw Invalid(description: "one model takes one --adapter, applied to every answer; to serve adapters as models of their own, name them: --adapter NAME=FILE")
+            throw Invalid(
+                description:
+                    "one model takes one --adapter, applied to every answer; to serve adapters as models of their own, name them: --adapter NAME=FILE"
+            )
         }
         for value in aliases {
             guard let cut = value.lastIndex(of: "="), cut != value.startIndex, value.index(after: cut) != value.endIndex else {

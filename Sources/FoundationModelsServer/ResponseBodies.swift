@@ -48,15 +48,20 @@ extension ChatCompletionsServer {
     /// OpenAI's `tool_calls`: each call's id, `function` type, name and
     /// arguments as JSON text; in a stream's delta each also has its index.
     static func toolCalls(_ calls: Transcript.ToolCalls, indexed: Bool) -> GeneratedContent {
-        WireJSON.array(calls.enumerated().map { index, call in
-            WireJSON.object((indexed ? [("index", WireJSON.number(index))] : []) + [
-                ("id", WireJSON.string(callID(call.id))),
-                ("type", WireJSON.string("function")),
-                ("function", WireJSON.object([
-                    ("name", WireJSON.string(call.toolName)), ("arguments", WireJSON.string(call.arguments.jsonString)),
-                ])),
-            ])
-        })
+        WireJSON.array(
+            calls.enumerated().map { index, call in
+                WireJSON.object(
+                    (indexed ? [("index", WireJSON.number(index))] : []) + [
+                        ("id", WireJSON.string(callID(call.id))),
+                        ("type", WireJSON.string("function")),
+                        (
+                            "function",
+                            WireJSON.object([
+                                ("name", WireJSON.string(call.toolName)), ("arguments", WireJSON.string(call.arguments.jsonString)),
+                            ])
+                        ),
+                    ])
+            })
     }
 
     /// A call's id as OpenAI writes one (`call_` and hex) when the engine
@@ -66,7 +71,9 @@ extension ChatCompletionsServer {
         return "call_" + id.replacingOccurrences(of: "-", with: "").lowercased()
     }
 
-    static func completionBody(_ completion: ChatCompletion, content: String, toolCalls: Transcript.ToolCalls?, reason: String, usage: LanguageModelSession.Usage) -> String {
+    static func completionBody(
+        _ completion: ChatCompletion, content: String, toolCalls: Transcript.ToolCalls?, reason: String, usage: LanguageModelSession.Usage
+    ) -> String {
         var fields: [(String, GeneratedContent?)] = [("role", WireJSON.string("assistant"))]
         if let toolCalls {
             // Text the model wrote before its calls, if any, stays (as a stream sent it).
@@ -78,9 +85,11 @@ extension ChatCompletionsServer {
         let choice = WireJSON.object([
             ("index", WireJSON.number(0)), ("message", message), ("logprobs", null), ("finish_reason", WireJSON.string(reason)),
         ])
-        return WireJSON.object(head(completion, object: "chat.completion") + [
-            ("choices", WireJSON.array([choice])), ("usage", Self.usage(usage)),
-        ]).jsonString
+        return WireJSON.object(
+            head(completion, object: "chat.completion") + [
+                ("choices", WireJSON.array([choice])), ("usage", Self.usage(usage)),
+            ]
+        ).jsonString
     }
 
     /// A chunk whose one choice carries `delta` (`role`, `content`, or
@@ -94,9 +103,11 @@ extension ChatCompletionsServer {
     }
 
     static func usageChunk(_ completion: ChatCompletion, usage: LanguageModelSession.Usage) -> String {
-        WireJSON.object(head(completion, object: "chat.completion.chunk") + [
-            ("choices", WireJSON.array([])), ("usage", Self.usage(usage)),
-        ]).jsonString
+        WireJSON.object(
+            head(completion, object: "chat.completion.chunk") + [
+                ("choices", WireJSON.array([])), ("usage", Self.usage(usage)),
+            ]
+        ).jsonString
     }
 
     /// `GET /health`: the server's status and each model's availability,
@@ -108,12 +119,16 @@ extension ChatCompletionsServer {
         let status = available == models.count ? "ok" : available > 0 ? "degraded" : "unavailable"
         let body = WireJSON.object([
             ("status", WireJSON.string(status)),
-            ("models", WireJSON.array(models.map { model in
-                WireJSON.object([
-                    ("id", WireJSON.string(model.name)), ("available", WireJSON.bool(model.unavailability == nil)),
-                    ("reason", model.unavailability.map(WireJSON.string)),
-                ])
-            })),
+            (
+                "models",
+                WireJSON.array(
+                    models.map { model in
+                        WireJSON.object([
+                            ("id", WireJSON.string(model.name)), ("available", WireJSON.bool(model.unavailability == nil)),
+                            ("reason", model.unavailability.map(WireJSON.string)),
+                        ])
+                    })
+            ),
         ])
         return json(available > 0 ? 200 : 503, body.jsonString)
     }

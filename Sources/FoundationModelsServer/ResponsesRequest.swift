@@ -29,12 +29,14 @@ struct ResponsesRequest {
     /// - Throws: ``APIError`` with status 400 naming what is wrong.
     init(json body: String, limits: ChatCompletionRequest.Limits) throws(APIError) {
         typealias Read = ChatCompletionRequest
-        let fields = try Read.fields(ofJSON: body, known: [
-            "model", "input", "instructions", "stream", "stream_options", "max_output_tokens", "temperature", "top_p",
-            "tools", "tool_choice", "text", "parallel_tool_calls", "metadata", "store", "user", "previous_response_id",
-            "reasoning", "truncation", "include", "top_logprobs", "service_tier", "prompt_cache_key",
-            "safety_identifier", "background", "conversation", "prompt", "max_tool_calls",
-        ])
+        let fields = try Read.fields(
+            ofJSON: body,
+            known: [
+                "model", "input", "instructions", "stream", "stream_options", "max_output_tokens", "temperature", "top_p",
+                "tools", "tool_choice", "text", "parallel_tool_calls", "metadata", "store", "user", "previous_response_id",
+                "reasoning", "truncation", "include", "top_logprobs", "service_tier", "prompt_cache_key",
+                "safety_identifier", "background", "conversation", "prompt", "max_tool_calls",
+            ])
         if let id = try Read.string(fields["previous_response_id"], "previous_response_id") {
             throw .invalid(
                 "previous_response_id '\(id)' cannot be used: this server is stateless and keeps no responses (store is false). "
@@ -217,7 +219,8 @@ struct ResponsesRequest {
         case .string("required"): choice = .required
         case .structure(let fields, _):
             guard try ChatCompletionRequest.string(fields["type"], "tool_choice.type") == "function",
-                  let name = try ChatCompletionRequest.string(fields["name"], "tool_choice.name") else {
+                let name = try ChatCompletionRequest.string(fields["name"], "tool_choice.name")
+            else {
                 throw .invalid(usage, param: "tool_choice")
             }
             guard tools.contains(where: { $0.name == name }) else {

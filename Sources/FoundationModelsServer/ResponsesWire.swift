@@ -124,13 +124,21 @@ final class ResponsesWire {
                 let arguments = call.arguments.jsonString
                 events.append(("response.output_item.added", item(Self.call(call, done: false), at: index)))
                 // Whole, in one piece: the arguments are complete JSON once the grammar has closed them.
-                events.append(("response.function_call_arguments.delta", WireJSON.object([
-                    ("item_id", WireJSON.string(itemID)), ("output_index", WireJSON.number(index)), ("delta", WireJSON.string(arguments)),
-                ])))
-                events.append(("response.function_call_arguments.done", WireJSON.object([
-                    ("item_id", WireJSON.string(itemID)), ("output_index", WireJSON.number(index)),
-                    ("name", WireJSON.string(call.toolName)), ("arguments", WireJSON.string(arguments)),
-                ])))
+                events.append(
+                    (
+                        "response.function_call_arguments.delta",
+                        WireJSON.object([
+                            ("item_id", WireJSON.string(itemID)), ("output_index", WireJSON.number(index)), ("delta", WireJSON.string(arguments)),
+                        ])
+                    ))
+                events.append(
+                    (
+                        "response.function_call_arguments.done",
+                        WireJSON.object([
+                            ("item_id", WireJSON.string(itemID)), ("output_index", WireJSON.number(index)),
+                            ("name", WireJSON.string(call.toolName)), ("arguments", WireJSON.string(arguments)),
+                        ])
+                    ))
                 let done = Self.call(call, done: true)
                 output.append(done)
                 events.append(("response.output_item.done", item(done, at: index)))
@@ -153,11 +161,14 @@ final class ResponsesWire {
     /// A failure after the stream began: OpenAI's `error` event.
     func failure(_ error: APIError) -> (String, GeneratedContent) {
         let null = ChatCompletionsServer.null
-        return ("error", WireJSON.object([
-            ("code", error.code.map(WireJSON.string) ?? WireJSON.string(error.type)),
-            ("message", WireJSON.string(error.message)),
-            ("param", error.param.map(WireJSON.string) ?? null),
-        ]))
+        return (
+            "error",
+            WireJSON.object([
+                ("code", error.code.map(WireJSON.string) ?? WireJSON.string(error.type)),
+                ("message", WireJSON.string(error.message)),
+                ("param", error.param.map(WireJSON.string) ?? null),
+            ])
+        )
     }
 
     /// One SSE event: its name, and its data with `type` and `sequence_number`.
@@ -190,10 +201,11 @@ final class ResponsesWire {
     }
 
     private func inPart(_ fields: [(String, GeneratedContent?)], at index: Int? = nil) -> GeneratedContent {
-        WireJSON.object([
-            ("item_id", WireJSON.string(messageID)), ("output_index", WireJSON.number(index ?? output.count)),
-            ("content_index", WireJSON.number(0)),
-        ] + fields)
+        WireJSON.object(
+            [
+                ("item_id", WireJSON.string(messageID)), ("output_index", WireJSON.number(index ?? output.count)),
+                ("content_index", WireJSON.number(0)),
+            ] + fields)
     }
 
     /// The whole answer, for a request that did not stream: every event

@@ -116,9 +116,10 @@ extension ChatCompletionsServer {
     /// iteration and with it the generation.
     func stream(
         _ events: AsyncThrowingStream<ChatCompletion.Event, any Error>,
-        write: @escaping @Sendable (
-            AsyncThrowingStream<ChatCompletion.Event, any Error>, (String) async throws -> Void
-        ) async throws -> Void
+        write:
+            @escaping @Sendable (
+                AsyncThrowingStream<ChatCompletion.Event, any Error>, (String) async throws -> Void
+            ) async throws -> Void
     ) async -> Response {
         var iterator = events.makeAsyncIterator()
         let first: ChatCompletion.Event?

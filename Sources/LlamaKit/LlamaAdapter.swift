@@ -119,7 +119,8 @@ package enum LoRACompatibility {
             guard let weight = modelTensors[name], weight.count >= 2 else {
                 return "the model has no tensor \(name)"
             }
-            let fits = name.hasPrefix("token_embd")
+            let fits =
+                name.hasPrefix("token_embd")
                 ? weight[0] == b[1] && weight[1] == a[1]
                 : weight[0] == a[0] && weight[1] == b[1] && a[1] == b[0]
             guard fits else {

@@ -1,6 +1,6 @@
 import CLlama
-import Logging
 import Foundation
+import Logging
 
 /// Process-wide llama.cpp setup: `llama_backend_init` runs exactly once, and
 /// llama.cpp's log output goes to swift-log instead of stderr.
@@ -82,15 +82,18 @@ package enum LlamaBackend {
             let parts = version.split(whereSeparator: { $0 == "." || $0 == "-" }).prefix(2).compactMap { Int($0) }
             return parts.count == 2 ? (parts[0], parts[1]) : nil
         }
-        let expected = "ggml \(expectedGGMLVersion.major).\(expectedGGMLVersion.minor).x and llama \(expectedLlamaVersion.major).\(expectedLlamaVersion.minor).x (llama.cpp \(expectedRelease))"
+        let expected =
+            "ggml \(expectedGGMLVersion.major).\(expectedGGMLVersion.minor).x and llama \(expectedLlamaVersion.major).\(expectedLlamaVersion.minor).x (llama.cpp \(expectedRelease))"
         let remedy = "install the pinned release with scripts/setup.sh, or point PKG_CONFIG_PATH and the library path at a build with the same C API"
         guard let ggmlVersion, let llamaVersion else {
             return "the loaded llama.cpp library is too old to report its version; this package needs \(expected): \(remedy)"
         }
         guard let ggml = majorMinor(ggmlVersion), let llama = majorMinor(llamaVersion),
-              ggml.0 == expectedGGMLVersion.major, ggml.1 == expectedGGMLVersion.minor,
-              llama.0 == expectedLlamaVersion.major, llama.1 == expectedLlamaVersion.minor else {
-            return "the loaded llama.cpp library\(library.map { " (\($0))" } ?? "") reports ggml \(ggmlVersion) and llama \(llamaVersion); this package was built for \(expected): \(remedy)"
+            ggml.0 == expectedGGMLVersion.major, ggml.1 == expectedGGMLVersion.minor,
+            llama.0 == expectedLlamaVersion.major, llama.1 == expectedLlamaVersion.minor
+        else {
+            return
+                "the loaded llama.cpp library\(library.map { " (\($0))" } ?? "") reports ggml \(ggmlVersion) and llama \(llamaVersion); this package was built for \(expected): \(remedy)"
         }
         return nil
     }
@@ -101,7 +104,8 @@ package enum LlamaBackend {
         // Read to the end: /proc files report a size of 0, and a read by
         // size stops after the first page.
         guard let file = FileHandle(forReadingAtPath: "/proc/self/maps"),
-              let maps = String(data: file.readDataToEndOfFile(), encoding: .utf8) else { return nil }
+            let maps = String(data: file.readDataToEndOfFile(), encoding: .utf8)
+        else { return nil }
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = line[slash...]
@@ -149,13 +153,14 @@ package enum LlamaBackend {
             guard let device = ggml_backend_dev_get(index) else { return nil }
             var free = 0, total = 0
             ggml_backend_dev_memory(device, &free, &total)
-            let kind: Device.Kind = switch ggml_backend_dev_type(device) {
-            case GGML_BACKEND_DEVICE_TYPE_CPU: .cpu
-            case GGML_BACKEND_DEVICE_TYPE_GPU: .gpu
-            case GGML_BACKEND_DEVICE_TYPE_IGPU: .integratedGPU
-            case GGML_BACKEND_DEVICE_TYPE_ACCEL: .accelerator
-            default: .other
-            }
+            let kind: Device.Kind =
+                switch ggml_backend_dev_type(device) {
+                case GGML_BACKEND_DEVICE_TYPE_CPU: .cpu
+                case GGML_BACKEND_DEVICE_TYPE_GPU: .gpu
+                case GGML_BACKEND_DEVICE_TYPE_IGPU: .integratedGPU
+                case GGML_BACKEND_DEVICE_TYPE_ACCEL: .accelerator
+                default: .other
+                }
             return Device(
                 name: ggml_backend_dev_name(device).map { String(cString: $0) } ?? "device \(index)",
                 description: ggml_backend_dev_description(device).map { String(cString: $0) } ?? "",

@@ -185,7 +185,8 @@ package final class LlamaBatchContext {
                 throw LlamaError.invalidArgument("sequence \(run.sequence) is out of range or appears twice")
             }
             guard run.position >= 0, run.tokens.count <= sequenceLength - run.position else {
-                throw LlamaError.contextWindowExceeded(requested: run.position + run.tokens.count, available: max(0, sequenceLength - run.position), capacity: sequenceLength)
+                throw LlamaError.contextWindowExceeded(
+                    requested: run.position + run.tokens.count, available: max(0, sequenceLength - run.position), capacity: sequenceLength)
             }
             for token in run.tokens where token < 0 || Int(token) >= vocabularySize {
                 throw LlamaError.invalidToken(token)
@@ -305,15 +306,17 @@ extension LlamaBatchContext.Parameters {
         params.n_threads_batch = Int32(batchThreads)
         params.swa_full = fullSlidingWindowCache
         params.no_perf = true
-        params.flash_attn_type = switch flashAttention {
-        case .automatic: LLAMA_FLASH_ATTN_TYPE_AUTO
-        case .enabled: LLAMA_FLASH_ATTN_TYPE_ENABLED
-        case .disabled: LLAMA_FLASH_ATTN_TYPE_DISABLED
-        }
+        params.flash_attn_type =
+            switch flashAttention {
+            case .automatic: LLAMA_FLASH_ATTN_TYPE_AUTO
+            case .enabled: LLAMA_FLASH_ATTN_TYPE_ENABLED
+            case .disabled: LLAMA_FLASH_ATTN_TYPE_DISABLED
+            }
         params.type_k = keyCacheType.ggmlType
         params.type_v = valueCacheType.ggmlType
         guard let context = llama_init_from_model(model.pointer, params) else {
-            throw LlamaError.contextCreationFailed(reason: "llama_init_from_model returned null (\(sequences) × \(contextLength) positions, out of memory?)")
+            throw LlamaError.contextCreationFailed(
+                reason: "llama_init_from_model returned null (\(sequences) × \(contextLength) positions, out of memory?)")
         }
         guard let memory = llama_get_memory(context) else {
             llama_free(context)

@@ -112,7 +112,8 @@ package final class LlamaModel: @unchecked Sendable {
         var result: [String: String] = [:]
         for index in 0..<llama_model_meta_count(pointer) {
             guard let key = indexed(index, llama_model_meta_key_by_index),
-                  let value = indexed(index, llama_model_meta_val_str_by_index) else { continue }
+                let value = indexed(index, llama_model_meta_val_str_by_index)
+            else { continue }
             result[key] = value
         }
         return result

@@ -135,7 +135,8 @@ package final class LlamaPromptTokenizer: Sendable {
         var position = 0
         while position < bytes.count {
             guard startsMarker[Int(bytes[position])],
-                  let marker = markers.first(where: { bytes.matches($0, at: position) }) else {
+                let marker = markers.first(where: { bytes.matches($0, at: position) })
+            else {
                 position += 1
                 continue
             }

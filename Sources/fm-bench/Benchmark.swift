@@ -178,7 +178,9 @@ struct Benchmark {
         // (`make maskbench`) and the GPU's (scripts/gpu/bench.sh, on
         // another machine).
         var text = report.markdown()
-        let kept = [(MaskBench.Report.begin, MaskBench.Report.end), ("<!-- gpu:begin -->", "<!-- gpu:end -->"), (OwnWork.Report.begin, OwnWork.Report.end)]
+        let kept = [
+            (MaskBench.Report.begin, MaskBench.Report.end), ("<!-- gpu:begin -->", "<!-- gpu:end -->"), (OwnWork.Report.begin, OwnWork.Report.end),
+        ]
         if let existing = try? String(contentsOfFile: output, encoding: .utf8) {
             for (begin, end) in kept {
                 guard let start = existing.range(of: begin), let stop = existing.range(of: end) else { continue }

@@ -21,8 +21,9 @@ enum ColdStart {
     /// The parent: seconds from launching the child to its first token.
     static func measure() throws -> Double {
         let start = Measure.clock.now
-        let child = try ChildServer(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL, ["cold-ttft"],
-                                    standardError: .inherited)
+        let child = try ChildServer(
+            URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL, ["cold-ttft"],
+            standardError: .inherited)
         var announced = false
         while !announced, case .line(let line) = child.nextLineBlocking(within: .seconds(600)) {
             announced = line.contains(marker)

@@ -100,7 +100,9 @@ struct ConcurrencyBenchmark {
         var aloneError: String?
         for round in 1...Self.rounds {
             for (index, count) in Self.counts.enumerated() {
-                let prompts = (0..<count).map { "Story \(round)-\(count)-\($0): write a long story about \(Self.subjects[$0 % Self.subjects.count])." }
+                let prompts = (0..<count).map {
+                    "Story \(round)-\(count)-\($0): write a long story about \(Self.subjects[$0 % Self.subjects.count])."
+                }
 
                 log("sessions at once, round \(round) of \(Self.rounds): \(count), ours")
                 let before = (engine.statistics.withLock { $0 }, loaded.scheduler.statistics)
@@ -122,9 +124,10 @@ struct ConcurrencyBenchmark {
                 if aloneError == nil {
                     log("sessions at once, round \(round) of \(Self.rounds): \(count), llama.cpp alone")
                     do {
-                        rows[index].alone.append(try DecodeCeiling.measure(
-                            model: configuration.modelPath, threads: configuration.threads, contextLength: contextSize,
-                            tokens: maximumTokens, prompts: rendered))
+                        rows[index].alone.append(
+                            try DecodeCeiling.measure(
+                                model: configuration.modelPath, threads: configuration.threads, contextLength: contextSize,
+                                tokens: maximumTokens, prompts: rendered))
                     } catch {
                         aloneError = "\(error)"
                     }
@@ -142,12 +145,15 @@ struct ConcurrencyBenchmark {
                     for try await completion in group { all.append(completion) }
                     return all
                 }
-                rows[index].server.append(Sample(tokens: completions.reduce(0) { $0 + $1.predicted },
-                                                 seconds: (Measure.clock.now - serverStarted).inSeconds))
+                rows[index].server.append(
+                    Sample(
+                        tokens: completions.reduce(0) { $0 + $1.predicted },
+                        seconds: (Measure.clock.now - serverStarted).inSeconds))
             }
         }
-        return Result(rows: rows, model: configuration.modelPath, threads: configuration.threads,
-                      serverCommand: server?.command, serverError: serverError, aloneError: aloneError)
+        return Result(
+            rows: rows, model: configuration.modelPath, threads: configuration.threads,
+            serverCommand: server?.command, serverError: serverError, aloneError: aloneError)
     }
 
     /// The prompts as our session renders them (chat template included):

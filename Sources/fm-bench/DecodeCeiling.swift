@@ -21,7 +21,8 @@ enum DecodeCeiling {
     /// standard output.
     static func child(_ arguments: [String]) throws {
         guard arguments.count >= 5, let threads = Int(arguments[1]), let contextLength = Int(arguments[2]),
-              let tokens = Int(arguments[3]) else {
+            let tokens = Int(arguments[3])
+        else {
             throw BenchmarkError("usage: fm-bench decode-ceiling MODEL THREADS CONTEXT TOKENS PROMPT…")
         }
         let prompts = Array(arguments.dropFirst(4))
@@ -37,9 +38,10 @@ enum DecodeCeiling {
         let clock = ContinuousClock()
         let start = clock.now
         var positions = tokenized.map(\.count)
-        var rows = try context.decode((0..<count).map {
-            .init(sequence: $0, position: 0, tokens: tokenized[$0][...], computesLogits: true)
-        })
+        var rows = try context.decode(
+            (0..<count).map {
+                .init(sequence: $0, position: 0, tokens: tokenized[$0][...], computesLogits: true)
+            })
         for _ in 0..<tokens {
             var runs: [LlamaBatchContext.Run] = []
             for sequence in 0..<count {
@@ -56,9 +58,10 @@ enum DecodeCeiling {
 
     /// The parent: runs the child and reads its tokens per second.
     static func measure(model: String, threads: Int, contextLength: Int, tokens: Int, prompts: [String]) throws -> Double {
-        let child = try ChildProcess.runBlocking(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL,
-                                                 ["decode-ceiling", model, "\(threads)", "\(contextLength)", "\(tokens)"] + prompts,
-                                                 standardError: .discarded)
+        let child = try ChildProcess.runBlocking(
+            URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL,
+            ["decode-ceiling", model, "\(threads)", "\(contextLength)", "\(tokens)"] + prompts,
+            standardError: .discarded)
         let text = child.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         guard child.status == 0, let rate = Double(text) else {
             throw BenchmarkError("the decode-ceiling child failed (status \(child.status))")

@@ -82,13 +82,16 @@ struct GuidedCase: Sendable {
             task(ReceiptTask.self),
             task(TicketTask.self),
             task(FlashcardTask.self) { deck in
-                count(deck.cards, 3...3, "cards") + deck.cards.flatMap { card in
-                    card.question.wholeMatch(of: /(What|Where|When|Who|Which|How|Why)[^?\n]{3,100}\?/) == nil ? ["question \(card.question)"] : []
-                }
+                count(deck.cards, 3...3, "cards")
+                    + deck.cards.flatMap { card in
+                        card.question.wholeMatch(of: /(What|Where|When|Who|Which|How|Why)[^?\n]{3,100}\?/) == nil ? ["question \(card.question)"] : []
+                    }
             },
             task(CrateTask.self) { count($0.tags, 3...5, "tags") },
-            typed(AlbumInsight.self, instructions: VinylPrompts.albumInsightInstructions,
-                  prompt: VinylPrompts.albumInsight(collection.albums[0], in: stats)) { count($0.moods, 2...3, "moods") },
+            typed(
+                AlbumInsight.self, instructions: VinylPrompts.albumInsightInstructions,
+                prompt: VinylPrompts.albumInsight(collection.albums[0], in: stats)
+            ) { count($0.moods, 2...3, "moods") },
             typed(ListeningSession.self, instructions: "You plan listening sessions.", prompt: "Plan a relaxed jazz evening.") { session in
                 (session.catalogNumber.wholeMatch(of: /[A-Z]{2}[0-9]{4}/) == nil ? ["catalogNumber \(session.catalogNumber)"] : [])
                     + within(session.speed, 0.5...2.0, "speed") + count(session.tracks, 3...3, "tracks")

@@ -92,9 +92,10 @@ struct GuidedEndToEnd {
             // The prompt exactly as our session renders it (the same text
             // goes to llama-server), and its user turn (the unconstrained
             // answer's prompt).
-            let rendered = try await SystemLanguageModel.default.renderedInput(for: EvalRunner.typedTranscript(
-                instructions: conversation.instructions, prompt: conversation.prompt, schema: item.schema
-            ))
+            let rendered = try await SystemLanguageModel.default.renderedInput(
+                for: EvalRunner.typedTranscript(
+                    instructions: conversation.instructions, prompt: conversation.prompt, schema: item.schema
+                ))
             let userText = EvalRunner.turns(of: rendered).prompt
             log("guided end to end: \(item.name), ours")
             var row = Row(schema: item.name)
@@ -105,8 +106,9 @@ struct GuidedEndToEnd {
                 var sample: Sample
                 do {
                     let answer = try await conversation.respond(session, options)
-                    sample = Sample(wall: 0, steps: 0, generated: 0, problems: conversation.problems(answer.json), json: answer.json,
-                                    promptTokens: answer.inputTokens, cachedTokens: answer.cachedTokens)
+                    sample = Sample(
+                        wall: 0, steps: 0, generated: 0, problems: conversation.problems(answer.json), json: answer.json,
+                        promptTokens: answer.inputTokens, cachedTokens: answer.cachedTokens)
                 } catch {
                     sample = Sample(wall: 0, steps: 0, generated: 0, problems: ["\(error)"], json: "")
                 }
@@ -148,20 +150,22 @@ struct GuidedEndToEnd {
                     let prompt = rendered.text
                     for _ in 0...runs {
                         let cpuBefore = Self.processCPUSeconds()
-                        let completion = try await server.complete(prompt: prompt, constraint: .jsonSchema(item.schema.jsonSchema.jsonString), maximumTokens: maximumTokens)
+                        let completion = try await server.complete(
+                            prompt: prompt, constraint: .jsonSchema(item.schema.jsonSchema.jsonString), maximumTokens: maximumTokens)
                         ownCPUDuringServer += Self.processCPUSeconds() - cpuBefore
                         var problems = conversation.problems(completion.content)
                         if completion.stopType != "eos" { problems.append("stopped by \(completion.stopType)") }
-                        row.grammar.append(Sample(
-                            wall: completion.wall,
-                            steps: max(0, completion.predicted - 1),
-                            generated: completion.predicted,
-                            problems: problems,
-                            json: completion.content,
-                            promptTokens: completion.promptEvaluated + completion.promptCached,
-                            cachedTokens: completion.promptCached,
-                            serverTime: (completion.promptMilliseconds + completion.predictedMilliseconds) / 1000
-                        ))
+                        row.grammar.append(
+                            Sample(
+                                wall: completion.wall,
+                                steps: max(0, completion.predicted - 1),
+                                generated: completion.predicted,
+                                problems: problems,
+                                json: completion.content,
+                                promptTokens: completion.promptEvaluated + completion.promptCached,
+                                cachedTokens: completion.promptCached,
+                                serverTime: (completion.promptMilliseconds + completion.predictedMilliseconds) / 1000
+                            ))
                     }
                     // The same text as ours: llama.cpp's grammar reduced to
                     // our answer (one request; the prompt is cached).

@@ -10,9 +10,13 @@ struct LlamaBench {
 
     /// pp`promptTokens` from an empty context, and tg`generatedTokens`
     /// after `depth` tokens of context.
-    static func run(binary: String, model: String, threads: Int, promptTokens: Int, generatedTokens: Int, depth: Int = 0, repetitions: Int = 5) throws -> LlamaBench {
+    static func run(binary: String, model: String, threads: Int, promptTokens: Int, generatedTokens: Int, depth: Int = 0, repetitions: Int = 5) throws
+        -> LlamaBench
+    {
         let depths = depth > 0 ? "0,\(depth)" : "0"
-        let arguments = ["-m", model, "-t", "\(threads)", "-p", "\(promptTokens)", "-n", "\(generatedTokens)", "-d", depths, "-r", "\(repetitions)", "-o", "json"]
+        let arguments = [
+            "-m", model, "-t", "\(threads)", "-p", "\(promptTokens)", "-n", "\(generatedTokens)", "-d", depths, "-r", "\(repetitions)", "-o", "json",
+        ]
         let child = try ChildProcess.runBlocking(URL(fileURLWithPath: binary), arguments, standardError: .discarded)
         guard child.status == 0, let rows = try JSONSerialization.jsonObject(with: Data(child.standardOutput.utf8)) as? [[String: Any]] else {
             throw BenchmarkError("llama-bench failed (status \(child.status))")
@@ -24,8 +28,12 @@ struct LlamaBench {
             return value
         }
         return LlamaBench(
-            prefillTokensPerSecond: try speed { ($0["n_prompt"] as? Int) == promptTokens && ($0["n_gen"] as? Int) == 0 && ($0["n_depth"] as? Int ?? 0) == 0 },
-            decodeTokensPerSecond: try speed { ($0["n_gen"] as? Int) == generatedTokens && ($0["n_prompt"] as? Int) == 0 && ($0["n_depth"] as? Int ?? 0) == depth },
+            prefillTokensPerSecond: try speed {
+                ($0["n_prompt"] as? Int) == promptTokens && ($0["n_gen"] as? Int) == 0 && ($0["n_depth"] as? Int ?? 0) == 0
+            },
+            decodeTokensPerSecond: try speed {
+                ($0["n_gen"] as? Int) == generatedTokens && ($0["n_prompt"] as? Int) == 0 && ($0["n_depth"] as? Int ?? 0) == depth
+            },
             command: ([binary] + arguments).joined(separator: " ")
         )
     }

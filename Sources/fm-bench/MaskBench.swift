@@ -155,7 +155,8 @@ enum MaskBench {
                     if test >= verdicts.count { unjudged += 1 } else if !applicable[index][test] { dropped += 1 }
                 }
             }
-            validatorNote = "Python jsonschema 4.23.0 (no format assertions, as the published labels): \(dropped) instances whose rewritten form does not have its published label, and \(unjudged) it could not judge (remote references, errors, time limit), are not applicable"
+            validatorNote =
+                "Python jsonschema 4.23.0 (no format assertions, as the published labels): \(dropped) instances whose rewritten form does not have its published label, and \(unjudged) it could not judge (remote references, errors, time limit), are not applicable"
         }
 
         var results: [(engine: String, schemas: [Int], outcomes: [Outcome], note: String)] = []
@@ -194,7 +195,9 @@ enum MaskBench {
                     let outcome = result.outcomes[position]
                     let total = outcome.maskNanoseconds.reduce(0, +) / 1000
                     let worst = (outcome.maskNanoseconds.max() ?? 0) / 1000
-                    lines.append("\(result.engine)\t\(jobs[index].name)\t\(outcome.compiled)\t\(String(format: "%.1f", outcome.compileNanoseconds / 1e6))\t\(outcome.maskNanoseconds.count)\t\(Int(total))\t\(Int(worst))\t\(outcome.hang ? "HANG" : "")\(outcome.crash ? "CRASH" : "")\t\(outcome.accepted.map { $0 ? "1" : "0" }.joined())\t\(jobs[index].tests.map { $0.valid ? "1" : "0" }.joined())\t\(applicable[index].map { $0 ? "1" : "0" }.joined())\t\(outcome.error ?? "")")
+                    lines.append(
+                        "\(result.engine)\t\(jobs[index].name)\t\(outcome.compiled)\t\(String(format: "%.1f", outcome.compileNanoseconds / 1e6))\t\(outcome.maskNanoseconds.count)\t\(Int(total))\t\(Int(worst))\t\(outcome.hang ? "HANG" : "")\(outcome.crash ? "CRASH" : "")\t\(outcome.accepted.map { $0 ? "1" : "0" }.joined())\t\(jobs[index].tests.map { $0.valid ? "1" : "0" }.joined())\t\(applicable[index].map { $0 ? "1" : "0" }.joined())\t\(outcome.error ?? "")"
+                    )
                 }
             }
             try lines.joined(separator: "\n").write(toFile: detail, atomically: true, encoding: .utf8)
@@ -276,10 +279,11 @@ enum MaskBench {
                     tests.append((valid, rewritten, tokens, position))
                 }
             }
-            jobs.append(Job(
-                id: jobs.count, name: name, file: directory.appendingPathComponent(name).path, schema: schema.canonicalJSON,
-                tests: tests, originals: originals
-            ))
+            jobs.append(
+                Job(
+                    id: jobs.count, name: name, file: directory.appendingPathComponent(name).path, schema: schema.canonicalJSON,
+                    tests: tests, originals: originals
+                ))
         }
         return jobs
     }
@@ -404,7 +408,9 @@ enum MaskBench {
             let rewriter = InstanceRewriter(document: schemaContent)
             guard case .array(let tests)? = fields["tests"]?.kind else { continue }
             for test in tests {
-                guard case .structure(let entry, _) = test.kind, case .bool(let valid)? = entry["valid"]?.kind, let data = entry["data"] else { continue }
+                guard case .structure(let entry, _) = test.kind, case .bool(let valid)? = entry["valid"]?.kind, let data = entry["data"] else {
+                    continue
+                }
                 let text = rewriter.text(data)
                 var decoder = constraint.makeDecoder()
                 var refusedAt: Int?
@@ -416,9 +422,11 @@ enum MaskBench {
                 }
                 let verdict = refusedAt == nil ? (decoder.canEnd ? "accepted" : "incomplete") : "refused at byte \(refusedAt!)"
                 let bytes = Array(text.utf8)
-                let shown = refusedAt.map {
-                    String(decoding: bytes[max(0, $0 - 60)..<$0], as: UTF8.self) + " ⟂ " + String(decoding: bytes[$0..<min(bytes.count, $0 + 30)], as: UTF8.self)
-                } ?? String(text.prefix(200))
+                let shown =
+                    refusedAt.map {
+                        String(decoding: bytes[max(0, $0 - 60)..<$0], as: UTF8.self) + " ⟂ "
+                            + String(decoding: bytes[$0..<min(bytes.count, $0 + 30)], as: UTF8.self)
+                    } ?? String(text.prefix(200))
                 print("   \(valid ? "valid  " : "invalid") \(verdict): \(shown)")
             }
         }
@@ -594,7 +602,8 @@ struct InstanceRewriter {
                 continue
             }
             if let patterns = member(schema, "patternProperties"), case .structure(let fields, _) = patterns.kind {
-                for (pattern, child) in fields where (try? NSRegularExpression(pattern: pattern))?.firstMatch(in: key, range: NSRange(key.startIndex..., in: key)) != nil {
+                for (pattern, child) in fields
+                where (try? NSRegularExpression(pattern: pattern))?.firstMatch(in: key, range: NSRange(key.startIndex..., in: key)) != nil {
                     result.append(child)
                 }
             }

@@ -56,7 +56,8 @@ extension MaskBench {
                 var right = true
                 // Our protocol: the rewritten instances the validator kept;
                 // an engine's own protocol: its instances and labels, all.
-                let judged: [(test: Int, valid: Bool)] = outcome.labels.map { Array($0.enumerated()).map { ($0.offset, $0.element) } }
+                let judged: [(test: Int, valid: Bool)] =
+                    outcome.labels.map { Array($0.enumerated()).map { ($0.offset, $0.element) } }
                     ?? jobs[job].tests.enumerated().filter { applicable[job][$0.offset] }.map { ($0.offset, $0.element.valid) }
                 for (test, valid) in judged {
                     let accepted = test < outcome.accepted.count && outcome.accepted[test]
@@ -88,7 +89,10 @@ extension MaskBench {
             var message = error
             if let range = message.range(of: "Invalid generation schema: ") { message = String(message[range.upperBound...]) }
             if let range = message.range(of: #"keyword "[^"]+""#, options: .regularExpression) { return String(message[range]) }
-            for phrase in ["unsatisfiable", "oneOf", "not at", "patternProperties", "pattern", "reference", "$ref", "allOf", "enum", "propertyNames", "dependency", "too many states", "more than", "format"] where message.contains(phrase) {
+            for phrase in [
+                "unsatisfiable", "oneOf", "not at", "patternProperties", "pattern", "reference", "$ref", "allOf", "enum", "propertyNames",
+                "dependency", "too many states", "more than", "format",
+            ] where message.contains(phrase) {
                 return phrase
             }
             return String(message.prefix(60))
@@ -102,7 +106,9 @@ extension MaskBench {
             }
             func micro(_ nanoseconds: Double) -> String { String(format: "%.1f", nanoseconds / 1000) }
             func milli(_ nanoseconds: Double) -> String { String(format: "%.2f", nanoseconds / 1e6) }
-            var lines = ["| | " + chosen.map(\.engine).joined(separator: " | ") + " |", "|---|" + chosen.map { _ in "---:" }.joined(separator: "|") + "|"]
+            var lines = [
+                "| | " + chosen.map(\.engine).joined(separator: " | ") + " |", "|---|" + chosen.map { _ in "---:" }.joined(separator: "|") + "|",
+            ]
             lines.append(row("schemas") { "\($0.schemas)" })
             lines.append(row("compiled") { "\($0.compiled)" })
             lines.append(row("**passing**") { "**\($0.passing)**" })
@@ -127,12 +133,14 @@ extension MaskBench {
                 for (index, other) in all.enumerated().dropFirst() {
                     let name = chosen[index].engine
                     lines.append("")
-                    lines.append(String(
-                        format: "Ours ÷ %@: mask mean %.2f×, p99 %.2f×; compile mean %.2f×, p99 %.2f×; compile + first mask p99 %.2f× (below 1 is faster).",
-                        name, ours.mask.mean / max(other.mask.mean, 1), ours.mask.p99 / max(other.mask.p99, 1),
-                        ours.compile.mean / max(other.compile.mean, 1), ours.compile.p99 / max(other.compile.p99, 1),
-                        ours.firstToken.p99 / max(other.firstToken.p99, 1)
-                    ))
+                    lines.append(
+                        String(
+                            format:
+                                "Ours ÷ %@: mask mean %.2f×, p99 %.2f×; compile mean %.2f×, p99 %.2f×; compile + first mask p99 %.2f× (below 1 is faster).",
+                            name, ours.mask.mean / max(other.mask.mean, 1), ours.mask.p99 / max(other.mask.p99, 1),
+                            ours.compile.mean / max(other.compile.mean, 1), ours.compile.p99 / max(other.compile.p99, 1),
+                            ours.firstToken.p99 / max(other.firstToken.p99, 1)
+                        ))
                 }
             }
             return lines
@@ -142,7 +150,8 @@ extension MaskBench {
             var lines = [Self.begin, "## MaskBench: JSON Schema coverage and mask time", ""]
             let date = ISO8601DateFormatter().string(from: Date())
             let cores = ProcessInfo.processInfo.activeProcessorCount
-            lines.append("""
+            lines.append(
+                """
                 \(jobs.count) schemas of jsonschemabench's MaskBench (\(jobs.reduce(0) { $0 + $1.tests.count }) instances), one thread, \
                 \(cores) cores, \(date). Vocabulary: \(vocabularyCount) tokens from `\(URL(fileURLWithPath: options.modelPath).lastPathComponent)`; \
                 every engine gets the same tokens (each instance rewritten compact, properties in schema order, then tokenized by the model's \
@@ -158,13 +167,16 @@ extension MaskBench {
             lines += table(subset: nil, engines: ["ours", "llguidance"])
             if let xgrammar = results.first(where: { $0.engine == "xgrammar" }), !xgrammar.schemas.isEmpty {
                 lines.append("")
-                lines.append("XGrammar compiles slowly (the published run needed about 80 minutes on 40 threads), so it runs on every \(options.xgrammarEvery)th schema; all three engines on that sample:")
+                lines.append(
+                    "XGrammar compiles slowly (the published run needed about 80 minutes on 40 threads), so it runs on every \(options.xgrammarEvery)th schema; all three engines on that sample:"
+                )
                 lines.append("")
                 lines += table(subset: Set(xgrammar.schemas), engines: ["ours", "llguidance", "xgrammar"])
             }
             if let own = results.first(where: { $0.engine == "llguidance-own" }), !own.schemas.isEmpty {
                 lines.append("")
-                lines.append("""
+                lines.append(
+                    """
                     llguidance under jsonschemabench's own MaskBench protocol (`llguidance-own`: maskbench/maskbench/runner.py and \
                     llg_engine.py — the file's schema and instances as written, `json.dumps(indent=None, ensure_ascii=False)`, the model's \
                     tokenizer, llguidance's default options with flexible whitespace, every instance applicable, an instance accepted when no \
@@ -186,7 +198,9 @@ extension MaskBench {
                 let reasons = figures(ours, subset: nil).errors.sorted { $0.value > $1.value }.prefix(12)
                 if !reasons.isEmpty {
                     lines.append("")
-                    lines.append("Our compile errors by reason (a schema we cannot enforce exactly is refused before decoding): " + reasons.map { "\($0.key) \($0.value)" }.joined(separator: "; ") + ".")
+                    lines.append(
+                        "Our compile errors by reason (a schema we cannot enforce exactly is refused before decoding): "
+                            + reasons.map { "\($0.key) \($0.value)" }.joined(separator: "; ") + ".")
                 }
             }
             lines.append("")

@@ -78,14 +78,15 @@ struct MaskBenchmark {
                 leaves.append(leafTime / 1e9)
                 constraint = compiled
             }
-            compiles.append(Compile(
-                schema: item.name,
-                isAnswerType: item.conversation != nil,
-                firstGrammar: grammar[0],
-                firstMask: leaves[0],
-                grammar: Distribution.median(Array(grammar.dropFirst())),
-                mask: Distribution.median(Array(leaves.dropFirst()))
-            ))
+            compiles.append(
+                Compile(
+                    schema: item.name,
+                    isAnswerType: item.conversation != nil,
+                    firstGrammar: grammar[0],
+                    firstMask: leaves[0],
+                    grammar: Distribution.median(Array(grammar.dropFirst())),
+                    mask: Distribution.median(Array(leaves.dropFirst()))
+                ))
             constraints.append(constraint!)
         }
 

@@ -91,7 +91,9 @@ enum OwnWork {
         // The same instructions in every run (so the same tokens and
         // counts), different for every request (so nothing is cached).
         func session(_ index: Int) -> LanguageModelSession {
-            LanguageModelSession(model: model, instructions: "Session \(index). You are a careful assistant. Speak plainly about rivers and answer in short sentences.")
+            LanguageModelSession(
+                model: model, instructions: "Session \(index). You are a careful assistant. Speak plainly about rivers and answer in short sentences."
+            )
         }
         for index in 0..<2 {
             _ = try await Measure.stream(session(1000 + index), prompt, maximumTokens: answerTokens)
@@ -149,20 +151,23 @@ enum OwnWork {
         log("running \(modelPath) under callgrind (minutes)")
         let child: ChildProcess.Output
         do {
-            child = try ChildProcess.runBlocking(["valgrind"] + valgrindArguments + [stripped.path, "own-work-child", modelPath],
-                                                 environment: childEnvironment)
+            child = try ChildProcess.runBlocking(
+                ["valgrind"] + valgrindArguments + [stripped.path, "own-work-child", modelPath],
+                environment: childEnvironment)
         } catch {
             throw BenchmarkError("valgrind could not be started: \(error)")
         }
         // Valgrind's log, kept beside the dumps.
         try? child.standardError.write(to: work.appendingPathComponent("valgrind.log"), atomically: true, encoding: .utf8)
         guard child.status == 0,
-              let counts = try? JSONSerialization.jsonObject(with: Data(child.standardOutput.utf8)) as? [String: [Int]],
-              let short = counts["short"], let long = counts["long"], let prompt = counts["prompt"]?.first
+            let counts = try? JSONSerialization.jsonObject(with: Data(child.standardOutput.utf8)) as? [String: [Int]],
+            let short = counts["short"], let long = counts["long"], let prompt = counts["prompt"]?.first
         else {
             let log = child.standardError
             if log.contains("unhandled instruction bytes") {
-                throw BenchmarkError("valgrind met an instruction it cannot run (AVX-512 in llama.cpp's native build?): set FM_CALLGRIND_LIBRARY_PATH to the lib folder of `scripts/setup.sh --gpu=cpu-baseline --llama-only` (make callgrind does)")
+                throw BenchmarkError(
+                    "valgrind met an instruction it cannot run (AVX-512 in llama.cpp's native build?): set FM_CALLGRIND_LIBRARY_PATH to the lib folder of `scripts/setup.sh --gpu=cpu-baseline --llama-only` (make callgrind does)"
+                )
             }
             throw BenchmarkError("the run under valgrind failed (status \(child.status)):\n\(log.suffix(2000))")
         }
@@ -173,7 +178,8 @@ enum OwnWork {
         return Report(
             model: label, requests: requests, shortTokens: short, longTokens: long, promptTokens: prompt,
             short: phases[0], long: phases[1],
-            command: "valgrind " + valgrindArguments.dropLast().joined(separator: " ") + " --callgrind-out-file=DIR/callgrind.out fm-bench own-work-child \(label).gguf"
+            command: "valgrind " + valgrindArguments.dropLast().joined(separator: " ")
+                + " --callgrind-out-file=DIR/callgrind.out fm-bench own-work-child \(label).gguf"
         )
     }
 
@@ -181,7 +187,8 @@ enum OwnWork {
     /// modules in it) and the Swift runtime's libraries.
     static func isSwiftSide(_ object: String) -> Bool {
         let name = (object as NSString).lastPathComponent
-        return name == "fm-bench" || object.contains("/usr/lib/swift/") || name.hasPrefix("libswift") || name.hasPrefix("libFoundation") || name.hasPrefix("lib_Foundation") || name == "libdispatch.so" || name == "libBlocksRuntime.so"
+        return name == "fm-bench" || object.contains("/usr/lib/swift/") || name.hasPrefix("libswift") || name.hasPrefix("libFoundation")
+            || name.hasPrefix("lib_Foundation") || name == "libdispatch.so" || name == "libBlocksRuntime.so"
     }
 
     /// Reads one callgrind dump written with `--compress-strings=no
@@ -250,18 +257,31 @@ extension OwnWork.Report {
         let extra = Double(max(1, extraTokens))
         func perToken(_ long: Int, _ short: Int) -> Double { Double(long - short) / extra }
         var lines = [Self.begin, "## The session's own work, in instructions (callgrind)", ""]
-        lines.append("Written by `make callgrind` (\(machine)). Model: \(model) (\(promptTokens) prompt tokens per request, greedy, loop stopping off), one thread, llama.cpp built for x86-64-v3 (`scripts/setup.sh --gpu=cpu-baseline`: valgrind runs no AVX-512). Instructions, not seconds: the same binary and inputs give the same counts whatever the machine is doing, so a change of a few per cent in the session's own work shows here where a 2-core timing cannot see it. Waiting (a thread woken late) costs time but no instructions: `fm-bench throughput` (the Throughput table) times the same path against llama-bench.")
+        lines.append(
+            "Written by `make callgrind` (\(machine)). Model: \(model) (\(promptTokens) prompt tokens per request, greedy, loop stopping off), one thread, llama.cpp built for x86-64-v3 (`scripts/setup.sh --gpu=cpu-baseline`: valgrind runs no AVX-512). Instructions, not seconds: the same binary and inputs give the same counts whatever the machine is doing, so a change of a few per cent in the session's own work shows here where a 2-core timing cannot see it. Waiting (a thread woken late) costs time but no instructions: `fm-bench throughput` (the Throughput table) times the same path against llama-bench."
+        )
         lines.append("")
         lines.append("| | the session's own work | inside `llama_decode` (llama.cpp, the reference) | own / (own + llama_decode) |")
         lines.append("| --- | ---: | ---: | ---: |")
-        lines.append("| a 1-token answer (per request) | \(count(Double(short.own) / perRequest)) | \(count(Double(short.decode) / perRequest)) | \(String(format: "%.1f", 100 * Double(short.own) / Double(max(1, short.total)))) % |")
+        lines.append(
+            "| a 1-token answer (per request) | \(count(Double(short.own) / perRequest)) | \(count(Double(short.decode) / perRequest)) | \(String(format: "%.1f", 100 * Double(short.own) / Double(max(1, short.total)))) % |"
+        )
         let ownToken = perToken(long.own, short.own)
         let decodeToken = perToken(long.decode, short.decode)
-        lines.append("| each further generated token | \(count(ownToken)) | \(count(decodeToken)) | \(String(format: "%.1f", 100 * ownToken / max(1, ownToken + decodeToken))) % |")
+        lines.append(
+            "| each further generated token | \(count(ownToken)) | \(count(decodeToken)) | \(String(format: "%.1f", 100 * ownToken / max(1, ownToken + decodeToken))) % |"
+        )
         lines.append("")
-        lines.append("Where a request's own instructions go (per 1-token answer): the Swift side (the package's code and Swift's runtime) \(count(Double(short.swiftSide) / perRequest)); llama.cpp called outside `llama_decode`: " + short.llamaCalls.sorted { $0.value > $1.value }.prefix(6).map { "`\($0.key)` \(count(Double($0.value) / perRequest))" }.joined(separator: ", ") + "; the rest (the C library under both) \(count(Double(short.own - short.swiftSide - short.llamaCalls.values.reduce(0, +)) / perRequest)).")
+        lines.append(
+            "Where a request's own instructions go (per 1-token answer): the Swift side (the package's code and Swift's runtime) \(count(Double(short.swiftSide) / perRequest)); llama.cpp called outside `llama_decode`: "
+                + short.llamaCalls.sorted { $0.value > $1.value }.prefix(6).map { "`\($0.key)` \(count(Double($0.value) / perRequest))" }.joined(
+                    separator: ", ")
+                + "; the rest (the C library under both) \(count(Double(short.own - short.swiftSide - short.llamaCalls.values.reduce(0, +)) / perRequest))."
+        )
         lines.append("")
-        lines.append("The Swift side's functions with the most instructions of their own per generated token (long answers less 1-token answers, per extra token):")
+        lines.append(
+            "The Swift side's functions with the most instructions of their own per generated token (long answers less 1-token answers, per extra token):"
+        )
         lines.append("")
         lines.append("| function | instructions per token |")
         lines.append("| --- | ---: |")
@@ -274,7 +294,9 @@ extension OwnWork.Report {
             lines.append("| `\(OwnWork.shortened(name).replacingOccurrences(of: "|", with: "\\|"))` | \(count(value)) |")
         }
         lines.append("")
-        lines.append("Tokens: 1-token answers \(shortTokens.map(String.init).joined(separator: ", ")); long answers \(longTokens.map(String.init).joined(separator: ", ")). Command: `\(command)`.")
+        lines.append(
+            "Tokens: 1-token answers \(shortTokens.map(String.init).joined(separator: ", ")); long answers \(longTokens.map(String.init).joined(separator: ", ")). Command: `\(command)`."
+        )
         lines.append(Self.end)
         return lines
     }
@@ -303,8 +325,10 @@ extension OwnWork {
     static func demangle(_ symbols: [String]) -> [String] {
         // Standard input from a file: written to a pipe, a long list would
         // wait on `swift demangle`, which waits on its full output pipe.
-        guard let child = try? ChildProcess.runBlocking(["swift", "demangle", "--simplified", "--compact"],
-                                                        input: symbols.joined(separator: "\n").appending("\n"), standardError: .discarded)
+        guard
+            let child = try? ChildProcess.runBlocking(
+                ["swift", "demangle", "--simplified", "--compact"],
+                input: symbols.joined(separator: "\n").appending("\n"), standardError: .discarded)
         else { return symbols }
         let lines = child.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard child.status == 0, lines.count >= symbols.count else { return symbols }

@@ -27,9 +27,12 @@ extension Suite.Report {
         lines.append("| session creation | \(f(sessionCreationMicroseconds, 2)) µs |")
         lines.append("| time to first token, cold (new process: start, model load, prompt) | \(ms(coldTTFT)) |")
         lines.append("| time to first token, warm, \(instructionTokens)-token instructions | \(ms(warmTTFT)) |")
-        lines.append("| time to first token after `prewarm`, same instructions | \(ms(prewarmedTTFT)) (\(f(prewarmedTTFT / max(warmTTFT, 1e-9) * 100, 0))% of warm) |")
+        lines.append(
+            "| time to first token after `prewarm`, same instructions | \(ms(prewarmedTTFT)) (\(f(prewarmedTTFT / max(warmTTFT, 1e-9) * 100, 0))% of warm) |"
+        )
         lines.append("| second turn of a conversation (\(transcriptTokens) tokens, \(secondTurnCached) cached) | \(ms(secondTurnTTFT)) |")
-        lines.append("| same turn, whole transcript re-evaluated | \(ms(reevaluatedTTFT)) (\(f(reevaluatedTTFT / max(secondTurnTTFT, 1e-9), 1))× slower) |")
+        lines.append(
+            "| same turn, whole transcript re-evaluated | \(ms(reevaluatedTTFT)) (\(f(reevaluatedTTFT / max(secondTurnTTFT, 1e-9), 1))× slower) |")
         lines.append("")
         lines.append("Each latency is the mean of 3 runs; instructions are unique per run so nothing is cached")
         lines.append("unless the measurement says so.")

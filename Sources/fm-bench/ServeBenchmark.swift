@@ -115,7 +115,8 @@ struct ServeBenchmark {
     func measure(port: Int, prompts: [[String]], round: Int, name: String, log: @Sendable (String) -> Void) async throws -> [Sample] {
         let model = try OpenAICompatibleLanguageModel(
             baseURL: URL(string: "http://127.0.0.1:\(port)/v1")!, model: ServeProcess.modelName, apiKeyEnvironmentVariable: nil)
-        _ = try await LanguageModelSession(model: model).respond(to: "Hello", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 4))
+        _ = try await LanguageModelSession(model: model).respond(
+            to: "Hello", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 4))
         let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: maximumTokens)
         var samples: [Sample] = []
         for batch in prompts {
@@ -164,7 +165,9 @@ struct ServeBenchmark {
         for row in result.rows {
             let tokens = "\(row.ours.reduce(0) { $0 + $1.tokens }), \(row.server.reduce(0) { $0 + $1.tokens })"
             let rounds = row.roundRatios.map { f($0, 2) }.joined(separator: ", ")
-            lines.append("| \(row.clients) | \(median(row.ours)) | \(median(row.server)) | \(row.oursOverServer.map { f($0, 2) } ?? "–") | \(tokens) | \(rounds) |")
+            lines.append(
+                "| \(row.clients) | \(median(row.ours)) | \(median(row.server)) | \(row.oursOverServer.map { f($0, 2) } ?? "–") | \(tokens) | \(rounds) |"
+            )
         }
         lines += [
             "",

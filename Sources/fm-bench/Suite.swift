@@ -58,7 +58,8 @@ struct Suite {
         for _ in 0..<3 {
             let instructions = Measure.freshInstructions(words: 380)
             instructionTokens = try await SystemLanguageModel.default.tokenCount(for: Instructions(instructions))
-            warm.append(try await Measure.stream(LanguageModelSession(instructions: instructions + " "), "Say hello.", maximumTokens: 4).timeToFirstToken)
+            warm.append(
+                try await Measure.stream(LanguageModelSession(instructions: instructions + " "), "Say hello.", maximumTokens: 4).timeToFirstToken)
             let session = LanguageModelSession(instructions: instructions)
             session.prewarm(promptPrefix: Prompt("Say"))
             try await Task.sleep(for: .seconds(3))
@@ -93,7 +94,9 @@ struct Suite {
         // and on the bench model when it is another file.
         var throughput: [Throughput.Result] = []
         var files: [String] = []
-        for path in [environment["FOUNDATION_MODELS_SMALL_MODEL"], environment["FOUNDATION_MODELS_DEFAULT_MODEL"], environment["FOUNDATION_MODELS_MODEL"]] {
+        for path in [
+            environment["FOUNDATION_MODELS_SMALL_MODEL"], environment["FOUNDATION_MODELS_DEFAULT_MODEL"], environment["FOUNDATION_MODELS_MODEL"],
+        ] {
             if let path, !path.isEmpty, !files.contains(path) { files.append(path) }
         }
         for path in files {

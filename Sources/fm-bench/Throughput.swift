@@ -103,22 +103,29 @@ struct Throughput {
             let depth = depths.isEmpty ? 0 : depths.reduce(0, +) / depths.count
             let promptTokens = Int(Measure.median(prefillTokens.map(Double.init)))
             do {
-                references.append(try LlamaBench.run(binary: binary, model: modelPath, threads: threads, promptTokens: promptTokens, generatedTokens: 64, depth: depth, repetitions: 3))
+                references.append(
+                    try LlamaBench.run(
+                        binary: binary, model: modelPath, threads: threads, promptTokens: promptTokens, generatedTokens: 64, depth: depth,
+                        repetitions: 3))
             } catch {
                 referenceError = "\(error)"
             }
         }
         let depth = depths.isEmpty ? 0 : depths.reduce(0, +) / depths.count
-        let reference = references.isEmpty ? nil : LlamaBench(
-            prefillTokensPerSecond: Measure.median(references.map(\.prefillTokensPerSecond)),
-            decodeTokensPerSecond: Measure.median(references.map(\.decodeTokensPerSecond)),
-            command: references.last?.command ?? ""
-        )
-        return Result(label: label, modelPath: modelPath, prefill: Measure.median(prefill),
-                      prefillInDecode: Measure.median(prefillInDecode), prefillTokens: Int(Measure.median(prefillTokens.map(Double.init))),
-                      decode: Measure.median(decode), decodeInDecode: Measure.median(decodeInDecode),
-                      depth: depth, overheadPerToken: Measure.median(overheads), rounds: rounds,
-                      reference: reference, referenceError: referenceError)
+        let reference =
+            references.isEmpty
+            ? nil
+            : LlamaBench(
+                prefillTokensPerSecond: Measure.median(references.map(\.prefillTokensPerSecond)),
+                decodeTokensPerSecond: Measure.median(references.map(\.decodeTokensPerSecond)),
+                command: references.last?.command ?? ""
+            )
+        return Result(
+            label: label, modelPath: modelPath, prefill: Measure.median(prefill),
+            prefillInDecode: Measure.median(prefillInDecode), prefillTokens: Int(Measure.median(prefillTokens.map(Double.init))),
+            decode: Measure.median(decode), decodeInDecode: Measure.median(decodeInDecode),
+            depth: depth, overheadPerToken: Measure.median(overheads), rounds: rounds,
+            reference: reference, referenceError: referenceError)
     }
 
     static func markdown(_ results: [Result]) -> [String] {
@@ -128,8 +135,12 @@ struct Throughput {
         lines.append("| --- | --- | ---: | ---: | ---: |")
         for result in results {
             if let reference = result.reference {
-                lines.append("| \(result.label) | prefill (tokens/s) | \(f(result.prefill)) | \(f(reference.prefillTokensPerSecond)) (pp\(result.prefillTokens)) | \(f(result.prefill / reference.prefillTokensPerSecond, 2)) |")
-                lines.append("| \(result.label) | decode (tokens/s) | \(f(result.decode)) | \(f(reference.decodeTokensPerSecond)) (tg64 @ d\(result.depth)) | \(f(result.decode / reference.decodeTokensPerSecond, 2)) |")
+                lines.append(
+                    "| \(result.label) | prefill (tokens/s) | \(f(result.prefill)) | \(f(reference.prefillTokensPerSecond)) (pp\(result.prefillTokens)) | \(f(result.prefill / reference.prefillTokensPerSecond, 2)) |"
+                )
+                lines.append(
+                    "| \(result.label) | decode (tokens/s) | \(f(result.decode)) | \(f(reference.decodeTokensPerSecond)) (tg64 @ d\(result.depth)) | \(f(result.decode / reference.decodeTokensPerSecond, 2)) |"
+                )
             } else {
                 lines.append("| \(result.label) | prefill (tokens/s) | \(f(result.prefill)) | – | – |")
                 lines.append("| \(result.label) | decode (tokens/s) | \(f(result.decode)) | – | – |")
@@ -137,7 +148,9 @@ struct Throughput {
         }
         lines.append("")
         for result in results {
-            lines.append("- \(result.label): inside `llama_decode`: \(f(result.prefillInDecode * 100)) % of a prefill's wall time, \(f(result.decodeInDecode * 100)) % of a 64-token answer's (the rest is the session's own work: rendering, tokens, sampling, text); the session's own time per generated token, outside `llama_decode`: \(f(result.overheadPerToken * 1e6, 0)) µs.")
+            lines.append(
+                "- \(result.label): inside `llama_decode`: \(f(result.prefillInDecode * 100)) % of a prefill's wall time, \(f(result.decodeInDecode * 100)) % of a 64-token answer's (the rest is the session's own work: rendering, tokens, sampling, text); the session's own time per generated token, outside `llama_decode`: \(f(result.overheadPerToken * 1e6, 0)) µs."
+            )
         }
         for result in results {
             if let reference = result.reference {
@@ -153,7 +166,9 @@ struct Throughput {
         lines.append("as many tokens (`-p`, the median of the session's); session decode is the tokens")
         lines.append("after the first of a 64-token answer to an equally long uncached prompt, over the extra time")
         lines.append("it took. The reference decodes at the same depth (`-d`, the session's prompt tokens):")
-        lines.append("decoding after 80 tokens of context costs more than from an empty one. \(results.first?.rounds ?? 3) round\(results.first?.rounds == 1 ? "" : "s"), each")
+        lines.append(
+            "decoding after 80 tokens of context costs more than from an empty one. \(results.first?.rounds ?? 3) round\(results.first?.rounds == 1 ? "" : "s"), each"
+        )
         lines.append("3 session runs then llama-bench `-r 3`; medians (this machine drifts by several percent).")
         lines.append("")
         return lines

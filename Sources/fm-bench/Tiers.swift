@@ -57,7 +57,8 @@ struct TiersBenchmark {
         do {
             try await server.waitUntilReady()
             let remote = try OpenAICompatibleLanguageModel(baseURL: URL(string: "http://127.0.0.1:\(server.port)/v1")!, model: "bench")
-            _ = try await LanguageModelSession(model: remote).respond(to: "Hi", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 2))
+            _ = try await LanguageModelSession(model: remote).respond(
+                to: "Hi", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 2))
             for _ in 0..<runs {
                 let (seconds, response) = try await Self.timed {
                     try await LanguageModelSession(model: remote).respond(to: Self.prompt, generating: Forecast.self, options: options)
@@ -93,12 +94,14 @@ struct TiersBenchmark {
         var routed: [Double] = []
         var plain: [Double] = []
         for _ in 0..<3 {
-            routed.append(try await Self.timed {
-                for _ in 0..<count { _ = try await router.respond(to: "x", policy: .cloudFree) }
-            }.0 / Double(count))
-            plain.append(try await Self.timed {
-                for _ in 0..<count { _ = try await LanguageModelSession(model: instant).respond(to: "x") }
-            }.0 / Double(count))
+            routed.append(
+                try await Self.timed {
+                    for _ in 0..<count { _ = try await router.respond(to: "x", policy: .cloudFree) }
+                }.0 / Double(count))
+            plain.append(
+                try await Self.timed {
+                    for _ in 0..<count { _ = try await LanguageModelSession(model: instant).respond(to: "x") }
+                }.0 / Double(count))
         }
         return Result(
             runs: runs,

@@ -63,7 +63,9 @@ enum TypedAnswers {
         lines.append("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
         for row in rows {
             let rate = row.warmSeconds > 0 ? Double(row.generatedTokens) / row.warmSeconds : 0
-            lines.append("| \(row.schema) | \(f(row.firstSeconds * 1000)) ms | \(f(row.warmSeconds * 1000)) ms | \(row.generatedTokens) | \(row.modelSteps) | \(f(rate)) | \(row.valid ? "yes" : "no: " + row.problems.prefix(2).joined(separator: "; ")) |")
+            lines.append(
+                "| \(row.schema) | \(f(row.firstSeconds * 1000)) ms | \(f(row.warmSeconds * 1000)) ms | \(row.generatedTokens) | \(row.modelSteps) | \(f(rate)) | \(row.valid ? "yes" : "no: " + row.problems.prefix(2).joined(separator: "; ")) |"
+            )
         }
         lines.append("")
         return lines

@@ -35,16 +35,19 @@ struct FMServe: AsyncParsableCommand {
     @Option(help: "The port to listen on (0: any free port, printed when listening; default: 8080).")
     var port: Int?
 
-    @Option(help: ArgumentHelp(
-        "Listen on a Unix domain socket instead of TCP (its file's permissions say who may connect; the API key still applies).",
-        valueName: "path"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Listen on a Unix domain socket instead of TCP (its file's permissions say who may connect; the API key still applies).",
+            valueName: "path"
+        ))
     var socket: String?
 
-    @Option(name: .customLong("model"), help: ArgumentHelp(
-        "A GGUF model file (default: FOUNDATION_MODELS_MODEL, else the installed default). Repeat it as NAME=PATH to serve several, each under its name (the first answers requests that name none); add ,context-size=N ,parallel=N ,max-queue=N for that model's own.",
-        valueName: "[name=]path"
-    ))
+    @Option(
+        name: .customLong("model"),
+        help: ArgumentHelp(
+            "A GGUF model file (default: FOUNDATION_MODELS_MODEL, else the installed default). Repeat it as NAME=PATH to serve several, each under its name (the first answers requests that name none); add ,context-size=N ,parallel=N ,max-queue=N for that model's own.",
+            valueName: "[name=]path"
+        ))
     var models: [String] = []
 
     /// The one-model command line's file.
@@ -53,31 +56,41 @@ struct FMServe: AsyncParsableCommand {
     @Option(name: .customLong("model-name"), help: "The model's name in the API (default: the file's name without .gguf, or --server-model).")
     var modelName: String?
 
-    @Option(name: .customLong("adapter"), help: ArgumentHelp(
-        "A LoRA adapter (GGUF) for the model, applied to every answer; or NAME=FILE, served as a model of its own over the first model (NAME@BASE=FILE: over model BASE), with the same ,context-size= ,parallel= ,max-queue= options.",
-        valueName: "[name=]file"
-    ))
+    @Option(
+        name: .customLong("adapter"),
+        help: ArgumentHelp(
+            "A LoRA adapter (GGUF) for the model, applied to every answer; or NAME=FILE, served as a model of its own over the first model (NAME@BASE=FILE: over model BASE), with the same ,context-size= ,parallel= ,max-queue= options.",
+            valueName: "[name=]file"
+        ))
     var adapters: [String] = []
 
     /// The one-model command line's adapter.
     var adapterPath: String? { adapters.first }
 
-    @Option(name: .customLong("alias"), help: ArgumentHelp("Another name clients may ask for, standing for a served model (for clients that hard-code one); repeatable.", valueName: "alias=name"))
+    @Option(
+        name: .customLong("alias"),
+        help: ArgumentHelp(
+            "Another name clients may ask for, standing for a served model (for clients that hard-code one); repeatable.", valueName: "alias=name"))
     var aliases: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "Serve an OpenAI-compatible server's model instead of a local file (its API root, such as http://127.0.0.1:8081/v1; https:// unless on this machine).",
-        valueName: "url"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Serve an OpenAI-compatible server's model instead of a local file (its API root, such as http://127.0.0.1:8081/v1; https:// unless on this machine).",
+            valueName: "url"
+        ))
     var server: String?
 
-    @Flag(name: .customLong("fallback-local"), help: "With --server: answer from the in-process model (--model, --adapter, --parallel…) while that server cannot serve.")
+    @Flag(
+        name: .customLong("fallback-local"),
+        help: "With --server: answer from the in-process model (--model, --adapter, --parallel…) while that server cannot serve.")
     var fallbackLocal = false
 
     @Option(name: .customLong("server-model"), help: "With --server: the model name that server knows.")
     var serverModel = "default"
 
-    @Option(name: .customLong("server-api-key-env"), help: ArgumentHelp("With --server: the environment variable holding that server's API key.", valueName: "name"))
+    @Option(
+        name: .customLong("server-api-key-env"),
+        help: ArgumentHelp("With --server: the environment variable holding that server's API key.", valueName: "name"))
     var serverAPIKeyEnv: String?
 
     @Option(name: .customLong("api-key"), help: "The key clients must send as 'Authorization: Bearer KEY' (default: FM_SERVE_API_KEY).")
@@ -98,16 +111,22 @@ struct FMServe: AsyncParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted.")
     var maxBodyBytes = 1 << 20
 
-    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may send nothing before it is closed: slow clients, and kept-alive connections between requests (keep it above clients' pool expiry: httpx, the openai client's, reuses idle connections for 5 s).")
+    @Option(
+        name: .customLong("idle-timeout"),
+        help:
+            "Seconds a connection may send nothing before it is closed: slow clients, and kept-alive connections between requests (keep it above clients' pool expiry: httpx, the openai client's, reuses idle connections for 5 s)."
+    )
     var idleTimeout = 30
 
     @Option(name: .customLong("shutdown-timeout"), help: "Seconds answers in progress may take to finish after SIGTERM; then they are cancelled.")
     var shutdownTimeout = 10
 
-    @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
-        "A browser origin allowed to call the API (CORS), such as https://app.example.com; repeat it for more, or '*' for any. Default: none.",
-        valueName: "origin"
-    ))
+    @Option(
+        name: .customLong("cors-origin"),
+        help: ArgumentHelp(
+            "A browser origin allowed to call the API (CORS), such as https://app.example.com; repeat it for more, or '*' for any. Default: none.",
+            valueName: "origin"
+        ))
     var corsOrigins: [String] = []
 
     @Option(name: .customLong("log-format"), help: "The access log's format on standard error: text, or json (one object a line).")
@@ -132,7 +151,8 @@ struct FMServe: AsyncParsableCommand {
         }
         for origin in corsOrigins where origin != "*" {
             guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil,
-                  url.path.isEmpty, url.query == nil, !origin.hasSuffix("/") else {
+                url.path.isEmpty, url.query == nil, !origin.hasSuffix("/")
+            else {
                 throw ValidationError("--cors-origin '\(origin)' is not an origin: scheme://host[:port], such as https://app.example.com")
             }
         }
@@ -147,7 +167,9 @@ struct FMServe: AsyncParsableCommand {
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1") }
         guard shutdownTimeout >= 0 else { throw ValidationError("--shutdown-timeout must be 0 or more") }
         if server != nil, !fallbackLocal, modelPath != nil || adapterPath != nil || parallel != nil || maxQueue != nil || contextSize != nil {
-            throw ValidationError("--server serves another server's model: --model, --adapter, --parallel, --max-queue and --context-size do not apply (without --fallback-local)")
+            throw ValidationError(
+                "--server serves another server's model: --model, --adapter, --parallel, --max-queue and --context-size do not apply (without --fallback-local)"
+            )
         }
         if fallbackLocal, server == nil { throw ValidationError("--fallback-local needs --server: the server it falls back from") }
     }

@@ -44,14 +44,19 @@ extension FM {
             if gpus.isEmpty {
                 print("offload: none (this llama.cpp build computes on the CPU; `make setup GPU=cuda` or `GPU=vulkan` builds a GPU backend)")
             } else {
-                let place = configuration.mainGPU.map { "GPU \($0) (\(gpus.indices.contains($0) ? gpus[$0].name : "not found"))" } ?? "split across \(gpus.count) GPU\(gpus.count == 1 ? "" : "s")"
-                print("offload: \(layers) to \(place); flash attention \(configuration.flashAttention.rawValue), KV cache \(configuration.kvCacheType.rawValue)")
+                let place =
+                    configuration.mainGPU.map { "GPU \($0) (\(gpus.indices.contains($0) ? gpus[$0].name : "not found"))" }
+                    ?? "split across \(gpus.count) GPU\(gpus.count == 1 ? "" : "s")"
+                print(
+                    "offload: \(layers) to \(place); flash attention \(configuration.flashAttention.rawValue), KV cache \(configuration.kvCacheType.rawValue)"
+                )
             }
         }
 
         static func explain(_ reason: SystemLanguageModel.Availability.UnavailableReason) -> String {
             switch reason {
-            case .deviceNotEligible: "deviceNotEligible (no in-process model here: llama.cpp cannot compute on this machine, its library has another C API, or the LlamaCpp trait is off)"
+            case .deviceNotEligible:
+                "deviceNotEligible (no in-process model here: llama.cpp cannot compute on this machine, its library has another C API, or the LlamaCpp trait is off)"
             case .appleIntelligenceNotEnabled: "appleIntelligenceNotEnabled (FOUNDATION_MODELS_DISABLED is set)"
             case .modelNotReady: "modelNotReady (no valid GGUF file; run `make setup` or set FOUNDATION_MODELS_MODEL)"
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +29,8 @@ extension FM {
                 print(Self.helpMessage())
                 return
             }
-            let directory = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath().deletingLastPathComponent()
+            let directory = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath()
+                .deletingLastPathComponent()
             let bench = directory.appendingPathComponent("fm-bench").path
             guard FileManager.default.isExecutableFile(atPath: bench) else {
                 throw Failure.exit(Missing(path: bench))

@@ -26,7 +26,8 @@ enum BuiltInTool: String, ExpressibleByArgument, CaseIterable {
             let reader = ZBarBarcodeReader()
             guard reader.isInstalled else {
                 throw ValidationError(
-                    "--tool barcode reads barcodes with zbar's zbarimg, which is not installed: apt-get install zbar-tools (macOS: brew install zbar)")
+                    "--tool barcode reads barcodes with zbar's zbarimg, which is not installed: apt-get install zbar-tools (macOS: brew install zbar)"
+                )
             }
             return BarcodeTool(reader: reader)
         }

@@ -26,21 +26,29 @@ extension FM {
         @Flag(name: .customLong("continue"), help: "Continue the session saved most recently.")
         var continueLatest = false
 
-        @Option(name: [.customShort("r"), .long], help: ArgumentHelp(
-            "Resume a saved session: its name (as fm chat printed it when it started), or a transcript file's path.", valueName: "name"))
+        @Option(
+            name: [.customShort("r"), .long],
+            help: ArgumentHelp(
+                "Resume a saved session: its name (as fm chat printed it when it started), or a transcript file's path.", valueName: "name"))
         var resume: String?
 
-        @Option(help: ArgumentHelp("Resume the conversation from this JSON file when it exists; save it there after every answer.", valueName: "file.json"))
+        @Option(
+            help: ArgumentHelp(
+                "Resume the conversation from this JSON file when it exists; save it there after every answer.", valueName: "file.json"))
         var transcript: String?
 
-        @Option(name: .customLong("set-default-model"), help: ArgumentHelp(
-            "Store this model (system, or a GGUF file) as fm's default, in ${XDG_CONFIG_HOME:-~/.config}/swift-foundation-models/fm.json, and chat with it.",
-            valueName: "system|file.gguf"))
+        @Option(
+            name: .customLong("set-default-model"),
+            help: ArgumentHelp(
+                "Store this model (system, or a GGUF file) as fm's default, in ${XDG_CONFIG_HOME:-~/.config}/swift-foundation-models/fm.json, and chat with it.",
+                valueName: "system|file.gguf"))
         var setDefaultModel: String?
 
-        @Option(name: .customLong("tool"), help: ArgumentHelp(
-            "A built-in tool the model may call (repeatable): ocr (Tesseract reads an image's text), barcode (zbar reads its codes).",
-            valueName: "ocr|barcode"))
+        @Option(
+            name: .customLong("tool"),
+            help: ArgumentHelp(
+                "A built-in tool the model may call (repeatable): ocr (Tesseract reads an image's text), barcode (zbar reads its codes).",
+                valueName: "ocr|barcode"))
         var tools: [BuiltInTool] = []
 
         @OptionGroup var generation: GenerationArguments
@@ -71,7 +79,8 @@ extension FM {
             if let resume { return (Settings.sessionFile(resume), true, nil) }
             if continueLatest {
                 guard let latest = Settings.latestSession() else {
-                    throw ValidationError("--continue: no saved session in \(Settings.sessionsFolder.path) (fm chat saves one after its first answer)")
+                    throw ValidationError(
+                        "--continue: no saved session in \(Settings.sessionsFolder.path) (fm chat saves one after its first answer)")
                 }
                 return (latest, true, nil)
             }
@@ -99,7 +108,8 @@ extension FM {
                 let model = try await self.model.loadedModel()
                 let conversation = try Conversation(model: model, tools: tools, instructions: instructions, file: file)
                 if conversation.turnCount > 0 {
-                    Self.notice("resumed \(conversation.turnCount) turn\(conversation.turnCount == 1 ? "" : "s") from \(transcript ?? resume ?? file.path)")
+                    Self.notice(
+                        "resumed \(conversation.turnCount) turn\(conversation.turnCount == 1 ? "" : "s") from \(transcript ?? resume ?? file.path)")
                     if instructions != nil { Self.notice("--instructions ignored: the resumed conversation keeps its own") }
                 } else if let announce {
                     Self.notice(announce)
@@ -185,7 +195,8 @@ struct ChatLoop {
     /// The conversation no longer fits: start over, drop the oldest turns
     /// until the question fits, or keep it as it is.
     mutating func contextFull(retrying text: String) async throws {
-        FM.Chat.notice("""
+        FM.Chat.notice(
+            """
             \(UserFacingMessage.conversationTooLong.title) for the model's context (\(conversation.model.contextSize) tokens).
             [n] start a new conversation and ask again  [d] drop the oldest turns and ask again  [k] keep it as it is
             """)

@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
+import TerminalSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
-import TerminalSupport
 
 /// Lines typed at `fm chat`, read on a thread of their own: `readLine`
 /// blocks, and blocking work stays off Swift's cooperative pool, whose few

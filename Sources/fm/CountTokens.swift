@@ -29,8 +29,9 @@ extension FM {
         @Option(name: .customLong("text"), help: ArgumentHelp("More text for the prompt (repeatable).", valueName: "text"))
         var texts: [String] = []
 
-        @Option(name: .customLong("image"),
-                help: ArgumentHelp("An image for the prompt, counted as the text OCR reads from it (repeatable).", valueName: "file"))
+        @Option(
+            name: .customLong("image"),
+            help: ArgumentHelp("An image for the prompt, counted as the text OCR reads from it (repeatable).", valueName: "file"))
         var images: [String] = []
 
         @Option(help: ArgumentHelp("A saved transcript (fm respond --save-transcript, fm chat), counted entry by entry.", valueName: "file.json"))
@@ -56,7 +57,8 @@ extension FM {
             parts += try await ImageText.segments(images: images, labels: [])
             var entries: [Transcript.Entry] = []
             if let instructions {
-                entries.append(.instructions(Transcript.Instructions(segments: [.text(Transcript.TextSegment(content: instructions))], toolDefinitions: [])))
+                entries.append(
+                    .instructions(Transcript.Instructions(segments: [.text(Transcript.TextSegment(content: instructions))], toolDefinitions: [])))
             }
             if let transcript { entries += try TranscriptFile.load(transcript) }
             if !parts.isEmpty {

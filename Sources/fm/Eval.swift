@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import FoundationModels
 import FoundationModelsEval
 
@@ -12,7 +12,8 @@ extension FM {
     struct Eval: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Score typed answers on golden corpora of the apps' tasks.",
-            discussion: "fm eval CORPUS... runs corpora (receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, albums, recommendations, coaching, json-object, receipts-photo-light, receipts-photo-heavy, or all: those answered from text, but for the documented receipts); fm eval tools runs the tool-use corpus, in process or through an OpenAI-compatible server such as fm serve; fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
+            discussion:
+                "fm eval CORPUS... runs corpora (receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, albums, recommendations, coaching, json-object, receipts-photo-light, receipts-photo-heavy, or all: those answered from text, but for the documented receipts); fm eval tools runs the tool-use corpus, in process or through an OpenAI-compatible server such as fm serve; fm eval report turns runs' JSON into EVAL.md; fm eval generate rewrites the corpora from their seeds.",
             subcommands: [Run.self, Tools.self, Report.self, Generate.self],
             defaultSubcommand: Run.self
         )
@@ -23,12 +24,19 @@ extension FM.Eval {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Answer and score a corpus (the default subcommand).")
 
-        @Argument(help: "One or more of receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, albums, recommendations, coaching, json-object, receipts-photo-light, receipts-photo-heavy; or all (every corpus answered from text, but for the documented receipts).")
+        @Argument(
+            help:
+                "One or more of receipts, receipts-guide-examples, receipts-documented, tickets, flashcards, crates, albums, recommendations, coaching, json-object, receipts-photo-light, receipts-photo-heavy; or all (every corpus answered from text, but for the documented receipts)."
+        )
         var corpora: [String]
 
         @OptionGroup var model: ModelOptions
 
-        @Option(name: .customLong("mode"), parsing: .upToNextOption, help: "Modes to run: guided, budgeted (guided with the example's own options, compared with guided), doubled (guided with twice the tokens the guided answer took, compared with it byte for byte; needs guided), free, grammar, pipeline (default: all six; budgeted and pipeline only where the corpus is an example's and it has one).")
+        @Option(
+            name: .customLong("mode"), parsing: .upToNextOption,
+            help:
+                "Modes to run: guided, budgeted (guided with the example's own options, compared with guided), doubled (guided with twice the tokens the guided answer took, compared with it byte for byte; needs guided), free, grammar, pipeline (default: all six; budgeted and pipeline only where the corpus is an example's and it has one)."
+        )
         var modes: [EvalMode] = EvalMode.allCases
 
         @Option(help: "Answer only the first N items of each corpus.")
@@ -61,7 +69,9 @@ extension FM.Eval {
             if !(timeLimit > 0) { throw ValidationError("--time-limit must be more than 0") }
             if modes.isEmpty { throw ValidationError("--mode needs at least one of \(EvalMode.allCases.map(\.rawValue).joined(separator: ", "))") }
             // The doubled mode's budget is the guided answer's tokens twice over.
-            if modes.contains(.doubled), !modes.contains(.guided) { throw ValidationError("--mode doubled takes its budget from the guided answer: add guided") }
+            if modes.contains(.doubled), !modes.contains(.guided) {
+                throw ValidationError("--mode doubled takes its budget from the guided answer: add guided")
+            }
         }
 
         func run() async throws {
@@ -113,7 +123,9 @@ extension FM.Eval {
         @Option(name: .customLong("server-model"), help: "The model name sent to --server (fm serve's: GET /v1/models lists it).")
         var serverModel: String?
 
-        @Option(name: .customLong("server-mode"), help: "What the report calls the path through --server (default: fm serve; llama-server --jinja for the reference run).")
+        @Option(
+            name: .customLong("server-mode"),
+            help: "What the report calls the path through --server (default: fm serve; llama-server --jinja for the reference run).")
         var serverMode: String?
 
         @Option(help: "Answer only the first N items.")
@@ -134,7 +146,9 @@ extension FM.Eval {
         func validate() throws {
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
             if !(timeLimit > 0) { throw ValidationError("--time-limit must be more than 0") }
-            if (serverModel == nil) != (server == nil) { throw ValidationError("--server and --server-model go together: the server's API root and the model name it serves") }
+            if (serverModel == nil) != (server == nil) {
+                throw ValidationError("--server and --server-model go together: the server's API root and the model name it serves")
+            }
             if serverMode != nil, server == nil { throw ValidationError("--server-mode names the path through --server; give --server too") }
         }
 
@@ -154,13 +168,17 @@ extension FM.Eval {
                 } catch {
                     throw ValidationError(error.description)
                 }
-                run = await ToolsEval.run(items: items, model: remote, options: ToolsOptions(
-                    label: label ?? name, mode: serverMode ?? ToolsEval.serverMode, timeLimit: timeLimit, limit: limit))
+                run = await ToolsEval.run(
+                    items: items, model: remote,
+                    options: ToolsOptions(
+                        label: label ?? name, mode: serverMode ?? ToolsEval.serverMode, timeLimit: timeLimit, limit: limit))
             } else {
                 let system = try model.model
                 let name = URL(fileURLWithPath: system.configuration.modelPath).deletingPathExtension().lastPathComponent
-                run = await ToolsEval.run(items: items, model: system, options: ToolsOptions(
-                    label: label ?? name, mode: ToolsEval.libraryMode, timeLimit: timeLimit, limit: limit))
+                run = await ToolsEval.run(
+                    items: items, model: system,
+                    options: ToolsOptions(
+                        label: label ?? name, mode: ToolsEval.libraryMode, timeLimit: timeLimit, limit: limit))
             }
             if let json {
                 let encoder = JSONEncoder()
@@ -230,7 +248,8 @@ extension FM.Eval {
             let directory = output.map { URL(fileURLWithPath: $0) } ?? (heldOut ? CorpusFiles.heldOutDirectory : CorpusFiles.defaultDirectory)
             try CorpusFiles.writeAll(to: directory, heldOut: heldOut)
             try ToolsCorpus.write(to: directory, heldOut: heldOut)
-            FileHandle.standardError.write(Data("wrote \((Corpus.files.map(\.fileName) + ["tools.json"]).joined(separator: ", ")) in \(directory.path)\n".utf8))
+            FileHandle.standardError.write(
+                Data("wrote \((Corpus.files.map(\.fileName) + ["tools.json"]).joined(separator: ", ")) in \(directory.path)\n".utf8))
         }
     }
 }

@@ -1,5 +1,5 @@
-import FoundationModels
 import Flashcards
+import FoundationModels
 import ReceiptExtraction
 import VinylCollection
 

@@ -16,7 +16,7 @@ struct FM: AsyncParsableCommand {
         // alias of `available`.
         subcommands: [Availability.self, Chat.self, CountTokens.self, License.self, Respond.self, Schema.self, Serve.self],
         groupedSubcommands: [
-            CommandGroup(name: "This package's", subcommands: [Tokens.self, Eval.self, Bench.self]),
+            CommandGroup(name: "This package's", subcommands: [Tokens.self, Eval.self, Bench.self])
         ]
     )
 }

@@ -21,19 +21,24 @@ extension FM {
 
         func run() throws {
             if status {
-                print("No agreement needed: swift-foundation-models is under the Apache License 2.0 and asks for none; fm license shows the models' licenses.")
+                print(
+                    "No agreement needed: swift-foundation-models is under the Apache License 2.0 and asks for none; fm license shows the models' licenses."
+                )
                 return
             }
             print("swift-foundation-models")
             print(PackageLicense.text)
-            print("\nllama.cpp (the in-process engine, linked into this program): MIT License, https://github.com/ggml-org/llama.cpp/blob/master/LICENSE")
+            print(
+                "\nllama.cpp (the in-process engine, linked into this program): MIT License, https://github.com/ggml-org/llama.cpp/blob/master/LICENSE"
+            )
             print("\nInstalled models (${XDG_CACHE_HOME:-~/.cache}/swift-foundation-models/models, scripts/setup.sh):")
             let installed = KnownModel.all.filter { FileManager.default.fileExists(atPath: $0.path) }
             if installed.isEmpty { print("  none (make setup installs them)") }
             for model in installed { print("  \(model.name), \(model.file): \(model.license)") }
             let current = SystemLanguageModel.Configuration.default.modelPath
             if FileManager.default.fileExists(atPath: current), !KnownModel.all.contains(where: { $0.path == current }) {
-                print("  \(current): the default model here (FOUNDATION_MODELS_MODEL), not one setup installs; see where it came from for its license")
+                print(
+                    "  \(current): the default model here (FOUNDATION_MODELS_MODEL), not one setup installs; see where it came from for its license")
             }
         }
     }
@@ -54,17 +59,21 @@ struct KnownModel {
     }
 
     static let all: [KnownModel] = [
-        KnownModel(name: "Qwen2.5-Coder-1.5B-Instruct (the default model)", file: "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
-                   sha256: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
-                   license: "Apache License 2.0, by the Qwen team, Alibaba Cloud (https://huggingface.co/Qwen/Qwen2.5-Coder-1.5B-Instruct)"),
-        KnownModel(name: "Qwen2.5-Coder-0.5B-Instruct (the fast model)", file: "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
-                   sha256: "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-                   license: "Apache License 2.0, by the Qwen team, Alibaba Cloud (https://huggingface.co/Qwen/Qwen2.5-Coder-0.5B-Instruct)"),
-        KnownModel(name: "SmolLM2-135M-Instruct (the small model)", file: "SmolLM2-135M-Instruct.Q4_1.gguf",
-                   sha256: "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
-                   license: "Apache License 2.0, by Hugging Face (https://huggingface.co/HuggingFaceTB/SmolLM2-135M-Instruct)"),
-        KnownModel(name: "Gemma 3 270M (the benchmark model)", file: "gemma-3-270m-q4_k_m.gguf",
-                   sha256: "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
-                   license: "Gemma Terms of Use, by Google (https://ai.google.dev/gemma/terms)"),
+        KnownModel(
+            name: "Qwen2.5-Coder-1.5B-Instruct (the default model)", file: "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+            sha256: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+            license: "Apache License 2.0, by the Qwen team, Alibaba Cloud (https://huggingface.co/Qwen/Qwen2.5-Coder-1.5B-Instruct)"),
+        KnownModel(
+            name: "Qwen2.5-Coder-0.5B-Instruct (the fast model)", file: "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+            sha256: "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+            license: "Apache License 2.0, by the Qwen team, Alibaba Cloud (https://huggingface.co/Qwen/Qwen2.5-Coder-0.5B-Instruct)"),
+        KnownModel(
+            name: "SmolLM2-135M-Instruct (the small model)", file: "SmolLM2-135M-Instruct.Q4_1.gguf",
+            sha256: "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+            license: "Apache License 2.0, by Hugging Face (https://huggingface.co/HuggingFaceTB/SmolLM2-135M-Instruct)"),
+        KnownModel(
+            name: "Gemma 3 270M (the benchmark model)", file: "gemma-3-270m-q4_k_m.gguf",
+            sha256: "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
+            license: "Gemma Terms of Use, by Google (https://ai.google.dev/gemma/terms)"),
     ]
 }

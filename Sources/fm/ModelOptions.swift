@@ -1,20 +1,26 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import FoundationModels
 import TerminalSupport
 
 /// The model options shared by the subcommands: `-m/--model system|PATH`,
 /// `--context-size N`, `--adapter FILE`.
 struct ModelOptions: ParsableArguments {
-    @Option(name: [.customShort("m"), .customLong("model")], help: ArgumentHelp(
-        """
-        system (the default on-device model, Apple's name for it) or a GGUF model file (default: FOUNDATION_MODELS_MODEL, \
-        else `fm chat --set-default-model`'s, else the installed default).
-        """,
-        valueName: "system|file.gguf"))
+    @Option(
+        name: [.customShort("m"), .customLong("model")],
+        help: ArgumentHelp(
+            """
+            system (the default on-device model, Apple's name for it) or a GGUF model file (default: FOUNDATION_MODELS_MODEL, \
+            else `fm chat --set-default-model`'s, else the installed default).
+            """,
+            valueName: "system|file.gguf"))
     var path: String?
 
-    @Option(name: .customLong("context-size"), help: "Tokens the model's context holds, prompt and answer (default: FOUNDATION_MODELS_CONTEXT_SIZE, else what the model was trained for, as memory allows).")
+    @Option(
+        name: .customLong("context-size"),
+        help:
+            "Tokens the model's context holds, prompt and answer (default: FOUNDATION_MODELS_CONTEXT_SIZE, else what the model was trained for, as memory allows)."
+    )
     var contextSize: Int?
 
     @Option(name: .customLong("adapter"), help: ArgumentHelp("A LoRA adapter (GGUF) for the model, applied as it runs.", valueName: "file"))
@@ -161,14 +167,17 @@ struct GenerationArguments: ParsableArguments {
 /// docs/COMING_FROM_APPLE.md); they are accepted so a script written for
 /// Apple's fm runs, and so code reading `model.useCase` sees the choice.
 struct SystemModelArguments: ParsableArguments {
-    @Option(name: .customLong("use-case"), help: ArgumentHelp(
-        "The system model's use case (SystemLanguageModel.UseCase; the same model answers both here).",
-        valueName: "case"))
+    @Option(
+        name: .customLong("use-case"),
+        help: ArgumentHelp(
+            "The system model's use case (SystemLanguageModel.UseCase; the same model answers both here).",
+            valueName: "case"))
     var useCase: UseCaseName = .general
 
-    @Option(help: ArgumentHelp(
-        "The system model's guardrails (accepted; no safety model runs in process, so neither blocks anything).",
-        valueName: "level"))
+    @Option(
+        help: ArgumentHelp(
+            "The system model's guardrails (accepted; no safety model runs in process, so neither blocks anything).",
+            valueName: "level"))
     var guardrails: GuardrailsName = .default
 
     var isDefault: Bool { useCase == .general && guardrails == .default }

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import FoundationModels
 import FoundationModelsTiers
 import TerminalSupport
@@ -15,54 +15,67 @@ extension FM {
         @Option(name: [.customShort("i"), .long], help: "Instructions for the session.")
         var instructions: String?
 
-        @Option(help: ArgumentHelp(
-            "A JSON Schema, as a file or as JSON text (what fm schema object prints): the answer is JSON that follows it, enforced token by token.",
-            valueName: "file.json|json"
-        ))
+        @Option(
+            help: ArgumentHelp(
+                "A JSON Schema, as a file or as JSON text (what fm schema object prints): the answer is JSON that follows it, enforced token by token.",
+                valueName: "file.json|json"
+            ))
         var schema: String?
 
         @Option(name: .customLong("text"), help: ArgumentHelp("Text to add to the prompt, after it (repeatable).", valueName: "text"))
         var texts: [String] = []
 
-        @Option(name: .customLong("image"), help: ArgumentHelp(
-            """
-            An image for the prompt (repeatable). The model has no vision: the image's text, read by OCR (Tesseract), goes into \
-            the prompt instead, as stderr says.
-            """,
-            valueName: "file"))
+        @Option(
+            name: .customLong("image"),
+            help: ArgumentHelp(
+                """
+                An image for the prompt (repeatable). The model has no vision: the image's text, read by OCR (Tesseract), goes into \
+                the prompt instead, as stderr says.
+                """,
+                valueName: "file"))
         var images: [String] = []
 
-        @Option(name: .customLong("label"), help: ArgumentHelp("A name for the --image in the same position (default: its file name).", valueName: "name"))
+        @Option(
+            name: .customLong("label"), help: ArgumentHelp("A name for the --image in the same position (default: its file name).", valueName: "name")
+        )
         var labels: [String] = []
 
-        @Option(name: .customLong("tool"), help: ArgumentHelp(
-            "A built-in tool the model may call (repeatable): ocr (Tesseract reads an image's text), barcode (zbar reads its codes).",
-            valueName: "ocr|barcode"))
+        @Option(
+            name: .customLong("tool"),
+            help: ArgumentHelp(
+                "A built-in tool the model may call (repeatable): ocr (Tesseract reads an image's text), barcode (zbar reads its codes).",
+                valueName: "ocr|barcode"))
         var tools: [BuiltInTool] = []
 
-        @Option(help: ArgumentHelp(
-            "Continue the conversation saved in this transcript (JSON, as --save-transcript and fm chat write it).", valueName: "file.json"))
+        @Option(
+            help: ArgumentHelp(
+                "Continue the conversation saved in this transcript (JSON, as --save-transcript and fm chat write it).", valueName: "file.json"))
         var resume: String?
 
-        @Option(name: .customLong("save-transcript"),
-                help: ArgumentHelp("After answering, save the conversation's transcript to this file.", valueName: "file.json"))
+        @Option(
+            name: .customLong("save-transcript"),
+            help: ArgumentHelp("After answering, save the conversation's transcript to this file.", valueName: "file.json"))
         var saveTranscript: String?
 
-        @Flag(inversion: .prefixedNo, help: """
-            Print the answer as it is generated (the default; --no-stream prints it once whole). With --schema or --type the \
-            default prints the final JSON once; --stream prints each partial JSON value on a line of its own.
-            """)
+        @Flag(
+            inversion: .prefixedNo,
+            help: """
+                Print the answer as it is generated (the default; --no-stream prints it once whole). With --schema or --type the \
+                default prints the final JSON once; --stream prints each partial JSON value on a line of its own.
+                """)
         var stream: Bool?
 
-        @Flag(name: [.customShort("v"), .long], help: "Also print, on standard error, the model, its settings, the prompt's tokens and the time taken.")
+        @Flag(
+            name: [.customShort("v"), .long], help: "Also print, on standard error, the model, its settings, the prompt's tokens and the time taken.")
         var verbose = false
 
         @OptionGroup var generation: GenerationArguments
 
-        @Option(help: ArgumentHelp(
-            "An example's @Generable type: the answer is that type's JSON (fm schema --list names them).",
-            valueName: "TYPE"
-        ))
+        @Option(
+            help: ArgumentHelp(
+                "An example's @Generable type: the answer is that type's JSON (fm schema --list names them).",
+                valueName: "TYPE"
+            ))
         var type: String?
 
         @Flag(name: .customLong("no-schema-in-prompt"), help: "With --schema or --type: enforce the schema without describing it in the prompt.")
@@ -72,22 +85,25 @@ extension FM {
 
         @OptionGroup var system: SystemModelArguments
 
-        @Option(help: ArgumentHelp(
-            "Answer from an OpenAI-compatible server instead (its API root, such as http://127.0.0.1:8080/v1; https:// unless on this machine).",
-            valueName: "url"
-        ))
+        @Option(
+            help: ArgumentHelp(
+                "Answer from an OpenAI-compatible server instead (its API root, such as http://127.0.0.1:8080/v1; https:// unless on this machine).",
+                valueName: "url"
+            ))
         var server: String?
 
         @Option(name: .customLong("server-model"), help: "With --server: the model name the server knows.")
         var serverModel = "default"
 
-        @Option(name: .customLong("api-key-env"), help: ArgumentHelp("With --server: the environment variable holding the API key.", valueName: "name"))
+        @Option(
+            name: .customLong("api-key-env"), help: ArgumentHelp("With --server: the environment variable holding the API key.", valueName: "name"))
         var apiKeyEnv = "OPENAI_API_KEY"
 
-        @Option(help: ArgumentHelp(
-            "Route by tier policy: local (on device only), cloudFree (the private server, else on device), premium. The private server is --server, else FOUNDATION_MODELS_PCC_URL.",
-            valueName: "local|cloudFree|premium"
-        ))
+        @Option(
+            help: ArgumentHelp(
+                "Route by tier policy: local (on device only), cloudFree (the private server, else on device), premium. The private server is --server, else FOUNDATION_MODELS_PCC_URL.",
+                valueName: "local|cloudFree|premium"
+            ))
         var policy: PolicyName?
 
         enum PolicyName: String, ExpressibleByArgument, CaseIterable {
@@ -102,7 +118,9 @@ extension FM {
         }
 
         func validate() throws {
-            if policy != nil, schema != nil || type != nil { throw ValidationError("--policy answers in text; it cannot be combined with --schema or --type") }
+            if policy != nil, schema != nil || type != nil {
+                throw ValidationError("--policy answers in text; it cannot be combined with --schema or --type")
+            }
             if policy != nil, !tools.isEmpty || resume != nil || saveTranscript != nil {
                 throw ValidationError("--policy routes one prompt; it cannot be combined with --tool, --resume or --save-transcript")
             }
@@ -218,16 +236,19 @@ extension FM {
                 let session: LanguageModelSession
                 if let server = try serverLanguageModel() {
                     if verbose { notice("model: \(server.modelName) at \(server.baseURL.absoluteString)") }
-                    session = resumed.map { LanguageModelSession(model: server, tools: tools, transcript: $0) }
+                    session =
+                        resumed.map { LanguageModelSession(model: server, tools: tools, transcript: $0) }
                         ?? LanguageModelSession(model: server, tools: tools, instructions: instructions)
                 } else {
                     let model = try await model.loadedModel(system)
                     if verbose {
-                        notice("model: \(model.configuration.modelPath) (context \(model.contextSize) tokens; "
-                               + "use case \(system.useCase.rawValue), guardrails \(system.guardrails.rawValue))")
+                        notice(
+                            "model: \(model.configuration.modelPath) (context \(model.contextSize) tokens; "
+                                + "use case \(system.useCase.rawValue), guardrails \(system.guardrails.rawValue))")
                         notice("prompt: \(try await model.tokenCount(for: prompt)) tokens")
                     }
-                    session = resumed.map { LanguageModelSession(model: model, tools: tools, transcript: $0) }
+                    session =
+                        resumed.map { LanguageModelSession(model: model, tools: tools, transcript: $0) }
                         ?? LanguageModelSession(model: model, tools: tools, instructions: instructions)
                 }
                 if verbose, !tools.isEmpty { notice("tools: \(tools.map(\.name).joined(separator: ", "))") }

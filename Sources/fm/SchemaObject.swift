@@ -95,8 +95,10 @@ struct ObjectSchema {
     /// `$ref`s (`#/$defs/…`) still find them.
     var definitions: [(String, GeneratedContent)] = []
 
-    static let types = ["--string": "string", "--integer": "integer", "--int": "integer", "--double": "number", "--number": "number",
-                        "--boolean": "boolean", "--bool": "boolean"]
+    static let types = [
+        "--string": "string", "--integer": "integer", "--int": "integer", "--double": "number", "--number": "number",
+        "--boolean": "boolean", "--bool": "boolean",
+    ]
 
     init(parsing arguments: [String]) throws {
         var rest = arguments[...]
@@ -127,9 +129,10 @@ struct ObjectSchema {
                     let text = try value(of: flag)
                     if properties.isEmpty { description = text } else { try modifyLast(flag) { $0.description = text } }
                 default:
-                    throw ValidationError(flag.hasPrefix("-")
-                        ? "unknown option \(flag) (fm schema object --help lists the declarations)"
-                        : "unexpected argument \(flag): a property's name follows --string, --integer, --double, --boolean or --object")
+                    throw ValidationError(
+                        flag.hasPrefix("-")
+                            ? "unknown option \(flag) (fm schema object --help lists the declarations)"
+                            : "unexpected argument \(flag): a property's name follows --string, --integer, --double, --boolean or --object")
                 }
             }
         }

@@ -17,7 +17,8 @@ struct Settings: Codable, Equatable {
     static var environment: [String: String] { ProcessInfo.processInfo.environment }
 
     private static func folder(_ variable: String, _ fallback: String) -> URL {
-        let base = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment[variable].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/" + fallback
         return URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent("swift-foundation-models", isDirectory: true)
     }
@@ -59,8 +60,9 @@ struct Settings: Codable, Equatable {
 
     /// The session saved last (`fm chat --continue`).
     static func latestSession() -> URL? {
-        let files = (try? FileManager.default.contentsOfDirectory(
-            at: sessionsFolder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        let files =
+            (try? FileManager.default.contentsOfDirectory(
+                at: sessionsFolder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
         return files.filter { $0.pathExtension == "json" }.max { a, b in
             let date = { (url: URL) in (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast }
             return date(a) < date(b)

@@ -53,7 +53,9 @@ extension FM {
                 var unreadable: [String] = []
                 for path in schema {
                     // One unreadable file among several is reported, not fatal.
-                    do { schemas.append((path, try Respond.loadSchema(path))) } catch where schema.count > 1 { unreadable.append("\(path): \(error)") }
+                    do { schemas.append((path, try Respond.loadSchema(path))) } catch  where schema.count > 1 {
+                        unreadable.append("\(path): \(error)")
+                    }
                 }
                 if let type, let generable = ExampleTypes.named(type) { schemas.append((type, generable.generationSchema)) }
                 for (name, schema) in schemas {

@@ -56,14 +56,16 @@ struct APIAdditionsTests {
 
         var areas: [String: Int] = [:]
         for row in rows { areas[row.area, default: 0] += 1 }
-        print("Public declarations beyond Apple's lists: \(rows.count) in \(Self.list) ("
-            + areas.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
+        print(
+            "Public declarations beyond Apple's lists: \(rows.count) in \(Self.list) ("
+                + areas.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
 
         for declaration in unlisted {
             Issue.record("public, and neither Apple's nor in \(Self.list) (add it to \(Self.list) or make it package): \(declaration)")
         }
         for row in rows where !additions.contains(row.declaration) {
-            let why = apple.contains(row.declaration) || replacements.contains(row.declaration)
+            let why =
+                apple.contains(row.declaration) || replacements.contains(row.declaration)
                 ? "is Apple's (or a listed deviation's replacement)" : "is no longer declared"
             Issue.record("listed in \(Self.list) but \(why) (remove it): \(row.declaration)")
         }

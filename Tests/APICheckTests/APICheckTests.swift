@@ -210,6 +210,7 @@ struct APICheckTests {
             String(format: "%5.1f%%", 100 * Double(count) / Double(max(tally.total, 1)))
         }
         let newest = tally.exact + tally.superseded
-        return "  \(version.padding(toLength: 7, withPad: " ", startingAt: 0))  \(tally.exact)/\(tally.total) (\(percent(tally.exact))) | \(newest)/\(tally.total) (\(percent(newest))) | \(tally.deliberate)"
+        return
+            "  \(version.padding(toLength: 7, withPad: " ", startingAt: 0))  \(tally.exact)/\(tally.total) (\(percent(tally.exact))) | \(newest)/\(tally.total) (\(percent(newest))) | \(tally.deliberate)"
     }
 }

@@ -139,8 +139,11 @@ private struct Reader {
         let unavailable = attributes.contains { $0.hasPrefix("@available(*, unavailable") || $0.hasPrefix("@available(*,unavailable") }
         let opensBody = rest.hasSuffix("{")
         let emptyBody = rest.hasSuffix("{}")
-        if emptyBody { rest = String(rest.dropLast(2)).trimmingCharacters(in: .whitespaces) }
-        else if opensBody { rest = String(rest.dropLast()).trimmingCharacters(in: .whitespaces) }
+        if emptyBody {
+            rest = String(rest.dropLast(2)).trimmingCharacters(in: .whitespaces)
+        } else if opensBody {
+            rest = String(rest.dropLast()).trimmingCharacters(in: .whitespaces)
+        }
 
         let (modifiers, body) = Syntax.splitModifiers(rest)
         // An unavailable extension is a conformance the type does not have
@@ -163,7 +166,8 @@ private struct Reader {
         case "struct", "class", "enum", "protocol", "actor":
             let decl = TypeDeclaration(body, keyword: keyword)
             let path = context.path == "(module)" ? decl.name : "\(context.path).\(decl.name)"
-            let kept = attributes
+            let kept =
+                attributes
                 .map { $0 == "@_functionBuilder" ? "@resultBuilder" : $0 }
                 .filter { $0 == "@resultBuilder" || $0 == "@propertyWrapper" }
             var signature = (kept + [keyword == "actor" ? "actor" : keyword, decl.nameWithGenerics]).joined(separator: " ")
@@ -347,7 +351,8 @@ enum Syntax {
         var accessors: [String] = []
         for word in text.split(separator: " ").map(String.init) {
             if ["get", "set", "_modify", "_read", "mutating", "nonmutating"].contains(word)
-                && !(accessors.last.map { ["mutating", "nonmutating"].contains($0) } ?? false) {
+                && !(accessors.last.map { ["mutating", "nonmutating"].contains($0) } ?? false)
+            {
                 accessors.append(word)
             } else if !accessors.isEmpty {
                 accessors[accessors.count - 1] += " " + word
@@ -434,7 +439,8 @@ enum Syntax {
     static func normalizeCallable(_ text: String, keyword: String) -> String {
         var text = normalizeTypes(text)
         if keyword == "macro", let range = text.range(of: " = #externalMacro("),
-           let close = matchingClose(in: Substring(text), from: text.index(before: range.upperBound)) {
+            let close = matchingClose(in: Substring(text), from: text.index(before: range.upperBound))
+        {
             // The definition goes; a where clause after it stays.
             text = String(text[..<range.lowerBound]) + String(text[text.index(after: close)...])
         }

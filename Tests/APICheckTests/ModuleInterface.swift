@@ -84,7 +84,8 @@ enum ModuleInterface {
     static func dependencyModuleMapFlags(_ products: URL) -> [String] {
         let files = FileManager.default
         var maps: [String] = []
-        for entry in (try? files.contentsOfDirectory(atPath: products.path)) ?? [] where entry.hasSuffix(".build") && !entry.hasSuffix("-tool.build") {
+        for entry in (try? files.contentsOfDirectory(atPath: products.path)) ?? [] where entry.hasSuffix(".build") && !entry.hasSuffix("-tool.build")
+        {
             let map = products.appendingPathComponent(entry).appendingPathComponent("module.modulemap").path
             if files.fileExists(atPath: map) { maps.append(map) }
         }

@@ -10,8 +10,8 @@
 import Foundation
 import FoundationModels
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("App code in every build configuration")
 struct AppModeTests {
@@ -42,8 +42,10 @@ struct AppModeTests {
     func offTheMainActor() async throws {
         let soup = Self.soup
         let (json, schemas) = try await Task.detached {
-            let schemas = try [Recipe.generationSchema, Serving.generationSchema, PantryTool.Arguments.generationSchema, RecipeBox.Label.generationSchema]
-                .map { try JSONEncoder().encode($0) }
+            let schemas = try [
+                Recipe.generationSchema, Serving.generationSchema, PantryTool.Arguments.generationSchema, RecipeBox.Label.generationSchema,
+            ]
+            .map { try JSONEncoder().encode($0) }
             return (soup.generatedContent.jsonString, schemas)
         }.value
         #expect(try Recipe(GeneratedContent(json: json)) == soup)
@@ -52,10 +54,11 @@ struct AppModeTests {
 
     @Test("a recipe in an Instructions or Prompt block is its structured content")
     func representable() throws {
-        let session = LanguageModelSession(instructions: Instructions {
-            "Cook like this:"
-            Self.soup
-        })
+        let session = LanguageModelSession(
+            instructions: Instructions {
+                "Cook like this:"
+                Self.soup
+            })
         guard case .instructions(let instructions) = try #require(session.transcript.first) else {
             Issue.record("the first entry should be the instructions")
             return
@@ -68,7 +71,9 @@ struct AppModeTests {
         #expect(String(describing: Prompt { Self.soup }).contains("Leek soup"))
     }
 
-    @Test("LanguageModelSession(model: .default, tools:, instructions:) and its builder form list the tool; respond fails as the model is missing", .tags(.noModel), .needs(.noModel))
+    @Test(
+        "LanguageModelSession(model: .default, tools:, instructions:) and its builder form list the tool; respond fails as the model is missing",
+        .tags(.noModel), .needs(.noModel))
     func sessionWithTools() async throws {
         let box = RecipeBox()
         guard case .instructions(let instructions) = try #require(box.session.transcript.first) else {

@@ -42,14 +42,16 @@ struct BadInputTests {
 
     // MARK: Malformed JSON
 
-    @Test("malformed JSON throws a DecodingError with the byte offset", arguments: [
-        #"{"question": "What is a B-side?" "answer": "The flip side"}"#,
-        #"{"question": "Q", "answer": }"#,
-        #"{"cards": [{"question": "Q",, "answer": "A"}]}"#,
-        #"{question: "Q"}"#,
-        "{\"summary\": \"bad escape \\x\"}",
-        #"[1, 2]]"#,
-    ])
+    @Test(
+        "malformed JSON throws a DecodingError with the byte offset",
+        arguments: [
+            #"{"question": "What is a B-side?" "answer": "The flip side"}"#,
+            #"{"question": "Q", "answer": }"#,
+            #"{"cards": [{"question": "Q",, "answer": "A"}]}"#,
+            #"{question: "Q"}"#,
+            "{\"summary\": \"bad escape \\x\"}",
+            #"[1, 2]]"#,
+        ])
     func malformed(json: String) throws {
         do {
             let content = try GeneratedContent(json: json)
@@ -99,7 +101,8 @@ struct BadInputTests {
     @Test("a string where an Int is expected names the property")
     func wrongKinds() {
         Self.expectFailure(TicketSummary.self, #"{"headline": "h", "urgency": "high", "tags": ["a", "b"]}"#, path: "urgency")
-        Self.expectFailure(AlbumRecommendation.self, #"{"releaseId": "123", "connectionType": "era", "basedOn": ["x"], "reason": "r"}"#, path: "releaseId")
+        Self.expectFailure(
+            AlbumRecommendation.self, #"{"releaseId": "123", "connectionType": "era", "basedOn": ["x"], "reason": "r"}"#, path: "releaseId")
         Self.expectFailure(DraftCard.self, #"{"question": 42, "answer": "A"}"#, path: "question")
         Self.expectFailure(CrateAIInsight.self, #"{"title": "t", "moodTags": "calm", "narrative": "n"}"#, path: "moodTags")
         Self.expectFailure(CrateAIInsight.self, #"{"title": "t", "moodTags": ["calm", 3, "warm"], "narrative": "n"}"#, path: "moodTags[1]")
@@ -138,7 +141,8 @@ struct BadInputTests {
     @Test("null for a required property is named")
     func nullRequired() throws {
         Self.expectFailure(DraftCard.self, #"{"question": null, "answer": "A"}"#, path: "question")
-        #expect(try ParsedFuelReceiptSchema(GeneratedContent(json: #"{"volume": null, "totalCost": 60, "isFullTank": false}"#)) == Fixtures.sparseReceipt)
+        #expect(
+            try ParsedFuelReceiptSchema(GeneratedContent(json: #"{"volume": null, "totalCost": 60, "isFullTank": false}"#)) == Fixtures.sparseReceipt)
     }
 
     // MARK: Nested errors
@@ -169,7 +173,8 @@ struct BadInputTests {
 
     @Test("a tool call with bad arguments surfaces as a DecodingError naming the argument")
     func toolArguments() throws {
-        let call = Transcript.ToolCall(toolName: "findAlbum", arguments: try GeneratedContent(json: #"{"artist": "Miles", "decade": "fifties", "limit": 2}"#))
+        let call = Transcript.ToolCall(
+            toolName: "findAlbum", arguments: try GeneratedContent(json: #"{"artist": "Miles", "decade": "fifties", "limit": 2}"#))
         do {
             _ = try FindAlbumTool.Arguments(call.arguments)
             Issue.record("decoded bad arguments")

@@ -6,8 +6,8 @@
 
 import Foundation
 import FoundationModels
-import Testing
 import TestSupport
+import Testing
 
 /// A profile an app writes for beta 5: the model chosen at run time (an
 /// existential), a reasoning hook, and a part only newer systems have.
@@ -73,7 +73,9 @@ struct Beta5ShapesTests {
 
     @Test("numbers go into prompts as they are")
     func numbersInPrompts() {
-        let prompt = Prompt { "Servings:"; 4; "Vegetarian:"; false }
+        let prompt = Prompt {
+            "Servings:"; 4; "Vegetarian:"; false
+        }
         #expect(prompt.segments.count == 4)
     }
 }

@@ -6,8 +6,8 @@
 
 import Foundation
 import FoundationModels
-import Testing
 import TestSupport
+import Testing
 
 /// A public type, as a package of app models declares one: Swift infers
 /// `Sendable` for no public type, so the macro declares it for the partial

@@ -6,8 +6,8 @@
 
 import Foundation
 import FoundationModels
-import Testing
 import TestSupport
+import Testing
 
 @Generable
 enum ListeningMood: Equatable {
@@ -83,41 +83,58 @@ struct GuidedAcceptanceTests {
     }
 
     @Test func ticketSummary() async throws {
-        try await Self.generate(TicketSummary.self, instructions: "You triage support tickets.", prompt: "My printer shows error 42 and will not print invoices before the deadline.") {
+        try await Self.generate(
+            TicketSummary.self, instructions: "You triage support tickets.",
+            prompt: "My printer shows error 42 and will not print invoices before the deadline."
+        ) {
             Self.within($0.urgency, 1...5, "urgency") + Self.count($0.tags, 2...4, "tags")
         }
     }
 
     @Test func fuelReceipt() async throws {
-        try await Self.generate(ParsedFuelReceiptSchema.self, instructions: "You read fuel receipts.", prompt: "SHELL Main St. 42.1 L unleaded, total 71.45 EUR, pump 4.") { _ in [] }
+        try await Self.generate(
+            ParsedFuelReceiptSchema.self, instructions: "You read fuel receipts.", prompt: "SHELL Main St. 42.1 L unleaded, total 71.45 EUR, pump 4."
+        ) { _ in [] }
     }
 
     @Test func weeklySummary() async throws {
-        try await Self.generate(AISummary.self, instructions: "You coach people on their week.", prompt: "I slept badly, skipped the gym twice, and finished the report on time.") { summary in
+        try await Self.generate(
+            AISummary.self, instructions: "You coach people on their week.",
+            prompt: "I slept badly, skipped the gym twice, and finished the report on time."
+        ) { summary in
             Self.count(summary.recommendations, 0...3, "recommendations")
                 + summary.recommendations.flatMap { Self.within($0.priority, 1...3, "priority") }
         }
     }
 
     @Test func albumInsight() async throws {
-        try await Self.generate(AlbumAIInsight.self, instructions: "You write about vinyl records.", prompt: "Kind of Blue by Miles Davis, 1959 Columbia pressing.") { _ in [] }
+        try await Self.generate(
+            AlbumAIInsight.self, instructions: "You write about vinyl records.", prompt: "Kind of Blue by Miles Davis, 1959 Columbia pressing."
+        ) { _ in [] }
     }
 
     @Test func crateInsight() async throws {
-        try await Self.generate(CrateAIInsight.self, instructions: "You write about vinyl records.", prompt: "A crate with Blue Train, A Love Supreme and Head Hunters.") {
+        try await Self.generate(
+            CrateAIInsight.self, instructions: "You write about vinyl records.", prompt: "A crate with Blue Train, A Love Supreme and Head Hunters."
+        ) {
             Self.count($0.moodTags, 3...5, "moodTags")
         }
     }
 
     @Test func albumRecommendation() async throws {
-        try await Self.generate(AlbumRecommendation.self, instructions: "You recommend albums from the user's collection.", prompt: "I am listening to Blue Train. Collection: 1001 Giant Steps, 1002 Head Hunters, 1003 Moanin'.") {
+        try await Self.generate(
+            AlbumRecommendation.self, instructions: "You recommend albums from the user's collection.",
+            prompt: "I am listening to Blue Train. Collection: 1001 Giant Steps, 1002 Head Hunters, 1003 Moanin'."
+        ) {
             (["artist", "genre", "era", "label", "style"].contains($0.connectionType) ? [] : ["connectionType \($0.connectionType)"])
                 + Self.count($0.basedOn, 1...3, "basedOn")
         }
     }
 
     @Test func flashcards() async throws {
-        try await Self.generate(DraftCardSet.self, instructions: "You write flash cards.", prompt: "Make cards about the planets of the solar system.") { _ in [] }
+        try await Self.generate(
+            DraftCardSet.self, instructions: "You write flash cards.", prompt: "Make cards about the planets of the solar system."
+        ) { _ in [] }
     }
 
     @Test func studyPlan() async throws {
@@ -127,7 +144,8 @@ struct GuidedAcceptanceTests {
     }
 
     @Test func listeningSession() async throws {
-        try await Self.generate(ListeningSession.self, instructions: "You plan listening sessions.", prompt: "Plan a relaxed jazz evening.") { session in
+        try await Self.generate(ListeningSession.self, instructions: "You plan listening sessions.", prompt: "Plan a relaxed jazz evening.") {
+            session in
             (session.catalogNumber.wholeMatch(of: /[A-Z]{2}[0-9]{4}/) == nil ? ["catalogNumber \(session.catalogNumber)"] : [])
                 + Self.within(session.speed, 0.5...2.0, "speed")
                 + Self.count(session.tracks, 3...3, "tracks")
@@ -135,6 +153,8 @@ struct GuidedAcceptanceTests {
     }
 
     @Test func taggedEnum() async throws {
-        try await Self.generate(TrackReaction.self, instructions: "You react to songs.", prompt: "The song was great, I want to hear it again.") { _ in [] }
+        try await Self.generate(TrackReaction.self, instructions: "You react to songs.", prompt: "The song was great, I want to hear it again.") {
+            _ in []
+        }
     }
 }

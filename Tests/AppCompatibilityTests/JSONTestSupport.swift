@@ -107,7 +107,7 @@ func thrownDescription(_ body: () throws -> Void) -> String? {
 func decodingErrorDescription(_ error: DecodingError) -> String {
     switch error {
     case .typeMismatch(_, let context), .valueNotFound(_, let context),
-         .keyNotFound(_, let context), .dataCorrupted(let context):
+        .keyNotFound(_, let context), .dataCorrupted(let context):
         return context.debugDescription
     @unknown default:
         return String(describing: error)

@@ -18,8 +18,8 @@
 
 import Foundation
 import FoundationModels
-import Testing
 import TestSupport
+import Testing
 
 @Generable struct OverloadAnswer {
     var title: String

@@ -38,7 +38,9 @@ struct RoundTripTests {
 
     @Test("generated content keeps declaration order and leaves nil optionals out")
     func contentShape() throws {
-        #expect(Fixtures.ticket.generatedContent.jsonString == #"{"headline":"App crashes when importing a CSV","urgency":4,"tags":["import","crash","ios"]}"#)
+        #expect(
+            Fixtures.ticket.generatedContent.jsonString
+                == #"{"headline":"App crashes when importing a CSV","urgency":4,"tags":["import","crash","ios"]}"#)
         #expect(Fixtures.sparseReceipt.generatedContent.jsonString == #"{"totalCost":60,"isFullTank":false}"#)
         #expect(Fixtures.emptyReceipt.generatedContent.jsonString == "{}")
         guard case .structure(_, let keys) = Fixtures.recommendation.generatedContent.kind else {
@@ -70,14 +72,16 @@ struct RoundTripTests {
 
     // MARK: GeneratedContent and JSON text
 
-    @Test("GeneratedContent(json:) ↔ jsonString", arguments: [
-        #"{"question":"What is a B-side?","answer":"The flip side"}"#,
-        #"{"cards":[{"question":"Q1","answer":"A1"},{"question":"Q2","answer":"A2"}]}"#,
-        #"{"urgency":5,"tags":["a","b"],"ratio":0.25,"done":true,"missing":null}"#,
-        #"["x",1,-2.5,false,null,{},[]]"#,
-        #""quote \" backslash \\ newline \n tab \t emoji 🎵""#,
-        #"{"zeta":1,"alpha":2,"mid":3}"#,
-    ])
+    @Test(
+        "GeneratedContent(json:) ↔ jsonString",
+        arguments: [
+            #"{"question":"What is a B-side?","answer":"The flip side"}"#,
+            #"{"cards":[{"question":"Q1","answer":"A1"},{"question":"Q2","answer":"A2"}]}"#,
+            #"{"urgency":5,"tags":["a","b"],"ratio":0.25,"done":true,"missing":null}"#,
+            #"["x",1,-2.5,false,null,{},[]]"#,
+            #""quote \" backslash \\ newline \n tab \t emoji 🎵""#,
+            #"{"zeta":1,"alpha":2,"mid":3}"#,
+        ])
     func jsonText(json: String) throws {
         let content = try GeneratedContent(json: json)
         #expect(content.isComplete)
@@ -88,11 +92,11 @@ struct RoundTripTests {
     @Test("whitespace is not part of the content")
     func whitespace() throws {
         let pretty = """
-        {
-          "question" : "What is a B-side?",
-          "answer" : "The flip side"
-        }
-        """
+            {
+              "question" : "What is a B-side?",
+              "answer" : "The flip side"
+            }
+            """
         let content = try GeneratedContent(json: pretty)
         #expect(content.jsonString == #"{"question":"What is a B-side?","answer":"The flip side"}"#)
         #expect(try DraftCard(content) == DraftCard(question: "What is a B-side?", answer: "The flip side"))
@@ -142,33 +146,38 @@ struct RoundTripTests {
     static func makeTranscript() -> Transcript {
         let call = Transcript.ToolCall(id: "call-1", toolName: "findAlbum", arguments: Fixtures.arguments.generatedContent)
         return Transcript(entries: [
-            .instructions(Transcript.Instructions(
-                segments: [.text(Transcript.TextSegment(content: "You are a record store clerk."))],
-                toolDefinitions: [Transcript.ToolDefinition(tool: FindAlbumTool.sample), Transcript.ToolDefinition(tool: PriceLookupTool())]
-            )),
-            .prompt(Transcript.Prompt(
-                segments: [.text(Transcript.TextSegment(content: "Which Miles Davis albums from the fifties do I own?"))],
-                options: GenerationOptions(sampling: .random(top: 40, seed: 7), temperature: 0.5, maximumResponseTokens: 300),
-                responseFormat: Transcript.ResponseFormat(type: AlbumAIInsight.self)
-            )),
+            .instructions(
+                Transcript.Instructions(
+                    segments: [.text(Transcript.TextSegment(content: "You are a record store clerk."))],
+                    toolDefinitions: [Transcript.ToolDefinition(tool: FindAlbumTool.sample), Transcript.ToolDefinition(tool: PriceLookupTool())]
+                )),
+            .prompt(
+                Transcript.Prompt(
+                    segments: [.text(Transcript.TextSegment(content: "Which Miles Davis albums from the fifties do I own?"))],
+                    options: GenerationOptions(sampling: .random(top: 40, seed: 7), temperature: 0.5, maximumResponseTokens: 300),
+                    responseFormat: Transcript.ResponseFormat(type: AlbumAIInsight.self)
+                )),
             .toolCalls(Transcript.ToolCalls([call])),
-            .toolOutput(Transcript.ToolOutput(
-                id: call.id,
-                toolName: call.toolName,
-                segments: [.text(Transcript.TextSegment(content: "Miles Davis - Kind of Blue (1959)"))]
-            )),
-            .response(Transcript.Response(
-                assetIDs: ["base-model"],
-                segments: [
-                    .text(Transcript.TextSegment(content: "Here is what I found:")),
-                    .structure(Transcript.StructuredSegment(source: "AlbumAIInsight", content: Fixtures.insight.generatedContent)),
-                ]
-            )),
-            .prompt(Transcript.Prompt(
-                segments: [.structure(Transcript.StructuredSegment(source: "DraftCardSet", content: Fixtures.cardSet.generatedContent))],
-                options: GenerationOptions(sampling: .greedy),
-                responseFormat: Transcript.ResponseFormat(schema: DraftCardSet.generationSchema)
-            )),
+            .toolOutput(
+                Transcript.ToolOutput(
+                    id: call.id,
+                    toolName: call.toolName,
+                    segments: [.text(Transcript.TextSegment(content: "Miles Davis - Kind of Blue (1959)"))]
+                )),
+            .response(
+                Transcript.Response(
+                    assetIDs: ["base-model"],
+                    segments: [
+                        .text(Transcript.TextSegment(content: "Here is what I found:")),
+                        .structure(Transcript.StructuredSegment(source: "AlbumAIInsight", content: Fixtures.insight.generatedContent)),
+                    ]
+                )),
+            .prompt(
+                Transcript.Prompt(
+                    segments: [.structure(Transcript.StructuredSegment(source: "DraftCardSet", content: Fixtures.cardSet.generatedContent))],
+                    options: GenerationOptions(sampling: .greedy),
+                    responseFormat: Transcript.ResponseFormat(schema: DraftCardSet.generationSchema)
+                )),
         ])
     }
 
@@ -198,9 +207,10 @@ struct RoundTripTests {
         let data = try JSONEncoder().encode(Self.sample)
         let decoded = try JSONDecoder().decode(Transcript.self, from: data)
         guard case .instructions(let instructions) = decoded[0],
-              case .prompt(let prompt) = decoded[1],
-              case .toolCalls(let calls) = decoded[2],
-              case .response(let response) = decoded[4] else {
+            case .prompt(let prompt) = decoded[1],
+            case .toolCalls(let calls) = decoded[2],
+            case .response(let response) = decoded[4]
+        else {
             Issue.record("entries decoded in the wrong order: \(decoded)")
             return
         }

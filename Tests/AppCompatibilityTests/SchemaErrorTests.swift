@@ -21,7 +21,9 @@ struct SchemaErrorTests {
         properties: [
             .init(name: "title", schema: DynamicGenerationSchema(type: String.self)),
             .init(name: "format", schema: DynamicGenerationSchema(name: "Format", anyOf: ["LP", "EP", "single"])),
-            .init(name: "tracks", schema: DynamicGenerationSchema(arrayOf: DynamicGenerationSchema(referenceTo: "Track"), minimumElements: 1, maximumElements: 30)),
+            .init(
+                name: "tracks",
+                schema: DynamicGenerationSchema(arrayOf: DynamicGenerationSchema(referenceTo: "Track"), minimumElements: 1, maximumElements: 30)),
             .init(name: "notes", schema: DynamicGenerationSchema(type: String.self), isOptional: true),
         ]
     )
@@ -55,9 +57,11 @@ struct SchemaErrorTests {
 
     @Test("two different dependencies with the same name throw duplicateType")
     func duplicateType() {
-        let otherTrack = DynamicGenerationSchema(name: "Track", properties: [
-            .init(name: "name", schema: DynamicGenerationSchema(type: String.self)),
-        ])
+        let otherTrack = DynamicGenerationSchema(
+            name: "Track",
+            properties: [
+                .init(name: "name", schema: DynamicGenerationSchema(type: String.self))
+            ])
         do {
             _ = try GenerationSchema(root: Self.album, dependencies: [Self.track, otherTrack])
             Issue.record("accepted a duplicate type")
@@ -75,10 +79,12 @@ struct SchemaErrorTests {
 
     @Test("two properties with the same name throw duplicateProperty")
     func duplicateProperty() {
-        let root = DynamicGenerationSchema(name: "Receipt", properties: [
-            .init(name: "total", schema: DynamicGenerationSchema(type: Double.self)),
-            .init(name: "total", schema: DynamicGenerationSchema(type: String.self)),
-        ])
+        let root = DynamicGenerationSchema(
+            name: "Receipt",
+            properties: [
+                .init(name: "total", schema: DynamicGenerationSchema(type: Double.self)),
+                .init(name: "total", schema: DynamicGenerationSchema(type: String.self)),
+            ])
         do {
             _ = try GenerationSchema(root: root, dependencies: [])
             Issue.record("accepted a duplicate property")
@@ -95,10 +101,12 @@ struct SchemaErrorTests {
         }
     }
 
-    @Test("an any-of without choices throws emptyTypeChoices", arguments: [
-        DynamicGenerationSchema(name: "Mood", anyOf: [String]()),
-        DynamicGenerationSchema(name: "Mood", anyOf: [DynamicGenerationSchema]()),
-    ])
+    @Test(
+        "an any-of without choices throws emptyTypeChoices",
+        arguments: [
+            DynamicGenerationSchema(name: "Mood", anyOf: [String]()),
+            DynamicGenerationSchema(name: "Mood", anyOf: [DynamicGenerationSchema]()),
+        ])
     func emptyChoices(root: DynamicGenerationSchema) {
         do {
             _ = try GenerationSchema(root: root, dependencies: [])

@@ -8,8 +8,8 @@
 
 import Foundation
 import FoundationModels
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Session usage from app code")
 struct SessionUsageTests {
@@ -180,14 +180,16 @@ struct SessionUsageTests {
         let text = try JSONObject(data: session.logFeedbackAttachment(sentiment: .positive, desiredResponseText: "Shorter, please."))
         #expect(text.string("sentiment") == "positive")
         #expect(text.string("desiredResponseText") == "Shorter, please.")
-        let content = try JSONObject(data: session.logFeedbackAttachment(
-            sentiment: nil,
-            issues: [.init(category: .tooVerbose)],
-            desiredResponseContent: Fixtures.ticket
-        ))
+        let content = try JSONObject(
+            data: session.logFeedbackAttachment(
+                sentiment: nil,
+                issues: [.init(category: .tooVerbose)],
+                desiredResponseContent: Fixtures.ticket
+            ))
         #expect(content.objects("issues")?.first?.string("category") == "tooVerbose")
         let desired = try #require(content.raw["desiredResponseContent"])
-        let desiredText = try #require(desired as? String ?? (try? JSONSerialization.data(withJSONObject: desired)).map { String(decoding: $0, as: UTF8.self) })
+        let desiredText = try #require(
+            desired as? String ?? (try? JSONSerialization.data(withJSONObject: desired)).map { String(decoding: $0, as: UTF8.self) })
         #expect(try TicketSummary(GeneratedContent(json: desiredText)) == Fixtures.ticket)
         #expect(LanguageModelFeedback.Issue.Category.allCases.count == 8)
     }

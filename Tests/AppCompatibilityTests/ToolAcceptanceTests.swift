@@ -7,8 +7,8 @@
 
 import Foundation
 import FoundationModels
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Tool calling acceptance", .serialized, .tags(.defaultModel), .needs(.defaultModel))
 struct ToolAcceptanceTests {
@@ -147,12 +147,16 @@ struct ToolAcceptanceTests {
                 }
             }
             if mode == .required { requiredRight = rightArgument }
-            report.append("\(mode == .required ? "required" : "allowed"): called \(called)/\(Self.runs), right tool \(rightTool), right argument \(rightArgument), answer uses the output \(usedOutput), errors \(errors)")
+            report.append(
+                "\(mode == .required ? "required" : "allowed"): called \(called)/\(Self.runs), right tool \(rightTool), right argument \(rightArgument), answer uses the output \(usedOutput), errors \(errors)"
+            )
             if ProcessInfo.processInfo.environment["TOOL_JUDGEMENT_SAMPLES"] != nil { report += samples.map { "    " + $0 } }
         }
         let format = ProcessInfo.processInfo.environment["FOUNDATION_MODELS_TOOL_FORMAT"] ?? "the model's default"
         print("Tool judgement (format: \(format)):\n  " + report.joined(separator: "\n  "))
-        #expect(requiredRight * 2 >= Self.runs, "right tool and argument in \(requiredRight) of \(Self.runs) required runs:\n\(report.joined(separator: "\n"))")
+        #expect(
+            requiredRight * 2 >= Self.runs,
+            "right tool and argument in \(requiredRight) of \(Self.runs) required runs:\n\(report.joined(separator: "\n"))")
     }
 
     @Test func aThrowingToolIsReportedByName() async throws {

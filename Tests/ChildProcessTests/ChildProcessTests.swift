@@ -80,8 +80,9 @@ struct ChildProcessTests {
 
     /// A server's lines as it writes them, its input, and its end.
     @Test func aServerIsReadLineByLineAndStopped() async throws {
-        let server = try ChildServer(Self.shell, ["-c", "echo listening on 127.0.0.1:4242; while read line; do echo \"got $line\"; done"],
-                                     acceptsInput: true)
+        let server = try ChildServer(
+            Self.shell, ["-c", "echo listening on 127.0.0.1:4242; while read line; do echo \"got $line\"; done"],
+            acceptsInput: true)
         #expect(await server.nextLine(within: .seconds(30)) == .line("listening on 127.0.0.1:4242"))
         try server.write(Data("one\n".utf8))
         #expect(server.nextLineBlocking(within: .seconds(30)) == .line("got one"))

@@ -1,29 +1,37 @@
 import Foundation
-import Testing
 import FoundationModels
-@testable import FoundationModelsEval
+import Testing
+
 @testable import CoachingReport
+@testable import FoundationModelsEval
 
 /// The coaching corpus and its scorer (no model): weeks made from the seed
 /// fill the example's templates, and a report is judged complete, shaped
 /// as the type asks, and citing the log.
 @Suite("Eval coaching")
 struct CoachingTaskTests {
-    static let item = CoachingItem(id: "week-test", athlete: "Maya", goal: "a half marathon in four weeks", week: "3 November", sessions: [
-        .init(day: .monday, kind: "easy run", kilometres: 6, minutes: 36, note: "felt fresh"),
-        .init(day: .wednesday, kind: "intervals 5 x 800 m", kilometres: 8, minutes: 42, note: "last two were slow"),
-        .init(day: .sunday, kind: "long run", kilometres: 16, minutes: 98, note: "strong until 14 km"),
-    ])
+    static let item = CoachingItem(
+        id: "week-test", athlete: "Maya", goal: "a half marathon in four weeks", week: "3 November",
+        sessions: [
+            .init(day: .monday, kind: "easy run", kilometres: 6, minutes: 36, note: "felt fresh"),
+            .init(day: .wednesday, kind: "intervals 5 x 800 m", kilometres: 8, minutes: 42, note: "last two were slow"),
+            .init(day: .sunday, kind: "long run", kilometres: 16, minutes: 98, note: "strong until 14 km"),
+        ])
 
     static func report(
         headline: String = "Maya's best week yet, with a strong long run",
-        reasons: [String] = ["The 16 km long run on Sunday stayed strong.", "Intervals on Wednesday kept their pace.",
-                             "The last two intervals were slow.", "Monday's easy run felt fresh; keep it easy."],
-        plan: [PlannedSession] = [PlannedSession(day: .tuesday, workout: "8 km easy"), PlannedSession(day: .thursday, workout: "6 x 800 m"),
-                                  PlannedSession(day: .sunday, workout: "18 km long run")]
+        reasons: [String] = [
+            "The 16 km long run on Sunday stayed strong.", "Intervals on Wednesday kept their pace.",
+            "The last two intervals were slow.", "Monday's easy run felt fresh; keep it easy.",
+        ],
+        plan: [PlannedSession] = [
+            PlannedSession(day: .tuesday, workout: "8 km easy"), PlannedSession(day: .thursday, workout: "6 x 800 m"),
+            PlannedSession(day: .sunday, workout: "18 km long run"),
+        ]
     ) -> CoachingReport {
         let observations = reasons.map { Observation(title: "Steady work", reason: $0) }
-        return CoachingReport(headline: headline, strengths: Array(observations.prefix(2)), focusAreas: Array(observations.dropFirst(2)), nextWeek: plan)
+        return CoachingReport(
+            headline: headline, strengths: Array(observations.prefix(2)), focusAreas: Array(observations.dropFirst(2)), nextWeek: plan)
     }
 
     static func rights(_ report: CoachingReport) -> [String: Bool] {
@@ -55,10 +63,18 @@ struct CoachingTaskTests {
     }
 
     @Test func thePlanHasThreeDaysWithADistanceOrADuration() {
-        #expect(Self.rights(Self.report(plan: [PlannedSession(day: .tuesday, workout: "8 km easy"), PlannedSession(day: .tuesday, workout: "40 min tempo"),
-                                              PlannedSession(day: .sunday, workout: "18 km")]))["plan"] == false, "a repeated day")
-        #expect(Self.rights(Self.report(plan: [PlannedSession(day: .tuesday, workout: "Easy run"), PlannedSession(day: .thursday, workout: "40 min tempo"),
-                                              PlannedSession(day: .sunday, workout: "18 km")]))["plan"] == false, "no distance or duration")
+        #expect(
+            Self.rights(
+                Self.report(plan: [
+                    PlannedSession(day: .tuesday, workout: "8 km easy"), PlannedSession(day: .tuesday, workout: "40 min tempo"),
+                    PlannedSession(day: .sunday, workout: "18 km"),
+                ]))["plan"] == false, "a repeated day")
+        #expect(
+            Self.rights(
+                Self.report(plan: [
+                    PlannedSession(day: .tuesday, workout: "Easy run"), PlannedSession(day: .thursday, workout: "40 min tempo"),
+                    PlannedSession(day: .sunday, workout: "18 km"),
+                ]))["plan"] == false, "no distance or duration")
         #expect(Self.rights(Self.report(plan: [PlannedSession(day: .sunday, workout: "18 km")]))["parts"] == false)
         for workout in ["8 km easy", "45 min tempo", "6 x 800 m", "1 hour ride", "10k steady", "5 miles"] {
             #expect(CoachingTask.statesDistanceOrDuration(workout), "\(workout)")

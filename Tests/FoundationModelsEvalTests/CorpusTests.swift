@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import FoundationModels
-@testable import FoundationModelsEval
+import Testing
 import TicketTriage
+
+@testable import FoundationModelsEval
 
 /// The generators: deterministic, in step with the committed files, and
 /// making items whose ground truth holds.
@@ -59,7 +60,10 @@ struct CorpusTests {
         #expect(Set(receipts.map(\.truth.volumeUnit)) == ["L", "gal"])
         var features: [String: Int] = [:]
         for receipt in receipts { for feature in receipt.features { features[feature, default: 0] += 1 } }
-        for feature in ["gallons", "decimal-comma", "prepay", "cash-tendered", "combined-row", "price-first", "total-first", "operator-name", "ocr-noise", "injection"] {
+        for feature in [
+            "gallons", "decimal-comma", "prepay", "cash-tendered", "combined-row", "price-first", "total-first", "operator-name", "ocr-noise",
+            "injection",
+        ] {
             #expect(features[feature, default: 0] >= 2, "only \(features[feature, default: 0]) receipts with \(feature)")
         }
         let labels = Set(ReceiptCorpus.places.flatMap(\.totalLabels))
@@ -127,8 +131,10 @@ struct CorpusTests {
         let brief = schema.promptDescription(detail: .brief)
         let outline = schema.promptDescription(detail: .outline)
         #expect(full.count > 4 * brief.count && brief.count > outline.count, "\(full.count), \(brief.count), \(outline.count)")
-        for (field, sentence) in [("stationBrand", "The brand of the fuel station"), ("totalAmount", "Total amount paid"),
-                                  ("volume", "Fuel dispensed, in litres or gallons as printed"), ("pricePerUnit", "Price per litre or per gallon")] {
+        for (field, sentence) in [
+            ("stationBrand", "The brand of the fuel station"), ("totalAmount", "Total amount paid"),
+            ("volume", "Fuel dispensed, in litres or gallons as printed"), ("pricePerUnit", "Price per litre or per gallon"),
+        ] {
             #expect(brief.contains("\"\(field)\": a") && brief.contains(sentence) && !brief.contains(sentence + ". This"), "\(brief)")
             #expect(outline.contains("\"\(field)\"") && !outline.contains(sentence), "\(outline)")
         }
@@ -139,15 +145,20 @@ struct CorpusTests {
     /// decimals (not the `20` of `USt 20%`), the brand's words.
     @Test func theOCRColumnsSayWhatThePhotoKept() throws {
         var item = try #require(ReceiptCorpus.generate().first { $0.truth.totalAmount == 20 })
-        item.photo = ReceiptPhoto(path: "/nonexistent.png", noise: .light, layout: [],
-                                  texts: [item.truth.stationBrand.uppercased() + " Tankstelle", "USt 20% 3.33",
-                                          "\(item.truth.volume) l x \(item.truth.pricePerUnit) EUR/l"],
-                                  ocrSeconds: 0)
+        item.photo = ReceiptPhoto(
+            path: "/nonexistent.png", noise: .light, layout: [],
+            texts: [
+                item.truth.stationBrand.uppercased() + " Tankstelle", "USt 20% 3.33",
+                "\(item.truth.volume) l x \(item.truth.pricePerUnit) EUR/l",
+            ],
+            ocrSeconds: 0)
         let scores = Dictionary(uniqueKeysWithValues: LightReceiptPhotoTask.survival(of: item).map { ($0.field, $0.right) })
         #expect(scores == ["ocrTotal": false, "ocrVolume": true, "ocrPrice": true, "ocrBrand": true])
         #expect(LightReceiptPhotoTask.fields.suffix(4) == ["ocrTotal", "ocrVolume", "ocrPrice", "ocrBrand"])
         #expect(LightReceiptPhotoTask.informational.isSuperset(of: ["consistent", "ocrTotal", "ocrBrand"]))
-        #expect(LightReceiptPhotoTask.prompt(for: item).contains("The station brand is printed in the first rows: \(item.truth.stationBrand.uppercased()) Tankstelle"))
+        #expect(
+            LightReceiptPhotoTask.prompt(for: item).contains(
+                "The station brand is printed in the first rows: \(item.truth.stationBrand.uppercased()) Tankstelle"))
     }
 
     @Test func notesContainTheirKeyTerms() {

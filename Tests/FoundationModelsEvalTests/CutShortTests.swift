@@ -1,18 +1,20 @@
-import Foundation
-import Testing
-import FoundationModels
-@testable import FoundationModelsEval
-@testable import CoachingReport
 import Flashcards
+import Foundation
+import FoundationModels
 import ReceiptExtraction
+import Testing
 import TicketTriage
+
+@testable import CoachingReport
+@testable import FoundationModelsEval
 
 /// The "cut short" rule on handmade answers: the cuts users saw (a
 /// flashcard stopped at "walk on the", a headline "Maya's", reasons "The")
 /// are found by path, and whole answers are left alone.
 @Suite("Eval cut-short strings")
 struct CutShortTests {
-    static let armstrongNotes = "- Neil Armstrong was the first person to walk on the Moon, in July 1969.\n- Apollo 11 landed in the Sea of Tranquility."
+    static let armstrongNotes =
+        "- Neil Armstrong was the first person to walk on the Moon, in July 1969.\n- Apollo 11 landed in the Sea of Tranquility."
 
     static func paths(_ cuts: [CutString], _ kind: CutString.Kind) -> [String] {
         cuts.filter { $0.kinds.contains(kind) }.map(\.path)
@@ -43,25 +45,34 @@ struct CutShortTests {
         let observation = Observation(title: title, reason: reason)
         return CoachingReport(
             headline: headline, strengths: [observation, observation], focusAreas: [observation, observation],
-            nextWeek: [PlannedSession(day: .monday, workout: "8 km easy"), PlannedSession(day: .wednesday, workout: "6 x 800 m"),
-                       PlannedSession(day: .sunday, workout: "18 km long run")]
+            nextWeek: [
+                PlannedSession(day: .monday, workout: "8 km easy"), PlannedSession(day: .wednesday, workout: "6 x 800 m"),
+                PlannedSession(day: .sunday, workout: "18 km long run"),
+            ]
         ).generatedContent
     }
 
     @Test func aHeadlineOfAPossessiveAndReasonsOfAnArticleAreCut() {
         let input = "You are a running coach writing Maya's weekly training report.\n- Sunday: long run, 16 km in 98 min (strong until 14 km)"
         let cuts = CutShort.cuts(in: Self.report(headline: "Maya's", reason: "The"), schema: CoachingReport.generationSchema, input: input)
-        #expect(Self.paths(cuts, .midSentence) == ["headline", "strengths[0].reason", "strengths[1].reason", "focusAreas[0].reason", "focusAreas[1].reason"])
-        let whole = CutShort.cuts(in: Self.report(headline: "Maya's strongest week before the half marathon",
-                                                  reason: "The 16 km long run on Sunday stayed strong until 14 km."),
-                                  schema: CoachingReport.generationSchema, input: input)
+        #expect(
+            Self.paths(cuts, .midSentence) == [
+                "headline", "strengths[0].reason", "strengths[1].reason", "focusAreas[0].reason", "focusAreas[1].reason",
+            ])
+        let whole = CutShort.cuts(
+            in: Self.report(
+                headline: "Maya's strongest week before the half marathon",
+                reason: "The 16 km long run on Sunday stayed strong until 14 km."),
+            schema: CoachingReport.generationSchema, input: input)
         #expect(whole.isEmpty, "\(whole)")
     }
 
     @Test func completeSentencesAndShortLabelsAreWhole() {
         let input = Self.armstrongNotes + "\nCASEY'S #2231"
-        for text in ["Neil Armstrong was the first person to walk on the Moon.", "Neil Armstrong", "Vitamin A", "Plan B",
-                     "16 km", "NYC", "Casey's", "late night", "Is it \"done\"?", "Mr. Smith ran the long run"] {
+        for text in [
+            "Neil Armstrong was the first person to walk on the Moon.", "Neil Armstrong", "Vitamin A", "Plan B",
+            "16 km", "NYC", "Casey's", "late night", "Is it \"done\"?", "Mr. Smith ran the long run",
+        ] {
             #expect(!CutShort.endsMidSentence(text, isSentence: false, input: input), "\(text)")
             #expect(!CutShort.endsMidWord(text, input: input), "\(text)")
         }
@@ -71,8 +82,10 @@ struct CutShortTests {
     }
 
     @Test func midSentenceEndings() {
-        for text in ["The", "the long run went well and", "Strong week, steady,", "Focus on:", "Great progress (", "Ran well -",
-                     "Strong week. Long run stayed", "Maya's", "Keep building mileage with"] {
+        for text in [
+            "The", "the long run went well and", "Strong week, steady,", "Focus on:", "Great progress (", "Ran well -",
+            "Strong week. Long run stayed", "Maya's", "Keep building mileage with",
+        ] {
             #expect(CutShort.endsMidSentence(text, isSentence: true, input: "Maya's week"), "\(text)")
         }
         #expect(!CutShort.endsMidSentence("Maya's", isSentence: false, input: "Maya's week"), "a label may be a name the input prints")
@@ -95,10 +108,12 @@ struct CutShortTests {
     }
 
     @Test func aBudgetedAnswerThatIsAPrefixOfTheUnbudgetedOneIsCut() {
-        let unbudgeted = Triage(queue: .billing, priority: .urgent, summary: "Refund requested after a double charge on the annual plan.").generatedContent
+        let unbudgeted = Triage(queue: .billing, priority: .urgent, summary: "Refund requested after a double charge on the annual plan.")
+            .generatedContent
         func cuts(_ summary: String) -> [CutString] {
-            CutShort.cuts(in: Triage(queue: .billing, priority: .urgent, summary: summary).generatedContent,
-                          schema: Triage.generationSchema, input: "Ticket: charged twice", unbudgeted: unbudgeted)
+            CutShort.cuts(
+                in: Triage(queue: .billing, priority: .urgent, summary: summary).generatedContent,
+                schema: Triage.generationSchema, input: "Ticket: charged twice", unbudgeted: unbudgeted)
         }
         // Nothing else tells this one apart from a whole summary.
         #expect(cuts("Refund requested after a double charge").map(\.kinds) == [[.prefix]])

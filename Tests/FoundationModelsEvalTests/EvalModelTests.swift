@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-import TestSupport
 import FoundationModels
-@testable import FoundationModelsEval
 import ReceiptExtraction
+import TestSupport
+import Testing
+
+@testable import FoundationModelsEval
 
 /// A couple of receipts on the real default model, in every mode (a real
 /// llama-server on 127.0.0.1, started and stopped by the runner).
@@ -14,18 +15,22 @@ struct EvalModelTests {
         try #require(model.isAvailable, "The default model is not installed; run `make setup`.")
         let item = ReceiptCorpus.generate()[0]
         let session = LanguageModelSession(model: model, instructions: ReceiptTask.instructions)
-        _ = try await session.respond(to: ReceiptTask.prompt(for: item), generating: FuelReceipt.self,
-                                      options: GenerationOptions(samplingMode: .greedy))
+        _ = try await session.respond(
+            to: ReceiptTask.prompt(for: item), generating: FuelReceipt.self,
+            options: GenerationOptions(samplingMode: .greedy))
         let asked = Transcript(entries: session.transcript.dropLast())
-        let built = EvalRunner.typedTranscript(instructions: ReceiptTask.instructions, prompt: ReceiptTask.prompt(for: item),
-                                               schema: FuelReceipt.generationSchema)
+        let built = EvalRunner.typedTranscript(
+            instructions: ReceiptTask.instructions, prompt: ReceiptTask.prompt(for: item),
+            schema: FuelReceipt.generationSchema)
         let expected = try await model.renderedInput(for: asked)
         let rendered = try await model.renderedInput(for: built)
         #expect(rendered == expected)
         #expect(rendered.text.contains(item.rows[0]) && rendered.text.contains("totalAmount"))
         // The free-text request of the same item renders to the same text.
         let turns = EvalRunner.turns(of: rendered)
-        #expect(try await model.renderedInput(for: EvalRunner.plainTranscript(instructions: turns.instructions, prompt: turns.prompt)).text == rendered.text)
+        #expect(
+            try await model.renderedInput(for: EvalRunner.plainTranscript(instructions: turns.instructions, prompt: turns.prompt)).text
+                == rendered.text)
     }
 
     /// The model's tokenizer puts every eval type's whole description under
@@ -82,7 +87,9 @@ struct EvalModelTests {
         // The pipeline is the example's extractor: its answers say where each value came from.
         for answer in try answers(.pipeline) {
             #expect(answer.status == .answered, "\(answer.id): \(answer.problem ?? "")")
-            #expect(answer.output.contains("totalAmount") && ["(model)", "(patterns)", "(arithmetic)"].contains { answer.output.contains($0) }, "\(answer.output)")
+            #expect(
+                answer.output.contains("totalAmount") && ["(model)", "(patterns)", "(arithmetic)"].contains { answer.output.contains($0) },
+                "\(answer.output)")
             #expect((1...2).contains(answer.requests ?? 0))
         }
         let guided = try answers(.guided)
@@ -142,7 +149,10 @@ struct EvalModelTests {
             #expect(comparison.identical == (answer.output == reference.output))
             // Out of time on a loaded machine says nothing about pacing.
             guard answer.status != .timedOut else { continue }
-            #expect(comparison.identical, "\(answer.id): \(comparison.difference.map { "\($0.path): \($0.unbudgeted ?? "none") vs \($0.budgeted ?? "none")" } ?? "") (\(answer.status.rawValue) \(answer.problem ?? ""))")
+            #expect(
+                comparison.identical,
+                "\(answer.id): \(comparison.difference.map { "\($0.path): \($0.unbudgeted ?? "none") vs \($0.budgeted ?? "none")" } ?? "") (\(answer.status.rawValue) \(answer.problem ?? ""))"
+            )
             #expect(!answer.truncated, "\(answer.id): closed early with twice the tokens")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import FoundationModels
+import Testing
+
 @testable import FoundationModelsEval
 
 /// The budgeted mode asks with the examples' own options, read from the

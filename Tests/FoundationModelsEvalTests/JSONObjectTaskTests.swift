@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import FoundationModels
+import Testing
+
 @testable import FoundationModelsEval
 
 /// The JSON-object corpus and its scorer (no model).
@@ -21,9 +22,13 @@ struct JSONObjectTaskTests {
     }
 
     @Test func nestedKeysListsNumbersAndBooleans() throws {
-        let nested = JSONObjectItem(id: "t", shape: "nested", prompt: "", keys: [.init("person", .object), .init("person.name", .string, "Ana"), .init("person.age", .number, "34")])
+        let nested = JSONObjectItem(
+            id: "t", shape: "nested", prompt: "",
+            keys: [.init("person", .object), .init("person.name", .string, "Ana"), .init("person.age", .number, "34")])
         #expect(try Self.rights(#"{"person": {"name": "Ana", "age": 34}}"#, nested) == ["keys": true, "values": true])
-        #expect(try Self.rights(#"{"person": {"name": "Ana", "age": "34"}}"#, nested) == ["keys": false, "values": true], "a number as a string is the wrong kind")
+        #expect(
+            try Self.rights(#"{"person": {"name": "Ana", "age": "34"}}"#, nested) == ["keys": false, "values": true],
+            "a number as a string is the wrong kind")
         #expect(try Self.rights(#"{"name": "Ana", "age": 34}"#, nested) == ["keys": false, "values": false], "not nested")
         let list = JSONObjectItem(id: "t", shape: "list", prompt: "", keys: [.init("capitals", .list, "Oslo"), .init("capitals", .list, "Lima")])
         #expect(try Self.rights(#"{"capitals": ["Oslo", "Lima"]}"#, list) == ["keys": true, "values": true])

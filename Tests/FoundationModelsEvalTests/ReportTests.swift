@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FoundationModelsEval
 
 /// EVAL.md from runs (no model): the tables say what the answers were.
@@ -8,30 +9,39 @@ struct ReportTests {
     static func answer(_ id: String, right: Bool, status: AnswerRecord.Status = .answered, seconds: Double, groups: [String] = []) -> AnswerRecord {
         AnswerRecord(
             id: id, status: status, problem: status == .answered ? nil : "no answer within 60 s", output: "{}",
-            fields: ReceiptTask.fields.map { FieldScore($0, right || $0 == "stationBrand", right ? "" : "expected 45, got 1.07", counts: $0 != "consistent") },
+            fields: ReceiptTask.fields.map {
+                FieldScore($0, right || $0 == "stationBrand", right ? "" : "expected 45, got 1.07", counts: $0 != "consistent")
+            },
             emptied: [], truncated: false, seconds: seconds, promptTokens: 300, cachedPromptTokens: 100, outputTokens: 40, groups: groups
         )
     }
 
     static func run(label: String) -> EvalRun {
         let model = ModelDescription(path: "/m/model.gguf", fileName: "model.gguf", bytes: 491_400_064, name: "Qwen", contextSize: 4096, threads: 2)
-        let guided = CorpusRun(corpus: .receipts, mode: .guided, fields: ReceiptTask.fields, informational: ["consistent"], answers: [
-            answer("receipt-01", right: true, seconds: 2, groups: ["gallons", "prepay"]),
-            answer("receipt-02", right: true, seconds: 4, groups: ["gallons"]),
-            answer("receipt-03", right: false, seconds: 3, groups: ["decimal-comma"]),
-            answer("receipt-04", right: false, status: .timedOut, seconds: 60, groups: ["decimal-comma"]),
-        ], seconds: 69)
-        let grammar = CorpusRun(corpus: .receipts, mode: .grammar, fields: ReceiptTask.fields, informational: ["consistent"],
-                                answers: [], seconds: 0, note: "LLAMA_SERVER is not set")
-        return EvalRun(label: label, model: model, machine: "test machine", date: "2026-11-23T12:00:00Z", command: "fm eval receipts",
-                       timeLimitSeconds: 60, settings: ["STRING_PACING": "0"], llamaServer: nil, results: [guided, grammar], seconds: 75)
+        let guided = CorpusRun(
+            corpus: .receipts, mode: .guided, fields: ReceiptTask.fields, informational: ["consistent"],
+            answers: [
+                answer("receipt-01", right: true, seconds: 2, groups: ["gallons", "prepay"]),
+                answer("receipt-02", right: true, seconds: 4, groups: ["gallons"]),
+                answer("receipt-03", right: false, seconds: 3, groups: ["decimal-comma"]),
+                answer("receipt-04", right: false, status: .timedOut, seconds: 60, groups: ["decimal-comma"]),
+            ], seconds: 69)
+        let grammar = CorpusRun(
+            corpus: .receipts, mode: .grammar, fields: ReceiptTask.fields, informational: ["consistent"],
+            answers: [], seconds: 0, note: "LLAMA_SERVER is not set")
+        return EvalRun(
+            label: label, model: model, machine: "test machine", date: "2026-11-23T12:00:00Z", command: "fm eval receipts",
+            timeLimitSeconds: 60, settings: ["STRING_PACING": "0"], llamaServer: nil, results: [guided, grammar], seconds: 75)
     }
 
     @Test func tablesCountTheAnswers() {
         let markdown = EvalReport(runs: [Self.run(label: "qwen")], command: "make eval").markdown()
         #expect(markdown.contains("| receipts | qwen | 50 % (2/4) | – |"), "summary row")
         #expect(markdown.contains("| run | mode | all right | cut mid-word | cut mid-sentence | prefix of unbudgeted | totalAmount |"))
-        #expect(markdown.contains("| qwen | guided (ours) | **50 % (2/4)** | 0 | 0 | – | 50 % (2/4) | 50 % (2/4) | 50 % (2/4) | 100 % (4/4) | 50 % (2/4) | 75 % (3/4) | 0 | 0 | 1 | 17.25 s | 60.00 s | 300 | 40 |"))
+        #expect(
+            markdown.contains(
+                "| qwen | guided (ours) | **50 % (2/4)** | 0 | 0 | – | 50 % (2/4) | 50 % (2/4) | 50 % (2/4) | 100 % (4/4) | 50 % (2/4) | 75 % (3/4) | 0 | 0 | 1 | 17.25 s | 60.00 s | 300 | 40 |"
+            ))
         #expect(markdown.contains("consistent (info)"))
         #expect(markdown.contains("| 4096 | 2 | `STRING_PACING=0` | guided, grammar |"))
         #expect(markdown.contains("| decimal-comma | 2 | 0/2 |") && markdown.contains("| gallons | 2 | 2/2 |"))
@@ -43,10 +53,18 @@ struct ReportTests {
 
     @Test func copiesAreCountedWhereChecked() {
         var run = Self.run(label: "qwen")
-        run.results = [CorpusRun(corpus: .receiptsGuideExamples, mode: .guided, fields: ReceiptTask.fields, informational: ["consistent"], answers: [
-            { var a = Self.answer("receipt-01", right: true, seconds: 2); a.copied = []; return a }(),
-            { var a = Self.answer("receipt-02", right: false, seconds: 2); a.copied = ["stationBrand: CHEVRON"]; return a }(),
-        ], seconds: 4)]
+        run.results = [
+            CorpusRun(
+                corpus: .receiptsGuideExamples, mode: .guided, fields: ReceiptTask.fields, informational: ["consistent"],
+                answers: [
+                    {
+                        var a = Self.answer("receipt-01", right: true, seconds: 2); a.copied = []; return a
+                    }(),
+                    {
+                        var a = Self.answer("receipt-02", right: false, seconds: 2); a.copied = ["stationBrand: CHEVRON"]; return a
+                    }(),
+                ], seconds: 4)
+        ]
         let markdown = EvalReport(runs: [run], command: "make eval").markdown()
         #expect(markdown.contains("## Receipts with guide examples"))
         #expect(markdown.contains("| copies an example |"))
@@ -58,13 +76,16 @@ struct ReportTests {
     @Test func cutStringsAreCountedBesideAllRightAndListed() throws {
         var run = Self.run(label: "qwen")
         var cut = Self.answer("receipt-01", right: true, seconds: 2)
-        cut.cut = [CutString(path: "stationBrand", kinds: [.midSentence, .prefix], text: "The"),
-                   CutString(path: "note", kinds: [.midWord], text: "walk on th")]
+        cut.cut = [
+            CutString(path: "stationBrand", kinds: [.midSentence, .prefix], text: "The"),
+            CutString(path: "note", kinds: [.midWord], text: "walk on th"),
+        ]
         #expect(!cut.allRight, "a cut string fails the answer")
         let whole = Self.answer("receipt-02", right: true, seconds: 2)
         run.results = [
-            CorpusRun(corpus: .receipts, mode: .budgeted, fields: ReceiptTask.fields, informational: ["consistent"], answers: [cut, whole], seconds: 4,
-                      note: "the example's options: greedy, 120 tokens"),
+            CorpusRun(
+                corpus: .receipts, mode: .budgeted, fields: ReceiptTask.fields, informational: ["consistent"], answers: [cut, whole], seconds: 4,
+                note: "the example's options: greedy, 120 tokens")
         ]
         let markdown = EvalReport(runs: [run], command: "make eval").markdown()
         #expect(markdown.contains("| qwen | guided, the example's options | **50 % (1/2)** | 1 | 1 | 1 | 100 % (2/2) |"), "\(markdown)")
@@ -93,18 +114,30 @@ struct ReportTests {
         same.comparison = BudgetComparison(maximumResponseTokens: 80, unbudgetedTokens: 40, difference: nil)
         var paced = Self.answer("receipt-02", right: true, seconds: 2)
         paced.truncated = true
-        paced.comparison = BudgetComparison(maximumResponseTokens: 80, unbudgetedTokens: 40, difference: OutputDifference(
-            path: "stationBrand", unbudgeted: #""Shell Station Downtown""#, budgeted: #""Shell""#))
+        paced.comparison = BudgetComparison(
+            maximumResponseTokens: 80, unbudgetedTokens: 40,
+            difference: OutputDifference(
+                path: "stationBrand", unbudgeted: #""Shell Station Downtown""#, budgeted: #""Shell""#))
         var failed = Self.answer("receipt-03", right: false, status: .failed, seconds: 1)
         failed.problem = "the response reached its limit of 60 tokens"
-        failed.comparison = BudgetComparison(maximumResponseTokens: 60, unbudgetedTokens: 30, difference: OutputDifference(
-            path: "(answer)", unbudgeted: #"{"stationBrand":"Shell"}"#, budgeted: nil))
-        run.results.append(CorpusRun(corpus: .receipts, mode: .doubled, fields: ReceiptTask.fields, informational: ["consistent"],
-                                     answers: [same, paced, failed], seconds: 5, note: "greedy, twice the guided answer's output tokens"))
+        failed.comparison = BudgetComparison(
+            maximumResponseTokens: 60, unbudgetedTokens: 30,
+            difference: OutputDifference(
+                path: "(answer)", unbudgeted: #"{"stationBrand":"Shell"}"#, budgeted: nil))
+        run.results.append(
+            CorpusRun(
+                corpus: .receipts, mode: .doubled, fields: ReceiptTask.fields, informational: ["consistent"],
+                answers: [same, paced, failed], seconds: 5, note: "greedy, twice the guided answer's output tokens"))
         let markdown = EvalReport(runs: [run], command: "make eval").markdown()
         #expect(markdown.contains("Identical at twice the tokens (qwen): 1 of 3"), "\(markdown)")
-        #expect(markdown.contains(#"- receipt-02 (80 tokens for the guided 40, closed early): `stationBrand` — guided `"Shell Station Downtown"`, twice the tokens `"Shell"`"#))
-        #expect(markdown.contains(#"- receipt-03 (60 tokens for the guided 30): `(answer)` — guided `{"stationBrand":"Shell"}`, twice the tokens failed: the response reached its limit of 60 tokens"#))
+        #expect(
+            markdown.contains(
+                #"- receipt-02 (80 tokens for the guided 40, closed early): `stationBrand` — guided `"Shell Station Downtown"`, twice the tokens `"Shell"`"#
+            ))
+        #expect(
+            markdown.contains(
+                #"- receipt-03 (60 tokens for the guided 30): `(answer)` — guided `{"stationBrand":"Shell"}`, twice the tokens failed: the response reached its limit of 60 tokens"#
+            ))
         #expect(!markdown.contains("- receipt-01 (80 tokens"), "an identical answer is not listed")
         // Across corpora, and in the tables beside the other modes (the prefix check is made).
         #expect(markdown.contains("## Identical at twice the tokens") && markdown.contains("| receipts | qwen | 1 of 3 | 1 |"))
@@ -112,7 +145,9 @@ struct ReportTests {
         #expect(markdown.contains("| qwen | guided, twice the tokens | **33 % (1/3)** | 0 | 0 | 0 |"))
         #expect(markdown.contains("- qwen, guided, twice the tokens: greedy, twice the guided answer's output tokens"))
         let without = EvalReport(runs: [Self.run(label: "qwen")], command: "make eval").markdown()
-        #expect(!without.contains("## Identical at twice the tokens") && !without.contains("Identical at twice the tokens (qwen)"), "no doubled run, no count")
+        #expect(
+            !without.contains("## Identical at twice the tokens") && !without.contains("Identical at twice the tokens (qwen)"),
+            "no doubled run, no count")
     }
 
     @Test func differingValuesAreShortenedWhereTheyPart() {
@@ -132,12 +167,19 @@ struct ReportTests {
             return answer
         }
         var run = Self.run(label: "qwen")
-        run.results = [CorpusRun(corpus: .coaching, mode: .guided, fields: CoachingTask.fields, informational: ["numbers"], answers: [
-            week("week-01", complete: true, citing: true), week("week-02", complete: false, citing: true), week("week-03", complete: false, citing: false),
-        ], seconds: 27)]
+        run.results = [
+            CorpusRun(
+                corpus: .coaching, mode: .guided, fields: CoachingTask.fields, informational: ["numbers"],
+                answers: [
+                    week("week-01", complete: true, citing: true), week("week-02", complete: false, citing: true),
+                    week("week-03", complete: false, citing: false),
+                ], seconds: 27)
+        ]
         let markdown = EvalReport(runs: [run], command: "make eval").markdown()
         #expect(markdown.contains("Complete and citing the log, by week (complete and citing):"))
-        #expect(markdown.contains("| week-01 | ✓ |") && markdown.contains("| week-02 | ✗ complete |") && markdown.contains("| week-03 | ✗ complete, citing |"))
+        #expect(
+            markdown.contains("| week-01 | ✓ |") && markdown.contains("| week-02 | ✗ complete |")
+                && markdown.contains("| week-03 | ✗ complete, citing |"))
         #expect(markdown.contains("| coaching | qwen | 33 % (1/3) |"))
     }
 

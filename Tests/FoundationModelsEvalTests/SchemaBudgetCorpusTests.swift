@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
 import FoundationModels
+import TestSupport
+import Testing
+
 @testable import FoundationModelsEval
 
 /// The default schema budget (``SchemaPromptDetail/standardTokenBudget``)

@@ -1,12 +1,13 @@
+import Flashcards
 import Foundation
+import FoundationModels
+import ReceiptExtraction
 import Synchronization
 import Testing
-import FoundationModels
-@testable import FoundationModelsEval
-import Flashcards
-import ReceiptExtraction
 import TicketTriage
 import VinylCollection
+
+@testable import FoundationModelsEval
 
 /// The scorers, on hand-made answers (no model).
 @Suite("Eval scoring")
@@ -33,8 +34,9 @@ struct ScoringTests {
         let far = Self.rights(ReceiptTask.score(Self.reading(total: 45 * 1.0101, price: 1.07), for: Self.receipt))
         #expect(far["totalAmount"] == false && far["pricePerUnit"] == false && far["volume"] == true)
         #expect(far["consistent"] == false, "12.5 × 1.07 is not 45.45")
-        #expect(Self.rights(ReceiptTask.score(Self.reading(total: 90, volume: 25), for: Self.receipt))["consistent"] == true,
-                "consistent, though wrong")
+        #expect(
+            Self.rights(ReceiptTask.score(Self.reading(total: 90, volume: 25), for: Self.receipt))["consistent"] == true,
+            "consistent, though wrong")
         #expect(Self.rights(ReceiptTask.score(Self.reading(total: .nan), for: Self.receipt))["totalAmount"] == false)
     }
 
@@ -52,8 +54,10 @@ struct ScoringTests {
     }
 
     @Test func ticketQueueAndPriority() {
-        let ticket = TicketItem(id: "t", category: "two-factor", subject: "s", body: "b", expected: .init(
-            queues: ["account"], priorities: ["urgent", "normal"]))
+        let ticket = TicketItem(
+            id: "t", category: "two-factor", subject: "s", body: "b",
+            expected: .init(
+                queues: ["account"], priorities: ["urgent", "normal"]))
         func score(_ queue: Queue, _ priority: Priority, _ summary: String = "Two-factor code rejected after a new phone") -> [String: Bool] {
             Self.rights(TicketTask.score(Triage(queue: queue, priority: priority, summary: summary), for: ticket))
         }
@@ -71,7 +75,8 @@ struct ScoringTests {
 
     static let notes = NotesItem(
         id: "n", topic: "The cell",
-        notes: "- Mitochondria make most of the cell's ATP through cellular respiration.\n- The nucleus holds the cell's DNA.\n- Ribosomes build proteins from amino acids.",
+        notes:
+            "- Mitochondria make most of the cell's ATP through cellular respiration.\n- The nucleus holds the cell's DNA.\n- Ribosomes build proteins from amino acids.",
         keyTerms: ["mitochondria", "ATP", "nucleus", "DNA", "ribosomes", "proteins"]
     )
 
@@ -94,18 +99,25 @@ struct ScoringTests {
         #expect(deck(good) == ["count": true, "grounding": true, "distinct": true, "coverage": true])
         #expect(deck(Array(good.prefix(2)))["count"] == false)
         #expect(deck(good + [("What is the capital of France?", "Paris")])["count"] == false)
-        #expect(deck(Array(good.prefix(1)) + [("What is the capital of France?", "Paris"), ("Which planet is largest?", "Jupiter")])["grounding"] == false, "1 of 3 grounded")
+        #expect(
+            deck(Array(good.prefix(1)) + [("What is the capital of France?", "Paris"), ("Which planet is largest?", "Jupiter")])["grounding"]
+                == false, "1 of 3 grounded")
         #expect(deck([good[0], good[0], good[1]])["distinct"] == false)
     }
 
-    static let crate = CrateItem(id: "c", name: "Sunday", records: [
-        .init(artist: "John Coltrane", title: "A Love Supreme", year: 1965, genre: "Jazz"),
-        .init(artist: "Miles Davis", title: "Kind of Blue", year: 1959, genre: "Jazz"),
-        .init(artist: "The Clash", title: "London Calling", year: 1979, genre: "Punk"),
-    ])
+    static let crate = CrateItem(
+        id: "c", name: "Sunday",
+        records: [
+            .init(artist: "John Coltrane", title: "A Love Supreme", year: 1965, genre: "Jazz"),
+            .init(artist: "Miles Davis", title: "Kind of Blue", year: 1959, genre: "Jazz"),
+            .init(artist: "The Clash", title: "London Calling", year: 1979, genre: "Punk"),
+        ])
 
     @Test func crateInsightChecks() {
-        func score(summary: String = "Coltrane's spiritual search meets Davis's cool.", snippet: String = "Modal jazz for a slow Sunday.", tags: [String] = ["calm", "jazz", "late night"]) -> [String: Bool] {
+        func score(
+            summary: String = "Coltrane's spiritual search meets Davis's cool.", snippet: String = "Modal jazz for a slow Sunday.",
+            tags: [String] = ["calm", "jazz", "late night"]
+        ) -> [String: Bool] {
             Self.rights(CrateTask.score(CrateInsight(tags: tags, snippet: snippet, summary: summary), for: Self.crate))
         }
         #expect(score() == ["tags": true, "snippet": true, "artists": true, "typeName": true])
@@ -179,8 +191,9 @@ struct ScoringTests {
             Self.rights(RecommendationTask.score(picks.map { AlbumRecommendation(title: $0.0, artist: $0.1, reason: "Play it now.") }, for: item))
         }
         // Jazz plays 41 and 3 (median 3), soul 9 and 1 (median 1), folk 0.
-        #expect(score([("A Love Supreme", "John Coltrane"), ("Let's Stay Together", "Al Green"), ("blue", "JONI MITCHELL")])
-            == ["parts": true, "onShelves": true, "distinct": true, "leastPlayed": true])
+        #expect(
+            score([("A Love Supreme", "John Coltrane"), ("Let's Stay Together", "Al Green"), ("blue", "JONI MITCHELL")])
+                == ["parts": true, "onShelves": true, "distinct": true, "leastPlayed": true])
         #expect(score([("A Love Supreme", "John Coltrane"), ("Let's Stay Together", "Al Green")])["parts"] == false)
         #expect(score([("A Love Supreme", "John Coltrane"), ("Abbey Road", "The Beatles"), ("Blue", "Joni Mitchell")])["onShelves"] == false)
         #expect(score([("Blue", "Joni Mitchell"), ("Blue", "Joni Mitchell"), ("A Love Supreme", "John Coltrane")])["distinct"] == false)
@@ -244,14 +257,17 @@ struct ScoringTests {
             return EvalRunner.score(GuideExampleReceiptTask.self, item: Self.receipt, prompt: prompt, produced).copied
         }
         #expect(try copied(#"{"stationBrand":"SHELL","totalAmount":45,"volume":12.5,"pricePerUnit":3.6}"#) == [], "the receipt prints SHELL")
-        #expect(try copied(#"{"stationBrand":"CHEVRON","totalAmount":45,"volume":10.5,"pricePerUnit":3.49}"#)
+        #expect(
+            try copied(#"{"stationBrand":"CHEVRON","totalAmount":45,"volume":10.5,"pricePerUnit":3.49}"#)
                 == ["stationBrand: CHEVRON", "volume: 10.5", "pricePerUnit: 3.49"])
         #expect(try copied(#"{"stationBrand":"Chevron Station","totalAmount":45,"volume":12.5,"pricePerUnit":3.6}"#) == ["stationBrand: CHEVRON"])
         let printed = ReceiptItem(id: "p", rows: ["CHEVRON", "10,50 GAL @ 3.49"], truth: Self.receipt.truth, features: [])
         var produced = EvalRunner.Produced()
         produced.content = try GeneratedContent(json: #"{"stationBrand":"CHEVRON","totalAmount":45,"volume":10.5,"pricePerUnit":3.49}"#)
-        #expect(EvalRunner.score(GuideExampleReceiptTask.self, item: printed, prompt: GuideExampleReceiptTask.prompt(for: printed), produced).copied == [],
-                "values the receipt prints are read, not copied")
+        #expect(
+            EvalRunner.score(GuideExampleReceiptTask.self, item: printed, prompt: GuideExampleReceiptTask.prompt(for: printed), produced).copied
+                == [],
+            "values the receipt prints are read, not copied")
     }
 
     final class Flag: Sendable {

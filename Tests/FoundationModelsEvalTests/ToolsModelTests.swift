@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
 import FoundationModels
+import TestSupport
+import Testing
+
 @testable import FoundationModelsEval
 
 /// Two items of the tools corpus through the library on the system model:

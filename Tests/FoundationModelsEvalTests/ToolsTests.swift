@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import FoundationModels
+import Testing
+
 @testable import FoundationModelsEval
 
 /// The tools corpus, its tools and its scorer, without a model: the
@@ -15,7 +16,9 @@ struct ToolsTests {
 
     @Test func committedFilesAreTheGeneratorsOutput() throws {
         let file = try Data(contentsOf: CorpusTests.committed.appendingPathComponent(ToolsCorpus.fileName))
-        #expect(file == (try ToolsCorpus.encode()), "eval/corpora/tools.json differs from its generator: write it with ToolsCorpus.write(to:) and commit it")
+        #expect(
+            file == (try ToolsCorpus.encode()),
+            "eval/corpora/tools.json differs from its generator: write it with ToolsCorpus.write(to:) and commit it")
         let heldOut = try Data(contentsOf: Self.heldOut.appendingPathComponent(ToolsCorpus.fileName))
         #expect(heldOut == (try ToolsCorpus.encode(seed: ToolsCorpus.heldOutSeed)))
         #expect(try ToolsCorpus.load(from: CorpusTests.committed) == ToolsCorpus.generate())
@@ -71,7 +74,8 @@ struct ToolsTests {
 
     static func output(of tool: any Tool, arguments: [String: String]) async throws -> String {
         func run<T: Tool>(_ tool: T) async throws -> String {
-            let json = try JSONSerialization.data(withJSONObject: arguments.mapValues { value -> Any in Double(value) ?? value }, options: .sortedKeys)
+            let json = try JSONSerialization.data(
+                withJSONObject: arguments.mapValues { value -> Any in Double(value) ?? value }, options: .sortedKeys)
             let parsed = try T.Arguments(GeneratedContent(json: String(decoding: json, as: UTF8.self)))
             return "\(try await tool.call(arguments: parsed))"
         }
@@ -90,63 +94,89 @@ struct ToolsTests {
         #expect(try await ConvertCurrencyTool().call(arguments: .init(amount: 100, from: "USD", to: "EUR")) == "100.00 USD = 92.00 EUR")
         #expect(try await ConvertCurrencyTool().call(arguments: .init(amount: 92, from: "eur", to: "gbp")) == "92.00 EUR = 79.00 GBP")
         #expect(try await ConvertCurrencyTool().call(arguments: .init(amount: 5, from: "USD", to: "XYZ")).hasPrefix("Unknown currency"))
-        #expect(try await LookupOrderTool().call(arguments: .init(orderID: "A-1042")) == "Order A-1042: shipped, carrier DHL, expected March 6, total $84.20.")
-        #expect(try await LookupOrderTool().call(arguments: .init(orderID: "A-1077")) == "Order A-1077: delivered, carrier UPS, delivered on March 2, total $129.99.")
+        #expect(
+            try await LookupOrderTool().call(arguments: .init(orderID: "A-1042"))
+                == "Order A-1042: shipped, carrier DHL, expected March 6, total $84.20.")
+        #expect(
+            try await LookupOrderTool().call(arguments: .init(orderID: "A-1077"))
+                == "Order A-1077: delivered, carrier UPS, delivered on March 2, total $129.99.")
     }
 
     // MARK: Scoring
 
-    static let stockItem = ToolsItem(id: "t", kind: "single", turns: [
-        .init(prompt: "How many ABC-123?", calls: [.init(tool: "getStock", arguments: ["sku": "ABC-123"])], forbidsCalls: false, facts: ["17"]),
-    ])
-    static let plainItem = ToolsItem(id: "p", kind: "no-tool", turns: [
-        .init(prompt: "What is the capital of Japan?", calls: [], forbidsCalls: true, facts: []),
-    ])
-    static let currencyItem = ToolsItem(id: "c", kind: "numbers", turns: [
-        .init(prompt: "1000 USD in JPY?", calls: [.init(tool: "convertCurrency", arguments: ["amount": "1000", "from": "USD", "to": "JPY"])], forbidsCalls: false, facts: ["151200.00"]),
-    ])
+    static let stockItem = ToolsItem(
+        id: "t", kind: "single",
+        turns: [
+            .init(prompt: "How many ABC-123?", calls: [.init(tool: "getStock", arguments: ["sku": "ABC-123"])], forbidsCalls: false, facts: ["17"])
+        ])
+    static let plainItem = ToolsItem(
+        id: "p", kind: "no-tool",
+        turns: [
+            .init(prompt: "What is the capital of Japan?", calls: [], forbidsCalls: true, facts: [])
+        ])
+    static let currencyItem = ToolsItem(
+        id: "c", kind: "numbers",
+        turns: [
+            .init(
+                prompt: "1000 USD in JPY?", calls: [.init(tool: "convertCurrency", arguments: ["amount": "1000", "from": "USD", "to": "JPY"])],
+                forbidsCalls: false, facts: ["151200.00"])
+        ])
 
     @Test func aRightCallAndAnswerScoreRight() {
-        let score = ToolsScoring.score(Self.stockItem, turns: [
-            TurnRecord(calls: [MadeCall(tool: "getStock", arguments: #"{"sku":"abc-123"}"#)], answer: "We have 17 units of ABC-123 in stock."),
-        ])
+        let score = ToolsScoring.score(
+            Self.stockItem,
+            turns: [
+                TurnRecord(calls: [MadeCall(tool: "getStock", arguments: #"{"sku":"abc-123"}"#)], answer: "We have 17 units of ABC-123 in stock.")
+            ])
         #expect(score == ToolsScore(callsRight: true, answerUsesResult: true, noCallRight: nil, problems: []))
         #expect(score.both == true && score.allRight)
         // Numbers by value: 1000 as 1000.0, 151200.00 printed as 151,200.
-        let currency = ToolsScoring.score(Self.currencyItem, turns: [
-            TurnRecord(calls: [MadeCall(tool: "convertCurrency", arguments: #"{"amount":1000.0,"from":"usd","to":"JPY"}"#)], answer: "That is ¥151,200."),
-        ])
+        let currency = ToolsScoring.score(
+            Self.currencyItem,
+            turns: [
+                TurnRecord(
+                    calls: [MadeCall(tool: "convertCurrency", arguments: #"{"amount":1000.0,"from":"usd","to":"JPY"}"#)], answer: "That is ¥151,200.")
+            ])
         #expect(currency.allRight, "\(currency.problems)")
     }
 
     @Test func aWrongArgumentFailsTheCall() {
-        let score = ToolsScoring.score(Self.stockItem, turns: [
-            TurnRecord(calls: [MadeCall(tool: "getStock", arguments: #"{"sku":"ABC-124"}"#)], answer: "We have 17 units."),
-        ])
+        let score = ToolsScoring.score(
+            Self.stockItem,
+            turns: [
+                TurnRecord(calls: [MadeCall(tool: "getStock", arguments: #"{"sku":"ABC-124"}"#)], answer: "We have 17 units.")
+            ])
         #expect(score.callsRight == false && score.answerUsesResult == true && score.both == false)
         #expect(score.problems == [#"expected getStock(sku: ABC-123), got getStock({"sku":"ABC-124"})"#])
-        let wrongTool = ToolsScoring.score(Self.stockItem, turns: [
-            TurnRecord(calls: [MadeCall(tool: "lookupOrder", arguments: #"{"sku":"ABC-123"}"#)], answer: "17"),
-        ])
+        let wrongTool = ToolsScoring.score(
+            Self.stockItem,
+            turns: [
+                TurnRecord(calls: [MadeCall(tool: "lookupOrder", arguments: #"{"sku":"ABC-123"}"#)], answer: "17")
+            ])
         #expect(wrongTool.callsRight == false)
         let noCall = ToolsScoring.score(Self.stockItem, turns: [TurnRecord(calls: [], answer: "I think 17.")])
         #expect(noCall.callsRight == false && noCall.problems.first?.hasSuffix("got no call") == true)
     }
 
     @Test func anAnswerWithoutTheFactFailsTheAnswer() {
-        let score = ToolsScoring.score(Self.stockItem, turns: [
-            // The call written again as text instead of an answer; 170 is not 17.
-            TurnRecord(calls: [MadeCall(tool: "getStock", arguments: #"{"sku":"ABC-123"}"#)],
-                       answer: #"<tool_call>{"name": "getStock", "arguments": {"sku": "ABC-123"}}</tool_call> 170"#),
-        ])
+        let score = ToolsScoring.score(
+            Self.stockItem,
+            turns: [
+                // The call written again as text instead of an answer; 170 is not 17.
+                TurnRecord(
+                    calls: [MadeCall(tool: "getStock", arguments: #"{"sku":"ABC-123"}"#)],
+                    answer: #"<tool_call>{"name": "getStock", "arguments": {"sku": "ABC-123"}}</tool_call> 170"#)
+            ])
         #expect(score.callsRight == true && score.answerUsesResult == false && score.both == false)
         #expect(score.problems == ["answer lacks 17"])
     }
 
     @Test func aCallWhereNoneWasNeededFailsTheNoCallScore() {
-        let called = ToolsScoring.score(Self.plainItem, turns: [
-            TurnRecord(calls: [MadeCall(tool: "getWeather", arguments: #"{"city":"Tokyo"}"#)], answer: "Tokyo."),
-        ])
+        let called = ToolsScoring.score(
+            Self.plainItem,
+            turns: [
+                TurnRecord(calls: [MadeCall(tool: "getWeather", arguments: #"{"city":"Tokyo"}"#)], answer: "Tokyo.")
+            ])
         #expect(called.noCallRight == false && called.callsRight == nil && called.answerUsesResult == nil)
         #expect(called.problems.count == 1 && called.problems[0].contains("where no call was needed"))
         let plain = ToolsScoring.score(Self.plainItem, turns: [TurnRecord(calls: [], answer: "Tokyo.")])
@@ -174,10 +204,11 @@ struct ToolsTests {
     @Test func theTranscriptsCallsAreRecorded() throws {
         let entries: [Transcript.Entry] = [
             .prompt(Transcript.Prompt(segments: [.text(.init(content: "Go"))])),
-            .toolCalls(Transcript.ToolCalls([
-                Transcript.ToolCall(toolName: "getStock", arguments: try GeneratedContent(json: #"{"sku":"ABC-123"}"#)),
-                Transcript.ToolCall(toolName: "getWeather", arguments: try GeneratedContent(json: #"{"city":"Oslo"}"#)),
-            ])),
+            .toolCalls(
+                Transcript.ToolCalls([
+                    Transcript.ToolCall(toolName: "getStock", arguments: try GeneratedContent(json: #"{"sku":"ABC-123"}"#)),
+                    Transcript.ToolCall(toolName: "getWeather", arguments: try GeneratedContent(json: #"{"city":"Oslo"}"#)),
+                ])),
         ]
         let calls = ToolsEval.calls(in: entries)
         #expect(calls.map(\.tool) == ["getStock", "getWeather"])
@@ -188,20 +219,35 @@ struct ToolsTests {
     // MARK: Report and server model
 
     @Test func theReportHasARowPerRunAndTheMisses() {
-        let right = ToolsScoring.score(Self.stockItem, turns: [TurnRecord(calls: [MadeCall(tool: "getStock", arguments: #"{"sku":"ABC-123"}"#)], answer: "17 units")])
-        let wrong = ToolsScoring.score(Self.plainItem, turns: [TurnRecord(calls: [MadeCall(tool: "getWeather", arguments: #"{"city":"Tokyo"}"#)], answer: "Tokyo")])
-        let run = ToolsRun(label: "Model", mode: ToolsEval.libraryMode, timeLimit: 60, records: [
-            ToolsRecord(id: "tools-01", kind: "single", turns: [TurnRecord(calls: [MadeCall(tool: "getStock", arguments: #"{"sku":"ABC-123"}"#)], answer: "17 units")], score: right, error: nil, timedOut: false, seconds: 2),
-            ToolsRecord(id: "tools-13", kind: "no-tool", turns: [TurnRecord(calls: [MadeCall(tool: "getWeather", arguments: #"{"city":"Tokyo"}"#)], answer: "Tokyo")], score: wrong, error: nil, timedOut: false, seconds: 4),
-        ], seconds: 6)
+        let right = ToolsScoring.score(
+            Self.stockItem, turns: [TurnRecord(calls: [MadeCall(tool: "getStock", arguments: #"{"sku":"ABC-123"}"#)], answer: "17 units")])
+        let wrong = ToolsScoring.score(
+            Self.plainItem, turns: [TurnRecord(calls: [MadeCall(tool: "getWeather", arguments: #"{"city":"Tokyo"}"#)], answer: "Tokyo")])
+        let run = ToolsRun(
+            label: "Model", mode: ToolsEval.libraryMode, timeLimit: 60,
+            records: [
+                ToolsRecord(
+                    id: "tools-01", kind: "single",
+                    turns: [TurnRecord(calls: [MadeCall(tool: "getStock", arguments: #"{"sku":"ABC-123"}"#)], answer: "17 units")], score: right,
+                    error: nil, timedOut: false, seconds: 2),
+                ToolsRecord(
+                    id: "tools-13", kind: "no-tool",
+                    turns: [TurnRecord(calls: [MadeCall(tool: "getWeather", arguments: #"{"city":"Tokyo"}"#)], answer: "Tokyo")], score: wrong,
+                    error: nil, timedOut: false, seconds: 4),
+            ], seconds: 6)
         let text = ToolsReport.markdown([run])
         #expect(text.hasPrefix("## Tools\n"))
         #expect(text.contains("| Model | library | 2 | 100 % (1/1) | 100 % (1/1) | **100 % (1/1)** | 0 % (0/1) | 0 | 0 | 3.00 s |"), "\(text)")
         #expect(text.contains("| no-tool | 1 | 0/1 |"))
-        #expect(text.contains(#"- tools-13 (no-tool): called getWeather({"city":"Tokyo"}) where no call was needed — calls: `getWeather({"city":"Tokyo"})` — answer: `Tokyo`"#), "\(text)")
+        #expect(
+            text.contains(
+                #"- tools-13 (no-tool): called getWeather({"city":"Tokyo"}) where no call was needed — calls: `getWeather({"city":"Tokyo"})` — answer: `Tokyo`"#
+            ), "\(text)")
         #expect(!text.contains("- tools-01"))
-        let timedOut = ToolsRecord(id: "tools-02", kind: "single", turns: [], score: ToolsScoring.score(Self.stockItem, turns: [], failure: "timed out: no answer within 60 s"),
-                                   error: "timed out: no answer within 60 s", timedOut: true, seconds: 60)
+        let timedOut = ToolsRecord(
+            id: "tools-02", kind: "single", turns: [],
+            score: ToolsScoring.score(Self.stockItem, turns: [], failure: "timed out: no answer within 60 s"),
+            error: "timed out: no answer within 60 s", timedOut: true, seconds: 60)
         #expect(ToolsReport.missLine(timedOut) == "- tools-02 (single): timed out: no answer within 60 s; not answered")
     }
 

@@ -70,7 +70,10 @@ private let fuelRows = [
 @Suite("OCRRows")
 struct OCRRowsTests {
     @Test func straightRowsArePrintedInTheSeedLayout() {
-        let texts = ["SHELL", "STATION 214", "PUMP 4", "UNLEADED", "DATE 2024-03-12", "LITRES", "VOLUME 12.500 G", "PRICE 1.859", "TOTAL 23.24", "CASH", "CHANGE 0.00"]
+        let texts = [
+            "SHELL", "STATION 214", "PUMP 4", "UNLEADED", "DATE 2024-03-12", "LITRES", "VOLUME 12.500 G", "PRICE 1.859", "TOTAL 23.24", "CASH",
+            "CHANGE 0.00",
+        ]
         var words: [OCRWord] = []
         for (row, text) in texts.enumerated() {
             var x = 0.05
@@ -116,7 +119,10 @@ struct OCRRowsTests {
 
     @Test func gapsAreMeasuredInTheRowsOwnCharacterWidth() {
         // Large print, 0.04 per character: a gap of 0.06 is 1.5 characters here.
-        let large = OCRRows([word("TOTAL", x: 0.05, midY: 0.5, height: 0.05, characterWidth: 0.04), word("45.00", x: 0.31, midY: 0.5, height: 0.05, characterWidth: 0.04)])
+        let large = OCRRows([
+            word("TOTAL", x: 0.05, midY: 0.5, height: 0.05, characterWidth: 0.04),
+            word("45.00", x: 0.31, midY: 0.5, height: 0.05, characterWidth: 0.04),
+        ])
         #expect(large.rows.first?.text == "TOTAL 45.00")
         // The same gap in print half as wide is three characters.
         let small = OCRRows([word("TOTAL", x: 0.05, midY: 0.5, characterWidth: 0.02), word("45.00", x: 0.21, midY: 0.5, characterWidth: 0.02)])
@@ -199,7 +205,8 @@ struct OCRRowsTests {
 
         let rows = OCRRows(words)
         #expect(rows.tolerance == small * OCRRows.toleranceFactor)
-        #expect(rows.rows.map(\.text) == ["SHELL EXPRESS"] + (0..<6).map { "ITEM\($0)        \($0).99" } + ["CARD", "APPROVED", "TOTAL        45.00"])
+        #expect(
+            rows.rows.map(\.text) == ["SHELL EXPRESS"] + (0..<6).map { "ITEM\($0)        \($0).99" } + ["CARD", "APPROVED", "TOTAL        45.00"])
     }
 
     @Test func theToleranceHasAFloor() {
@@ -208,9 +215,14 @@ struct OCRRowsTests {
         #expect(OCRRows.tolerance(for: tiny) == OCRRows.minimumTolerance)
         // Tiny print whose midpoints differ by more than half its height
         // but less than the floor: one row.
-        #expect(OCRRows(tiny.enumerated().map { index, word in
-            OCRWord(text: word.text, box: .init(x: word.box.x, y: word.box.y + 0.003 * Double(index % 2), width: word.box.width, height: word.box.height))
-        }).rows.count == 1)
+        #expect(
+            OCRRows(
+                tiny.enumerated().map { index, word in
+                    OCRWord(
+                        text: word.text,
+                        box: .init(x: word.box.x, y: word.box.y + 0.003 * Double(index % 2), width: word.box.width, height: word.box.height))
+                }
+            ).rows.count == 1)
         #expect(OCRRows.tolerance(for: []) == OCRRows.minimumTolerance)
         #expect(OCRRows.tolerance(for: [word("A", x: 0, midY: 0.5, height: 0.03)]) == 0.015)
         // Even-sized: the mean of the middle two.

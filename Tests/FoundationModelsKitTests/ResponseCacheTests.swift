@@ -46,7 +46,9 @@ struct ResponseCacheTests {
         let cache = ResponseCache<String>()
         let calls = Counter()
         let key = CacheKey("feature", "x")
-        let produce: @Sendable () async throws -> String? = { calls.increment(); return "made" }
+        let produce: @Sendable () async throws -> String? = {
+            calls.increment(); return "made"
+        }
         #expect(try await cache.value(for: key, produce: produce) == "made")
         #expect(try await cache.value(for: key, produce: produce) == "made")
         #expect(calls.value == 1)

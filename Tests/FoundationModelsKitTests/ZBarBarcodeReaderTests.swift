@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FoundationModelsKit
 
 /// zbar's `zbarimg` run through ``ZBarBarcodeReader`` (what `fm --tool
@@ -47,8 +48,10 @@ struct ZBarBarcodeReaderTests {
     @Test(.enabled(if: installed, "needs zbar's zbarimg on PATH (`make setup` installs Debian's zbar-tools)"))
     func anImageWithoutACodeHasNone() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("blank-\(UUID().uuidString).pbm")
-        try Data(("P1\n40 20\n" + Array(repeating: Array(repeating: "0", count: 40).joined(separator: " "), count: 20).joined(separator: "\n") + "\n").utf8)
-            .write(to: file)
+        try Data(
+            ("P1\n40 20\n" + Array(repeating: Array(repeating: "0", count: 40).joined(separator: " "), count: 20).joined(separator: "\n") + "\n").utf8
+        )
+        .write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(try await ZBarBarcodeReader().codes(in: file).isEmpty)
     }
@@ -69,10 +72,11 @@ struct ZBarBarcodeReaderTests {
     /// into its value.
     @Test func outputLinesBecomeCodes() {
         let codes = ZBarBarcodeReader.codes(fromOutput: "EAN-13:5901234123457\nQR-Code:first line\nsecond line\nCODE-128:A-1\n")
-        #expect(codes == [
-            .init(symbology: "EAN-13", value: "5901234123457"),
-            .init(symbology: "QR-Code", value: "first line\nsecond line"),
-            .init(symbology: "CODE-128", value: "A-1"),
-        ])
+        #expect(
+            codes == [
+                .init(symbology: "EAN-13", value: "5901234123457"),
+                .init(symbology: "QR-Code", value: "first line\nsecond line"),
+                .init(symbology: "CODE-128", value: "A-1"),
+            ])
     }
 }

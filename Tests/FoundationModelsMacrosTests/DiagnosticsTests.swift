@@ -14,10 +14,10 @@ import Testing
             }
             """,
             expandedSource: """
-            final class C {
-                var x: Int = 0
-            }
-            """,
+                final class C {
+                    var x: Int = 0
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Generable' can only be applied to a struct or an enum, not to a class",
@@ -36,9 +36,9 @@ import Testing
             }
             """,
             expandedSource: """
-            actor A {
-            }
-            """,
+                actor A {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Generable' can only be applied to a struct or an enum, not to an actor",
@@ -57,9 +57,9 @@ import Testing
             }
             """,
             expandedSource: """
-            protocol P {
-            }
-            """,
+                protocol P {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Generable' can only be applied to a struct or an enum, not to a protocol",
@@ -78,9 +78,9 @@ import Testing
             }
             """,
             expandedSource: """
-            extension Int {
-            }
-            """,
+                extension Int {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Generable' can only be applied to a struct or an enum, not to an extension",
@@ -100,10 +100,10 @@ import Testing
             }
             """,
             expandedSource: """
-            struct T {
-                var count = 1
-            }
-            """,
+                struct T {
+                    var count = 1
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "stored property 'count' of a '@Generable' type needs an explicit type annotation",
@@ -123,10 +123,10 @@ import Testing
             }
             """,
             expandedSource: """
-            struct T {
-                var (a, b): (Int, Int)
-            }
-            """,
+                struct T {
+                    var (a, b): (Int, Int)
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Generable' supports only simple stored properties; declare each property with its own name and type",
@@ -148,10 +148,10 @@ import Testing
             }
             """,
             expandedSource: """
-            struct T {
-                var a: Int
-            }
-            """,
+                struct T {
+                    var a: Int
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "property 'a' has more than one '@Guide'; combine them into a single '@Guide'",
@@ -173,10 +173,10 @@ import Testing
             }
             """#,
             expandedSource: """
-            struct T {
-                var summary: String
-            }
-            """,
+                struct T {
+                    var summary: String
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'description' must be a string literal without interpolation",
@@ -195,9 +195,9 @@ import Testing
             }
             """#,
             expandedSource: """
-            struct T {
-            }
-            """,
+                struct T {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'description' must be a string literal without interpolation",
@@ -216,9 +216,9 @@ import Testing
             }
             """,
             expandedSource: """
-            struct T {
-            }
-            """,
+                struct T {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'representNilExplicitlyInGeneratedContent' must be the literal 'true' or 'false'",
@@ -239,11 +239,11 @@ import Testing
             }
             """,
             expandedSource: """
-            enum E {
-                case value(Int)
-                case value(text: String)
-            }
-            """,
+                enum E {
+                    case value(Int)
+                    case value(text: String)
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "a '@Generable' enum can't have more than one case named 'value'",
@@ -263,13 +263,14 @@ import Testing
             }
             """,
             expandedSource: """
-            enum E {
-                case b(case: Int)
-            }
-            """,
+                enum E {
+                    case b(case: Int)
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: #"associated value 'case' of case 'b' collides with another key of its generated content; "case" is reserved and keys must be unique"#,
+                    message:
+                        #"associated value 'case' of case 'b' collides with another key of its generated content; "case" is reserved and keys must be unique"#,
                     line: 3,
                     column: 12
                 )
@@ -285,9 +286,9 @@ import Testing
             }
             """,
             expandedSource: """
-            enum Never2 {
-            }
-            """,
+                enum Never2 {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "a '@Generable' enum needs at least one case",

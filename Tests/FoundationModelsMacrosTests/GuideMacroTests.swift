@@ -17,13 +17,13 @@ import Testing
             }
             """,
             expandedSource: """
-            struct T {
-                var name: String
-                var count: Int {
-                    didSet {}
+                struct T {
+                    var name: String
+                    var count: Int {
+                        didSet {}
+                    }
                 }
-            }
-            """
+                """
         )
     }
 
@@ -36,10 +36,10 @@ import Testing
             }
             """,
             expandedSource: """
-            struct T {
-                var c: Int { 1 }
-            }
-            """,
+                struct T {
+                    var c: Int { 1 }
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "'@Guide' can only be applied to a stored property", line: 2, column: 5)
             ]
@@ -55,10 +55,10 @@ import Testing
             }
             """,
             expandedSource: """
-            struct T {
-                static let s: Int = 1
-            }
-            """,
+                struct T {
+                    static let s: Int = 1
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "'@Guide' can't be applied to a static property", line: 2, column: 5)
             ]
@@ -74,10 +74,10 @@ import Testing
             }
             """,
             expandedSource: """
-            struct T {
-                func f() {}
-            }
-            """,
+                struct T {
+                    func f() {}
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "'@Guide' can only be applied to a stored property", line: 2, column: 5)
             ]
@@ -93,10 +93,10 @@ import Testing
             }
             """,
             expandedSource: """
-            enum E {
-                case a
-            }
-            """,
+                enum E {
+                    case a
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "'@Guide' has no effect on an enum case", line: 2, column: 5, severity: .warning)
             ]

@@ -13,26 +13,26 @@ import Testing
 @Suite struct IsolationTests {
     static let declarations: [String: String] = [
         "struct": """
-            @Generable struct Recipe {
-                @Guide(description: "The dish") var title: String
-                var steps: [String]
-            }
-            """,
+        @Generable struct Recipe {
+            @Guide(description: "The dish") var title: String
+            var steps: [String]
+        }
+        """,
         "enum without payloads": "@Generable enum Course { case starter, main }",
         "enum with payloads": "@Generable enum Serving { case plated(portions: Int), buffet }",
         "public struct with a nested type": """
-            @Generable public struct Menu {
-                public var dish: Dish
-                @Generable public struct Dish { public var name: String }
-            }
-            """,
+        @Generable public struct Menu {
+            public var dish: Dish
+            @Generable public struct Dish { public var name: String }
+        }
+        """,
         "a tool's nested Arguments": """
-            struct PantryTool: Tool {
-                let description = "Lists the pantry"
-                @Generable struct Arguments { var limit: Int }
-                func call(arguments: Arguments) async throws -> String { "" }
-            }
-            """,
+        struct PantryTool: Tool {
+            let description = "Lists the pantry"
+            @Generable struct Arguments { var limit: Int }
+            func call(arguments: Arguments) async throws -> String { "" }
+        }
+        """,
     ]
 
     @Test("every declaration @Generable adds is nonisolated, and so is the conformance", arguments: declarations.keys.sorted())

@@ -5,6 +5,7 @@
 import Foundation
 import FoundationModels
 import Testing
+
 @testable import FoundationModelsServer
 
 @Suite("fm serve's error statuses")
@@ -37,9 +38,11 @@ struct APIErrorTests {
     }
 
     @Test func rateLimitsAndQuotasSayWhenToComeBack() {
-        let busy = APIError.from(LanguageModelError.rateLimited(.init(resetDate: Date().addingTimeInterval(7.2), debugDescription: "")), gateway: true)
+        let busy = APIError.from(
+            LanguageModelError.rateLimited(.init(resetDate: Date().addingTimeInterval(7.2), debugDescription: "")), gateway: true)
         #expect(busy.status == 429 && busy.retryAfter == 8)
-        let quota = APIError.from(PrivateCloudComputeLanguageModel.Error.quotaLimitReached(.init(resetDate: Date().addingTimeInterval(60), debugDescription: "used up")))
+        let quota = APIError.from(
+            PrivateCloudComputeLanguageModel.Error.quotaLimitReached(.init(resetDate: Date().addingTimeInterval(60), debugDescription: "used up")))
         #expect(quota.status == 429 && (59...60).contains(quota.retryAfter ?? 0))
         let unknown = APIError.from(LanguageModelError.rateLimited(.init(resetDate: nil, debugDescription: "")))
         #expect(unknown.retryAfter == 1)

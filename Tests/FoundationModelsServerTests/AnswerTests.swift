@@ -9,12 +9,14 @@ import Hummingbird
 import HummingbirdTesting
 import TestSupport
 import Testing
+
 @testable import FoundationModelsServer
 
 @Suite("fm serve in process: answers and their streams")
 struct AnswerTests {
     static let ask = #""messages": [{"role": "user", "content": "Say hello."}]"#
-    static let time = #"{"type": "function", "function": {"name": "get_time", "description": "The time now.", "parameters": {"type": "object", "properties": {}}}}"#
+    static let time =
+        #"{"type": "function", "function": {"name": "get_time", "description": "The time now.", "parameters": {"type": "object", "properties": {}}}}"#
 
     @Test func aChatAnswerIsOpenAIsCompletion() async throws {
         try await InProcessServer.test([[.text("Hello"), .text(" there."), .usage(input: 7, output: 2)]]) { client in
@@ -58,7 +60,9 @@ struct AnswerTests {
             #expect(response.statusCode == 200, "\(response.text)")
             let metrics = try await client.get("/metrics")
             #expect(metrics.statusCode == 200)
-            for line in ["fm_serve_generated_tokens_total 6", "fm_serve_time_to_first_token_seconds_count 1", "fm_serve_time_per_output_token_seconds_count 0"] {
+            for line in [
+                "fm_serve_generated_tokens_total 6", "fm_serve_time_to_first_token_seconds_count 1", "fm_serve_time_per_output_token_seconds_count 0",
+            ] {
                 #expect(metrics.text.contains(line + "\n"), "\(line) in \(metrics.text)")
             }
         }
@@ -69,7 +73,8 @@ struct AnswerTests {
     /// event a `data:` line and a blank line.
     @Test func aChatStreamIsFramedAsOpenAIs() async throws {
         try await InProcessServer.test([[.text("Hel"), .delay(.milliseconds(5)), .text("lo"), .usage(input: 5, output: 2)]]) { client in
-            let response = try await client.post("/v1/chat/completions", #"{\#(Self.ask), "stream": true, "stream_options": {"include_usage": true}}"#)
+            let response = try await client.post(
+                "/v1/chat/completions", #"{\#(Self.ask), "stream": true, "stream_options": {"include_usage": true}}"#)
             #expect(response.statusCode == 200)
             #expect(response.headers[.contentType] == "text/event-stream" && response.headers[.cacheControl] == "no-cache")
             #expect(response.text.hasPrefix("data: ") && response.text.hasSuffix("data: [DONE]\n\n"))
@@ -124,7 +129,9 @@ struct AnswerTests {
     /// event (its status already sent), then ends as usual.
     @Test func aFailureMidStreamIsAnErrorEvent() async throws {
         struct Broken: Error {}
-        try await InProcessServer.test([[.text("Hel"), .delay(.milliseconds(5)), .fail(Broken())], [.text("Hel"), .delay(.milliseconds(5)), .fail(Broken())]]) { client in
+        try await InProcessServer.test([
+            [.text("Hel"), .delay(.milliseconds(5)), .fail(Broken())], [.text("Hel"), .delay(.milliseconds(5)), .fail(Broken())],
+        ]) { client in
             let chat = try await client.post("/v1/chat/completions", #"{\#(Self.ask), "stream": true}"#)
             #expect(chat.statusCode == 200)
             let lines = chat.dataLines

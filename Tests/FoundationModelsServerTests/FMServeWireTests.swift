@@ -7,6 +7,7 @@ import FoundationModels
 import Logging
 import Synchronization
 import Testing
+
 @testable import FoundationModelsServer
 
 @Suite("fm serve's wire formats and bookkeeping")
@@ -17,17 +18,18 @@ struct FMServeWireTests {
     /// function_call items one assistant turn, and each output learns its
     /// tool's name from its call.
     @Test func responsesInputIsTheChatConversation() throws {
-        let request = try ResponsesRequest(json: """
-            {"model": "m", "instructions": "Be brief.", "max_output_tokens": 20, "input": [
-              {"role": "user", "content": [{"type": "input_text", "text": "Weather in Paris and Rome?"}]},
-              {"type": "function_call", "call_id": "c1", "name": "weather", "arguments": "{\\"city\\": \\"Paris\\"}"},
-              {"type": "function_call", "call_id": "c2", "name": "weather", "arguments": "{\\"city\\": \\"Rome\\"}"},
-              {"type": "function_call_output", "call_id": "c2", "output": "18 C"},
-              {"type": "function_call_output", "call_id": "c1", "output": "22 C"}],
-             "tools": [{"type": "function", "name": "weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}],
-             "text": {"format": {"type": "json_schema", "name": "w", "strict": true,
-                                 "schema": {"type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]}}}}
-            """, limits: Self.limits)
+        let request = try ResponsesRequest(
+            json: """
+                {"model": "m", "instructions": "Be brief.", "max_output_tokens": 20, "input": [
+                  {"role": "user", "content": [{"type": "input_text", "text": "Weather in Paris and Rome?"}]},
+                  {"type": "function_call", "call_id": "c1", "name": "weather", "arguments": "{\\"city\\": \\"Paris\\"}"},
+                  {"type": "function_call", "call_id": "c2", "name": "weather", "arguments": "{\\"city\\": \\"Rome\\"}"},
+                  {"type": "function_call_output", "call_id": "c2", "output": "18 C"},
+                  {"type": "function_call_output", "call_id": "c1", "output": "22 C"}],
+                 "tools": [{"type": "function", "name": "weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}],
+                 "text": {"format": {"type": "json_schema", "name": "w", "strict": true,
+                                     "schema": {"type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]}}}}
+                """, limits: Self.limits)
         let messages = request.chat.messages
         #expect(messages.count == 5)
         #expect(messages.first == .system("Be brief."))
@@ -66,17 +68,23 @@ struct FMServeWireTests {
     @Test func responsesEventsAreOpenAIsInOrder() throws {
         let request = try ResponsesRequest(json: #"{"input": "Hi", "stream": true}"#, limits: Self.limits)
         let wire = ResponsesWire(request: request, modelName: "small")
-        let usage = LanguageModelSession.Usage(input: .init(totalTokenCount: 10, cachedTokenCount: 4), output: .init(totalTokenCount: 3, reasoningTokenCount: 0))
+        let usage = LanguageModelSession.Usage(
+            input: .init(totalTokenCount: 10, cachedTokenCount: 4), output: .init(totalTokenCount: 3, reasoningTokenCount: 0))
         let call = Transcript.ToolCall(id: "call_abc", toolName: "weather", arguments: try GeneratedContent(json: #"{"city":"Paris"}"#))
-        let events = wire.opening() + [ChatCompletion.Event.delta("Let me "), .delta("check."), .toolCalls(Transcript.ToolCalls([call])),
-                                       .finished(reason: "tool_calls", usage: usage)].flatMap(wire.events(for:))
-        #expect(events.map(\.0) == [
-            "response.created", "response.in_progress",
-            "response.output_item.added", "response.content_part.added", "response.output_text.delta", "response.output_text.delta",
-            "response.output_text.done", "response.content_part.done", "response.output_item.done",
-            "response.output_item.added", "response.function_call_arguments.delta", "response.function_call_arguments.done",
-            "response.output_item.done", "response.completed",
-        ])
+        let events =
+            wire.opening()
+            + [
+                ChatCompletion.Event.delta("Let me "), .delta("check."), .toolCalls(Transcript.ToolCalls([call])),
+                .finished(reason: "tool_calls", usage: usage),
+            ].flatMap(wire.events(for:))
+        #expect(
+            events.map(\.0) == [
+                "response.created", "response.in_progress",
+                "response.output_item.added", "response.content_part.added", "response.output_text.delta", "response.output_text.delta",
+                "response.output_text.done", "response.content_part.done", "response.output_item.done",
+                "response.output_item.added", "response.function_call_arguments.delta", "response.function_call_arguments.done",
+                "response.output_item.done", "response.completed",
+            ])
         let lines = events.map(wire.sse)
         let data = try lines.map { line in
             let json = try #require(line.split(separator: "\n").first { $0.hasPrefix("data: ") }).dropFirst(6)
@@ -97,8 +105,10 @@ struct FMServeWireTests {
 
     @Test func anAnswerCutAtTheLimitIsIncomplete() throws {
         let request = try ResponsesRequest(json: #"{"input": "Hi", "max_output_tokens": 2}"#, limits: Self.limits)
-        let usage = LanguageModelSession.Usage(input: .init(totalTokenCount: 5, cachedTokenCount: 0), output: .init(totalTokenCount: 2, reasoningTokenCount: 0))
-        let body = try #require(ResponsesWire(request: request, modelName: "m").collected([.delta("Hello there"), .finished(reason: "length", usage: usage)]))
+        let usage = LanguageModelSession.Usage(
+            input: .init(totalTokenCount: 5, cachedTokenCount: 0), output: .init(totalTokenCount: 2, reasoningTokenCount: 0))
+        let body = try #require(
+            ResponsesWire(request: request, modelName: "m").collected([.delta("Hello there"), .finished(reason: "length", usage: usage)]))
         let response = try #require(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
         #expect(response["status"] as? String == "incomplete")
         #expect((response["incomplete_details"] as? [String: Any])?["reason"] as? String == "max_output_tokens")
@@ -112,7 +122,8 @@ struct FMServeWireTests {
     @Test func metricsCountEachAnswerOnceAndPerServer() {
         let metrics = ServerMetrics(registry: ChatCompletionsServer.Configuration(modelName: "a").metricsRegistry, models: ["a", "b"])
         let other = ServerMetrics(registry: ChatCompletionsServer.Configuration(modelName: "b").metricsRegistry, models: ["b"])
-        let usage = LanguageModelSession.Usage(input: .init(totalTokenCount: 7, cachedTokenCount: 2), output: .init(totalTokenCount: 5, reasoningTokenCount: 0))
+        let usage = LanguageModelSession.Usage(
+            input: .init(totalTokenCount: 7, cachedTokenCount: 2), output: .init(totalTokenCount: 5, reasoningTokenCount: 0))
         let answered = ServerMetrics.Generation(metrics.model("a"), start: .now)
         #expect(metrics.exposition().contains(#"fm_serve_requests_waiting{model="a"} 1.0"#))
         answered.firstToken()

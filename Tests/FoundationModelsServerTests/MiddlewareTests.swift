@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdTesting
 import TestSupport
 import Testing
+
 @testable import FoundationModelsServer
 
 @Suite("fm serve in process: key, request id, CORS, descriptive routes")
@@ -55,7 +56,9 @@ struct MiddlewareTests {
             let replaced = try await client.get("/v1/models", headers: [.init("x-request-id")!: "two words"])
             #expect(replaced.headers[.init("x-request-id")!]?.hasPrefix("req_") == true)
             let wrongMethod = try await client.get("/v1/chat/completions")
-            #expect((400..<500).contains(wrongMethod.statusCode) && wrongMethod.error != nil, "another method: Hummingbird's 4xx, in OpenAI's shape: \(wrongMethod.text)")
+            #expect(
+                (400..<500).contains(wrongMethod.statusCode) && wrongMethod.error != nil,
+                "another method: Hummingbird's 4xx, in OpenAI's shape: \(wrongMethod.text)")
         }
     }
 
@@ -123,7 +126,9 @@ struct MiddlewareTests {
 
     /// fm_serve_ops.py's CORS checks: none by default; `*`; a list of origins.
     @Test func browsersAreRefusedUnlessTheirOriginIsAllowed() async throws {
-        let preflight: HTTPFields = [.origin: Self.origin, .accessControlRequestMethod: "POST", .accessControlRequestHeaders: "authorization, content-type"]
+        let preflight: HTTPFields = [
+            .origin: Self.origin, .accessControlRequestMethod: "POST", .accessControlRequestHeaders: "authorization, content-type",
+        ]
         try await InProcessServer.test([[.text("Hi")]]) { client in
             let answer = try await client.execute(uri: "/v1/chat/completions", method: .options, headers: preflight)
             #expect(answer.headers[.accessControlAllowOrigin] == nil, "cors off: no CORS headers")
@@ -139,7 +144,12 @@ struct MiddlewareTests {
             let chat = try await client.post("/v1/chat/completions", Self.chat, headers: [.origin: "https://anywhere.example"])
             #expect(chat.statusCode == 200 && chat.headers[.accessControlAllowOrigin] == "*")
         }
-        try await InProcessServer.test([[.text("Hi")]], configure: { $0.cors = .origins([Self.origin]); $0.apiKey = "sesame" }) { client in
+        try await InProcessServer.test(
+            [[.text("Hi")]],
+            configure: {
+                $0.cors = .origins([Self.origin]); $0.apiKey = "sesame"
+            }
+        ) { client in
             let answer = try await client.execute(uri: "/v1/chat/completions", method: .options, headers: preflight)
             #expect(answer.statusCode == 204 && answer.headers[.accessControlAllowOrigin] == Self.origin, "answered without the key")
             #expect(answer.headers[.accessControlAllowHeaders]?.lowercased().contains("authorization") == true)

@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdTesting
 import TestSupport
 import Testing
+
 @testable import FoundationModelsServer
 
 @Suite("fm serve in process: refused requests")
@@ -20,37 +21,55 @@ struct RefusalTests {
     @Test(arguments: [
         (#"{"messages": [\#(user)], "n": 3}"#, "n"),
         (#"{"messages": [{"role": "robot", "content": "Hi"}]}"#, "messages[0].role"),
-        (#"{"messages": [\#(user)], "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": \#(unenforceable)}}}"#,
-         "response_format.json_schema.schema"),
+        (
+            #"{"messages": [\#(user)], "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": \#(unenforceable)}}}"#,
+            "response_format.json_schema.schema"
+        ),
         (#"{"messages": [\#(user)], "temperature": 7}"#, "temperature"),
         (#"{"messages": "Hi"}"#, "messages"),
         (#"{"messages": []}"#, "messages"),
         (#"{"messages": [\#(user), {"role": "assistant", "content": "Hello"}]}"#, "messages[1].role"),
         (#"{"messages": [{"role": "user", "content": 42}]}"#, "messages[0].content"),
-        (#"{"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "http://x/y.png"}}]}]}"#, "messages[0].content[0].type"),
+        (
+            #"{"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "http://x/y.png"}}]}]}"#,
+            "messages[0].content[0].type"
+        ),
         (#"{"messages": [\#(user)], "tools": [{"type": "retrieval"}]}"#, "tools[0].type"),
         (#"{"messages": [\#(user)], "tools": [{"type": "function", "function": {"name": "get weather"}}]}"#, "tools[0].function.name"),
-        (#"{"messages": [\#(user)], "tools": [{"type": "function", "function": {"name": "f", "parameters": \#(unenforceable)}}]}"#,
-         "tools[0].function.parameters"),
-        (#"{"messages": [\#(user)], "tools": [\#(time)], "tool_choice": {"type": "function", "function": {"name": "nope"}}}"#,
-         "tool_choice.function.name"),
+        (
+            #"{"messages": [\#(user)], "tools": [{"type": "function", "function": {"name": "f", "parameters": \#(unenforceable)}}]}"#,
+            "tools[0].function.parameters"
+        ),
+        (
+            #"{"messages": [\#(user)], "tools": [\#(time)], "tool_choice": {"type": "function", "function": {"name": "nope"}}}"#,
+            "tool_choice.function.name"
+        ),
         (#"{"messages": [\#(user)], "tool_choice": "required"}"#, "tool_choice"),
-        (#"{"messages": [\#(user), {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_time", "arguments": "{}"}}]}, \#(user)], "tools": [\#(time)]}"#,
-         "messages[2].role"),
+        (
+            #"{"messages": [\#(user), {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_time", "arguments": "{}"}}]}, \#(user)], "tools": [\#(time)]}"#,
+            "messages[2].role"
+        ),
         (#"{"messages": [\#(user), {"role": "tool", "tool_call_id": "call_9", "content": "12:00"}]}"#, "messages[1].tool_call_id"),
-        (#"{"messages": [\#(user), {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_time", "arguments": "{time"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "12:00"}]}"#,
-         "messages[1].tool_calls[0].function.arguments"),
+        (
+            #"{"messages": [\#(user), {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_time", "arguments": "{time"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "12:00"}]}"#,
+            "messages[1].tool_calls[0].function.arguments"
+        ),
         (#"{"messages": [\#(user)], "max_tokens": 0}"#, "max_tokens"),
         (#"{"messages": [\#(user)], "max_tokens": "many"}"#, "max_tokens"),
         (#"{"messages": [\#(user)], "top_p": 1.5}"#, "top_p"),
         (#"{"messages": [\#(user)], "stream_options": {"include_usage": true}}"#, "stream_options"),
         (#"{"messages": [\#(user)], "response_format": {"type": "xml"}}"#, "response_format.type"),
-        (#"{"messages": [\#(user)], "response_format": {"type": "json_schema", "json_schema": {"name": "x"}}}"#, "response_format.json_schema.schema"),
+        (
+            #"{"messages": [\#(user)], "response_format": {"type": "json_schema", "json_schema": {"name": "x"}}}"#,
+            "response_format.json_schema.schema"
+        ),
         (#"{"messages": [\#(user)], "temperatur": 0.5}"#, "temperatur"),
         (#"{"messages": [\#(user)], "stop": ["a", "b", "c", "d", "e"]}"#, "stop"),
         (#"{"messages": [{"content": "Hi"}]}"#, "messages[0].role"),
-        (#"{"messages": [\#(user)], "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": {"$ref": "https://example.com/s.json"}}}}"#,
-         "response_format.json_schema.schema"),
+        (
+            #"{"messages": [\#(user)], "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": {"$ref": "https://example.com/s.json"}}}}"#,
+            "response_format.json_schema.schema"
+        ),
     ])
     func aMalformedChatRequestIs400NamingTheParameter(body: String, param: String) async throws {
         let script = Script([])
@@ -69,12 +88,16 @@ struct RefusalTests {
         (#"{"input": "Hi", "previous_response_id": "resp_123"}"#, "previous_response_id"),
         (#"{"input": []}"#, "input"),
         (#"{"input": [\#(user), {"type": "function_call_output", "call_id": "call_9", "output": "x"}]}"#, "input[1].call_id"),
-        (#"{"input": [\#(user), {"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": "{}"}], "tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]}"#,
-         "input"),
+        (
+            #"{"input": [\#(user), {"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": "{}"}], "tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]}"#,
+            "input"
+        ),
         (#"{"input": [{"role": "user", "content": [{"type": "input_image", "image_url": "http://x/y.png"}]}]}"#, "input[0].content[0].type"),
         (#"{"input": "Hi", "text": {"format": {"type": "xml"}}}"#, "text.format.type"),
-        (#"{"input": "Hi", "text": {"format": {"type": "json_schema", "name": "x", "schema": {"type": "array", "items": {"type": "object"}, "uniqueItems": true}}}}"#,
-         "text.format.schema"),
+        (
+            #"{"input": "Hi", "text": {"format": {"type": "json_schema", "name": "x", "schema": {"type": "array", "items": {"type": "object"}, "uniqueItems": true}}}}"#,
+            "text.format.schema"
+        ),
         (#"{"input": "Hi", "tool_choice": "required"}"#, "tool_choice"),
         (#"{"input": "Hi", "tools": [{"type": "web_search"}]}"#, "tools[0].type"),
         (#"{"input": "Hi", "max_output_tokens": 0}"#, "max_output_tokens"),
@@ -122,7 +145,9 @@ struct RefusalTests {
     @Test func anUnknownModelIs404() async throws {
         try await InProcessServer.test { client in
             let chat = try await client.post("/v1/chat/completions", #"{"model": "gpt-9", "messages": [\#(Self.user)]}"#)
-            #expect(chat.statusCode == 404 && chat.error?["param"] as? String == "model" && chat.error?["code"] as? String == "model_not_found", "\(chat.text)")
+            #expect(
+                chat.statusCode == 404 && chat.error?["param"] as? String == "model" && chat.error?["code"] as? String == "model_not_found",
+                "\(chat.text)")
             #expect((chat.error?["message"] as? String)?.contains(InProcessServer.modelName) == true, "the message names the served model")
             let responses = try await client.post("/v1/responses", #"{"model": "nope", "input": "Hi"}"#)
             #expect(responses.statusCode == 404 && responses.error?["param"] as? String == "model", "\(responses.text)")
@@ -144,7 +169,8 @@ struct RefusalTests {
     /// More messages than the server's limit is a 400 naming `messages`.
     @Test func moreMessagesThanTheLimitIs400() async throws {
         try await InProcessServer.test(configure: { $0.maximumMessages = 2 }) { client in
-            let response = try await client.post("/v1/chat/completions", #"{"messages": [\#(Self.user), {"role": "assistant", "content": "Hello"}, \#(Self.user)]}"#)
+            let response = try await client.post(
+                "/v1/chat/completions", #"{"messages": [\#(Self.user), {"role": "assistant", "content": "Hello"}, \#(Self.user)]}"#)
             #expect(response.statusCode == 400 && response.error?["param"] as? String == "messages", "\(response.text)")
         }
     }

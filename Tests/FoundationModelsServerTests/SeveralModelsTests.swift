@@ -8,13 +8,16 @@ import FoundationModels
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModelsServer
 
 @Suite("fm serve: several models")
 struct SeveralModelsTests {
-    static func served(_ name: String, _ text: String, base: String? = nil, context: Int? = nil, reason: String? = nil) -> ChatCompletionsServer.ServedModel {
+    static func served(_ name: String, _ text: String, base: String? = nil, context: Int? = nil, reason: String? = nil)
+        -> ChatCompletionsServer.ServedModel
+    {
         var model = ChatCompletionsServer.ServedModel(name: name, model: ScriptedModel([[.text(text)], [.text(text)], [.text(text)]]))
         model.base = base
         model.contextSize = context
@@ -38,11 +41,15 @@ struct SeveralModelsTests {
     }
 
     @Test func eachModelAnswersUnderItsOwnName() async throws {
-        let models = [Self.served("small", "from small", context: 2048), Self.served("fast", "from fast", context: 4096),
-                      Self.served("tone", "from tone", base: "small", context: 2048)]
+        let models = [
+            Self.served("small", "from small", context: 2048), Self.served("fast", "from fast", context: 4096),
+            Self.served("tone", "from tone", base: "small", context: 2048),
+        ]
         try await Self.serve(models, aliases: ["gpt-4o-mini": "fast"]) { client in
-            for (asked, name, text) in [("small", "small", "from small"), ("fast", "fast", "from fast"), ("tone", "tone", "from tone"),
-                                        ("gpt-4o-mini", "fast", "from fast"), (nil, "small", "from small")] as [(String?, String, String)] {
+            for (asked, name, text) in [
+                ("small", "small", "from small"), ("fast", "fast", "from fast"), ("tone", "tone", "from tone"),
+                ("gpt-4o-mini", "fast", "from fast"), (nil, "small", "from small"),
+            ] as [(String?, String, String)] {
                 let response = try await client.post("/v1/chat/completions", Self.ask(asked))
                 let body = try response.object()
                 #expect(body["model"] as? String == name, "\(asked ?? "no model"): \(response.text)")
@@ -54,8 +61,9 @@ struct SeveralModelsTests {
 
             let unknown = try await client.post("/v1/chat/completions", Self.ask("gpt-9"))
             #expect(unknown.statusCode == 404 && unknown.error?["param"] as? String == "model")
-            #expect(unknown.error?["message"] as? String
-                == "The model 'gpt-9' does not exist; this server serves 'small', 'fast', 'tone' and 'gpt-4o-mini'.", "\(unknown.text)")
+            #expect(
+                unknown.error?["message"] as? String
+                    == "The model 'gpt-9' does not exist; this server serves 'small', 'fast', 'tone' and 'gpt-4o-mini'.", "\(unknown.text)")
 
             let list = try #require(try await client.get("/v1/models").object()["data"] as? [[String: Any]])
             #expect(list.map { $0["id"] as? String } == ["small", "fast", "tone", "gpt-4o-mini"])
@@ -70,8 +78,10 @@ struct SeveralModelsTests {
         try await Self.serve(models) { client in
             let health = try await client.get("/health")
             #expect(health.statusCode == 200)
-            #expect(health.text == #"{"status":"degraded","models":[{"id":"small","available":true},{"id":"fast","available":false,"reason":"the model file is gone"}]}"#,
-                    "\(health.text)")
+            #expect(
+                health.text
+                    == #"{"status":"degraded","models":[{"id":"small","available":true},{"id":"fast","available":false,"reason":"the model file is gone"}]}"#,
+                "\(health.text)")
         }
         try await Self.serve([Self.served("small", "a", reason: "gone"), Self.served("fast", "b", reason: "gone too")]) { client in
             let health = try await client.get("/health")
@@ -114,7 +124,8 @@ struct SeveralModelsTests {
             ] {
                 #expect(metrics.contains(line + "\n"), "\(line) in \(metrics)")
             }
-            #expect(!metrics.contains(#"fm_serve_queue_depth{model="fast"}"#), "an engine that says nothing (not loaded, another server) reports nothing")
+            #expect(
+                !metrics.contains(#"fm_serve_queue_depth{model="fast"}"#), "an engine that says nothing (not loaded, another server) reports nothing")
             #expect(!metrics.contains("gpt-9") && !metrics.contains(#"model="gpt-4o-mini""#), "only served names are labels: \(metrics)")
         }
     }
@@ -134,12 +145,13 @@ struct SeveralModelsTests {
             adapters: ["tone=/a/tone.gguf,max-queue=3", "terse@qwen-0.5b=/a/terse.gguf"],
             aliases: ["gpt-4o-mini=small"], modelName: nil
         )
-        #expect(named.entries == [
-            .init(name: "small", path: "/m/small.gguf", contextSize: 2048, parallelSequences: 2),
-            .init(name: "qwen-0.5b", path: "/m/qwen-0.5b.gguf"),
-            .init(name: "tone", path: "/a/tone.gguf", base: "small", maximumQueue: 3),
-            .init(name: "terse", path: "/a/terse.gguf", base: "qwen-0.5b"),
-        ])
+        #expect(
+            named.entries == [
+                .init(name: "small", path: "/m/small.gguf", contextSize: 2048, parallelSequences: 2),
+                .init(name: "qwen-0.5b", path: "/m/qwen-0.5b.gguf"),
+                .init(name: "tone", path: "/a/tone.gguf", base: "small", maximumQueue: 3),
+                .init(name: "terse", path: "/a/terse.gguf", base: "qwen-0.5b"),
+            ])
         #expect(throws: Never.self) { try named.checkAliases(against: named.entries.map(\.name)) }
         #expect(throws: ModelArguments.Invalid.self) { try named.checkAliases(against: ["fast"]) }
     }
@@ -176,7 +188,9 @@ struct SeveralRealModelsTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fm-serve-adapters-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let out = folder.appendingPathComponent("tone.gguf")
-        let ggufPy = URL(fileURLWithPath: TestMachine.llamaPrefix ?? "/nonexistent/prefix").deletingLastPathComponent().appendingPathComponent("src/gguf-py").path
+        let ggufPy = URL(fileURLWithPath: TestMachine.llamaPrefix ?? "/nonexistent/prefix").deletingLastPathComponent().appendingPathComponent(
+            "src/gguf-py"
+        ).path
         let script = TestMachine.packageRoot.appendingPathComponent("scripts/make-test-lora.py").path
         let ran = try TestMachine.run([
             try TestMachine.python(environment: "gguf_env.sh"), script, "--gguf-py", ggufPy,
@@ -197,7 +211,9 @@ struct SeveralRealModelsTests {
         try await SeveralModelsTests.serve(served, aliases: arguments.aliases) { client in
             var answers: [String: String] = [:]
             for asked in ["small", "fast", "tone", "gpt-4o-mini"] {
-                let response = try await client.post("/v1/chat/completions", #"""
+                let response = try await client.post(
+                    "/v1/chat/completions",
+                    #"""
                     {"model": "\#(asked)", "messages": [{"role": "user", "content": "Name a colour."}], "max_tokens": 8, "temperature": 0}
                     """#)
                 #expect(response.statusCode == 200, "\(asked): \(response.text)")

@@ -5,8 +5,8 @@
 import Foundation
 import FoundationModels
 import FoundationModelsTiers
-import Testing
 import TestSupport
+import Testing
 
 @Suite("The tiers as one model")
 struct TieredModelTests {
@@ -32,10 +32,12 @@ struct TieredModelTests {
         #expect(session.transcript.count == 2)
     }
 
-    @Test("a private tier that is down, rate-limited or unavailable hands each request to the device", arguments: [
-        StubReply.json(429, #"{"error":{"message":"slow down","type":"rate_limit_error"}}"#, headers: [("Retry-After", "30")]),
-        StubReply.json(503, #"{"error":{"message":"loading model","type":"unavailable_error"}}"#),
-    ])
+    @Test(
+        "a private tier that is down, rate-limited or unavailable hands each request to the device",
+        arguments: [
+            StubReply.json(429, #"{"error":{"message":"slow down","type":"rate_limit_error"}}"#, headers: [("Retry-After", "30")]),
+            StubReply.json(503, #"{"error":{"message":"loading model","type":"unavailable_error"}}"#),
+        ])
     func theDeviceAnswersWhenTheCloudCannot(failure: StubReply) async throws {
         let cloud = try StubServer([failure])
         defer { cloud.stop() }

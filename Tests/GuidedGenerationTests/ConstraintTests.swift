@@ -34,11 +34,12 @@ func constraint(_ root: SchemaNode, _ definitions: [SchemaDefinition] = []) thro
 
 @Suite("Token constraints on a toy vocabulary")
 struct ConstraintTests {
-    static let person = SchemaNode.object(ObjectNode(properties: [
-        PropertyNode(name: "name", node: .string(StringNode())),
-        PropertyNode(name: "age", node: .integer(NumberNode(minimum: 0, maximum: 130)), isOptional: true),
-        PropertyNode(name: "tags", node: .array(ArrayNode(items: .boolean, minimumCount: 1, maximumCount: 2))),
-    ]))
+    static let person = SchemaNode.object(
+        ObjectNode(properties: [
+            PropertyNode(name: "name", node: .string(StringNode())),
+            PropertyNode(name: "age", node: .integer(NumberNode(minimum: 0, maximum: 130)), isOptional: true),
+            PropertyNode(name: "tags", node: .array(ArrayNode(items: .boolean, minimumCount: 1, maximumCount: 2))),
+        ]))
 
     @Test func compactJSONInPropertyOrderOnly() throws {
         let person = try constraint(Self.person)
@@ -59,9 +60,13 @@ struct ConstraintTests {
     /// begins another (`1`, `12`) stay apart, and each still ends where it
     /// may.
     @Test func aChoiceAmongStringsIsOneReading() throws {
-        let strings = try constraint(.array(ArrayNode(items: .anyOf([
-            .string(StringNode(searchPatterns: ["ab"])), .string(StringNode(choices: ["name", "age"])), .string(StringNode(pattern: "[0-9]{2}")),
-        ]))))
+        let strings = try constraint(
+            .array(
+                ArrayNode(
+                    items: .anyOf([
+                        .string(StringNode(searchPatterns: ["ab"])), .string(StringNode(choices: ["name", "age"])),
+                        .string(StringNode(pattern: "[0-9]{2}")),
+                    ]))))
         var decoder = strings.makeDecoder()
         let opened = decoder.accept(bytes: Array(#"[""#.utf8))
         #expect(opened)
@@ -136,13 +141,15 @@ struct ConstraintTests {
     /// before the position is refused however the run was entered.
     @Test func keysBeforeThePositionAreGoneInARunOfOptionalProperties() throws {
         let number = SchemaNode.integer(NumberNode())
-        let object = try constraint(.object(ObjectNode(properties: [
-            PropertyNode(name: "a", node: number, isOptional: true),
-            PropertyNode(name: "b", node: number, isOptional: true),
-            PropertyNode(name: "c", node: number),
-            PropertyNode(name: "d", node: number, isOptional: true),
-            PropertyNode(name: "e", node: number, isOptional: true),
-        ])))
+        let object = try constraint(
+            .object(
+                ObjectNode(properties: [
+                    PropertyNode(name: "a", node: number, isOptional: true),
+                    PropertyNode(name: "b", node: number, isOptional: true),
+                    PropertyNode(name: "c", node: number),
+                    PropertyNode(name: "d", node: number, isOptional: true),
+                    PropertyNode(name: "e", node: number, isOptional: true),
+                ])))
         #expect(accepts(object, #"{"c":1}"#))
         #expect(accepts(object, #"{"a":1,"b":2,"c":3,"d":4,"e":5}"#))
         #expect(accepts(object, #"{"b":2,"c":3,"e":5}"#))
@@ -154,7 +161,9 @@ struct ConstraintTests {
         #expect(!accepts(object, #"{}"#))
         // The shortest completion from each position counts only what may
         // still come: the required c, then the brace.
-        for (prefix, rest) in [("", #"{"c":0}"#), (#"{"a":1"#, #","c":0}"#), (#"{"b":1"#, #","c":0}"#), (#"{"c":1,"d":1"#, "}"), (#"{"c":1,"e":1"#, "}")] {
+        for (prefix, rest) in [
+            ("", #"{"c":0}"#), (#"{"a":1"#, #","c":0}"#), (#"{"b":1"#, #","c":0}"#), (#"{"c":1,"d":1"#, "}"), (#"{"c":1,"e":1"#, "}"),
+        ] {
             var decoder = object.makeDecoder()
             if !prefix.isEmpty { do { let accepted = decoder.accept(bytes: Array(prefix.utf8)); #expect(accepted, "\(prefix)") } }
             #expect(decoder.completionLength() == rest.utf8.count, "after \(prefix)")
@@ -187,13 +196,15 @@ struct ConstraintTests {
 
     @Test func alternativesStayOpenUntilTheBytesDecide() throws {
         let tagged = SchemaNode.anyOf([
-            .object(ObjectNode(properties: [
-                PropertyNode(name: "case", node: .string(StringNode(constant: "skip"))),
-            ])),
-            .object(ObjectNode(properties: [
-                PropertyNode(name: "case", node: .string(StringNode(constant: "replay"))),
-                PropertyNode(name: "times", node: .integer(NumberNode(minimum: 1, maximum: 3))),
-            ])),
+            .object(
+                ObjectNode(properties: [
+                    PropertyNode(name: "case", node: .string(StringNode(constant: "skip")))
+                ])),
+            .object(
+                ObjectNode(properties: [
+                    PropertyNode(name: "case", node: .string(StringNode(constant: "replay"))),
+                    PropertyNode(name: "times", node: .integer(NumberNode(minimum: 1, maximum: 3))),
+                ])),
         ])
         let schema = try constraint(tagged)
         #expect(accepts(schema, #"{"case":"skip"}"#))
@@ -204,15 +215,21 @@ struct ConstraintTests {
     }
 
     @Test func recursionAndItsWayOut() throws {
-        let node = SchemaDefinition(name: "Node", node: .object(ObjectNode(properties: [
-            PropertyNode(name: "next", node: .anyOf([.reference("Node"), .null])),
-        ])))
+        let node = SchemaDefinition(
+            name: "Node",
+            node: .object(
+                ObjectNode(properties: [
+                    PropertyNode(name: "next", node: .anyOf([.reference("Node"), .null]))
+                ])))
         let list = try constraint(.reference("Node"), [node])
         #expect(accepts(list, #"{"next":{"next":{"next":null}}}"#))
         // A required self-reference with no way out admits no value.
-        let endless = SchemaDefinition(name: "Endless", node: .object(ObjectNode(properties: [
-            PropertyNode(name: "next", node: .reference("Endless")),
-        ])))
+        let endless = SchemaDefinition(
+            name: "Endless",
+            node: .object(
+                ObjectNode(properties: [
+                    PropertyNode(name: "next", node: .reference("Endless"))
+                ])))
         #expect(throws: GuidedGenerationError.self) { try constraint(.reference("Endless"), [endless]) }
     }
 

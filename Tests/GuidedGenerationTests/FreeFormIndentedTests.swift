@@ -43,23 +43,25 @@ struct FreeFormIndentedTests {
 
     /// A person with an object of any shape, a list of anything, and a map
     /// of extra keys to booleans.
-    static let person = SchemaNode.object(ObjectNode(properties: [
-        PropertyNode(name: "name", node: .string(StringNode())),
-        PropertyNode(name: "data", node: .any),
-        PropertyNode(name: "list", node: .array(ArrayNode(items: .any, maximumCount: 3)), isOptional: true),
-        PropertyNode(name: "flags", node: .object(ObjectNode(properties: [], additionalProperties: .boolean)), isOptional: true),
-    ]))
+    static let person = SchemaNode.object(
+        ObjectNode(properties: [
+            PropertyNode(name: "name", node: .string(StringNode())),
+            PropertyNode(name: "data", node: .any),
+            PropertyNode(name: "list", node: .array(ArrayNode(items: .any, maximumCount: 3)), isOptional: true),
+            PropertyNode(name: "flags", node: .object(ObjectNode(properties: [], additionalProperties: .boolean)), isOptional: true),
+        ]))
 
     /// Optional properties, then extra keys of two kinds: they may start
     /// the object, follow a property, or follow each other.
-    static let open = SchemaNode.object(ObjectNode(
-        properties: [
-            PropertyNode(name: "a", node: .integer(NumberNode(minimum: 0, maximum: 99)), isOptional: true),
-            PropertyNode(name: "b", node: .boolean, isOptional: true),
-        ],
-        additionalProperties: .any,
-        patternProperties: [PatternProperty(pattern: "^n", node: .integer(NumberNode(minimum: 0, maximum: 9)))]
-    ))
+    static let open = SchemaNode.object(
+        ObjectNode(
+            properties: [
+                PropertyNode(name: "a", node: .integer(NumberNode(minimum: 0, maximum: 99)), isOptional: true),
+                PropertyNode(name: "b", node: .boolean, isOptional: true),
+            ],
+            additionalProperties: .any,
+            patternProperties: [PatternProperty(pattern: "^n", node: .integer(NumberNode(minimum: 0, maximum: 9)))]
+        ))
 
     // MARK: - Free-form objects
 
@@ -232,17 +234,20 @@ struct FreeFormIndentedTests {
         #expect(try Self.completed(any, "[\n") == "[\n  0\n]")
         #expect(try Self.completed(any, "[\n  1") == "[\n  1\n]")
         #expect(try Self.completed(any, "[\n  1,") == "[\n  1,\n  0\n]")
-        #expect(try Self.completed(any, "{\n  \"a\": [\n    {\n      \"b\": tr")
-            == "{\n  \"a\": [\n    {\n      \"b\": true\n    }\n  ]\n}")
+        #expect(
+            try Self.completed(any, "{\n  \"a\": [\n    {\n      \"b\": tr")
+                == "{\n  \"a\": [\n    {\n      \"b\": true\n    }\n  ]\n}")
         let open = try Self.indented(Self.open)
         #expect(try Self.completed(open, "{\n  \"a\": 1,\n  \"x\": [\n    \"s") == "{\n  \"a\": 1,\n  \"x\": [\n    \"s\"\n  ]\n}")
         #expect(try Self.completed(open, "{\n  \"a\": 1,\n  \"n") == "{\n  \"a\": 1,\n  \"n\": 0\n}")
         #expect(try Self.completed(open, "{\n  \"a\": 1,\n  \"x\": 2,") == "{\n  \"a\": 1,\n  \"x\": 2,\n  \"\": 0\n}")
         let person = try Self.indented(Self.person)
-        #expect(try Self.completed(person, "{\n  \"name\": \"Ada\",\n  \"data\": {\n    \"k\": [\n      ")
-            == "{\n  \"name\": \"Ada\",\n  \"data\": {\n    \"k\": [\n      0\n    ]\n  }\n}")
-        #expect(try Self.completed(person, "{\n  \"name\": \"Ada\",\n  \"data\": 1,\n  \"flags\": {\n    \"x\"")
-            == "{\n  \"name\": \"Ada\",\n  \"data\": 1,\n  \"flags\": {\n    \"x\": true\n  }\n}")
+        #expect(
+            try Self.completed(person, "{\n  \"name\": \"Ada\",\n  \"data\": {\n    \"k\": [\n      ")
+                == "{\n  \"name\": \"Ada\",\n  \"data\": {\n    \"k\": [\n      0\n    ]\n  }\n}")
+        #expect(
+            try Self.completed(person, "{\n  \"name\": \"Ada\",\n  \"data\": 1,\n  \"flags\": {\n    \"x\"")
+                == "{\n  \"name\": \"Ada\",\n  \"data\": 1,\n  \"flags\": {\n    \"x\": true\n  }\n}")
     }
 
     // MARK: - Whitespace
@@ -311,7 +316,13 @@ struct FreeFormIndentedTests {
         for (index, byte) in bytes.enumerated() {
             if inString {
                 compact.append(byte)
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             if byte == UInt8(ascii: "[") { forms.append(index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n")) }
@@ -330,7 +341,13 @@ struct FreeFormIndentedTests {
             let character = String(UnicodeScalar(byte))
             if inString {
                 out += character
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             let next = index + 1 < compact.count ? compact[index + 1] : 0
@@ -385,7 +402,10 @@ struct FreeFormIndentedTests {
         ("a map of anything", map),
         ("a person", person),
         ("extra keys", open),
-        ("a map in a list", .array(ArrayNode(items: .object(ObjectNode(properties: [], additionalProperties: .string(StringNode()))), maximumCount: 2))),
+        (
+            "a map in a list",
+            .array(ArrayNode(items: .object(ObjectNode(properties: [], additionalProperties: .string(StringNode()))), maximumCount: 2))
+        ),
     ]
 
     /// The mask is exactly the tokens the matcher accepts, in free-form
@@ -441,7 +461,13 @@ struct FreeFormIndentedTests {
         var escaped = false
         for character in text.unicodeScalars {
             if inString {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false; out.unicodeScalars.append(character) }
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false; out.unicodeScalars.append(character)
+                }
                 continue
             }
             out.unicodeScalars.append(character)

@@ -27,33 +27,40 @@ struct IndentedLayoutTests {
         var decoder = constraint.makeDecoder()
         for byte in text.utf8 {
             guard let token = vocabulary.tokens.firstIndex(of: [byte]).map(Int32.init),
-                  decoder.allowedTokens().contains(token), decoder.accept(token) else { return false }
+                decoder.allowedTokens().contains(token), decoder.accept(token)
+            else { return false }
         }
         return decoder.canEnd
     }
 
-    static let card = SchemaNode.object(ObjectNode(properties: [
-        PropertyNode(name: "q", node: .string(StringNode())),
-        PropertyNode(name: "a", node: .string(StringNode()), isOptional: true),
-    ]))
+    static let card = SchemaNode.object(
+        ObjectNode(properties: [
+            PropertyNode(name: "q", node: .string(StringNode())),
+            PropertyNode(name: "a", node: .string(StringNode()), isOptional: true),
+        ]))
 
     /// A deck: a string, a list of scalars, a list of objects with an
     /// optional member, an optional nested object.
-    static let deck = SchemaNode.object(ObjectNode(properties: [
-        PropertyNode(name: "topic", node: .string(StringNode())),
-        PropertyNode(name: "tags", node: .array(ArrayNode(items: .string(StringNode(choices: ["x", "y"])), minimumCount: 1, maximumCount: 3))),
-        PropertyNode(name: "cards", node: .array(ArrayNode(items: card, minimumCount: 1, maximumCount: 3))),
-        PropertyNode(name: "meta", node: .object(ObjectNode(properties: [
-            PropertyNode(name: "n", node: .integer(NumberNode(minimum: 0, maximum: 9))),
-        ])), isOptional: true),
-    ]))
+    static let deck = SchemaNode.object(
+        ObjectNode(properties: [
+            PropertyNode(name: "topic", node: .string(StringNode())),
+            PropertyNode(name: "tags", node: .array(ArrayNode(items: .string(StringNode(choices: ["x", "y"])), minimumCount: 1, maximumCount: 3))),
+            PropertyNode(name: "cards", node: .array(ArrayNode(items: card, minimumCount: 1, maximumCount: 3))),
+            PropertyNode(
+                name: "meta",
+                node: .object(
+                    ObjectNode(properties: [
+                        PropertyNode(name: "n", node: .integer(NumberNode(minimum: 0, maximum: 9)))
+                    ])), isOptional: true),
+        ]))
 
     /// A recursive tree: depth is unbounded, so indentation comes from the
     /// stack, not from the schema.
-    static let tree = SchemaNode.object(ObjectNode(properties: [
-        PropertyNode(name: "v", node: .boolean),
-        PropertyNode(name: "kids", node: .array(ArrayNode(items: .reference("Tree"), minimumCount: 0, maximumCount: 2))),
-    ]))
+    static let tree = SchemaNode.object(
+        ObjectNode(properties: [
+            PropertyNode(name: "v", node: .boolean),
+            PropertyNode(name: "kids", node: .array(ArrayNode(items: .reference("Tree"), minimumCount: 0, maximumCount: 2))),
+        ]))
     static let treeDefinitions = [SchemaDefinition(name: "Tree", node: tree)]
 
     @Test func membersOnTheirOwnLinesListsOfScalarsOnOne() throws {
@@ -86,10 +93,11 @@ struct IndentedLayoutTests {
     }
 
     @Test func emptyObjectsAndListsStayOnOneLine() throws {
-        let optional = SchemaNode.object(ObjectNode(properties: [
-            PropertyNode(name: "a", node: .boolean, isOptional: true),
-            PropertyNode(name: "list", node: .array(ArrayNode(items: Self.card, minimumCount: 0, maximumCount: 2)), isOptional: true),
-        ]))
+        let optional = SchemaNode.object(
+            ObjectNode(properties: [
+                PropertyNode(name: "a", node: .boolean, isOptional: true),
+                PropertyNode(name: "list", node: .array(ArrayNode(items: Self.card, minimumCount: 0, maximumCount: 2)), isOptional: true),
+            ]))
         let constraint = try Self.indented(optional)
         #expect(Self.accepts(constraint, "{}"))
         #expect(Self.accepts(constraint, "{\n  \"list\": []\n}"))
@@ -142,8 +150,9 @@ struct IndentedLayoutTests {
         let completion = decoder.completionTokens()
         let closing = try #require(completion)
         for token in closing { _ = decoder.accept(token) }
-        #expect(String(decoding: decoder.output, as: UTF8.self)
-            == prefix + "ue,\n          \"kids\": []\n        }\n      ]\n    }\n  ]\n}")
+        #expect(
+            String(decoding: decoder.output, as: UTF8.self)
+                == prefix + "ue,\n          \"kids\": []\n        }\n      ]\n    }\n  ]\n}")
     }
 
     /// Extra keys and free-form values are indented like the rest
@@ -174,7 +183,13 @@ struct IndentedLayoutTests {
         for byte in text.utf8 {
             if inString {
                 compact.append(byte)
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
             } else if byte != UInt8(ascii: " "), byte != UInt8(ascii: "\n") {
                 compact.append(byte)
                 if byte == UInt8(ascii: "\"") { inString = true }
@@ -189,7 +204,13 @@ struct IndentedLayoutTests {
             let character = String(UnicodeScalar(byte))
             if inString {
                 out += character
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             let next = index + 1 < compact.count ? compact[index + 1] : 0

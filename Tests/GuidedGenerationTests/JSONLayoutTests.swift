@@ -12,13 +12,14 @@ struct JSONLayoutTests {
     }
 
     /// A person with free extra keys: every kind of separator the matcher writes.
-    static let open = SchemaNode.object(ObjectNode(
-        properties: [
-            PropertyNode(name: "name", node: .string(StringNode())),
-            PropertyNode(name: "tags", node: .array(ArrayNode(items: .boolean, minimumCount: 1, maximumCount: 3))),
-        ],
-        additionalProperties: .any
-    ))
+    static let open = SchemaNode.object(
+        ObjectNode(
+            properties: [
+                PropertyNode(name: "name", node: .string(StringNode())),
+                PropertyNode(name: "tags", node: .array(ArrayNode(items: .boolean, minimumCount: 1, maximumCount: 3))),
+            ],
+            additionalProperties: .any
+        ))
 
     @Test func oneSpaceAfterEachSeparatorAndNowhereElse() throws {
         let person = try Self.spaced(ConstraintTests.person)
@@ -72,7 +73,13 @@ struct JSONLayoutTests {
         var escaped = false
         for (index, byte) in bytes.enumerated() {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {

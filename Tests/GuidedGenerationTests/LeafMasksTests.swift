@@ -1,5 +1,6 @@
-@testable import GuidedGeneration
 import Testing
+
+@testable import GuidedGeneration
 
 /// A leaf's masks against each token read by itself, byte by byte, from the
 /// same state: whichever trie the walk reads (the tokens' bytes or their
@@ -15,10 +16,11 @@ struct LeafMasksTests {
     /// the tries have subtrees large enough for the walk's shortcuts, some
     /// that leave the leaf deep inside and some that never do.
     static let vocabulary: TokenVocabulary = {
-        let pieces: [[UInt8]] = [
-            "a", "b", "x", "K", "F", "_", "1", "@", "/", "=", ",", "-", ".", " ", "  ", "\"", "\\n", "\\\"", "\\u00e9", "é", "£", "日",
-            "}", "]", "g", "z",
-        ].map { Array($0.utf8) } + [[0xC3], [0xA9], [0xE6, 0x97], [0xA5], [0x7F], [0x09]]
+        let pieces: [[UInt8]] =
+            [
+                "a", "b", "x", "K", "F", "_", "1", "@", "/", "=", ",", "-", ".", " ", "  ", "\"", "\\n", "\\\"", "\\u00e9", "é", "£", "日",
+                "}", "]", "g", "z",
+            ].map { Array($0.utf8) } + [[0xC3], [0xA9], [0xE6, 0x97], [0xA5], [0x7F], [0x09]]
         var random = SplitMix(state: 29)
         var seen = Set<[UInt8]>()
         var tokens: [[UInt8]] = []
@@ -31,7 +33,10 @@ struct LeafMasksTests {
             let length = 2 + Int(random.next() % 9)
             // Mostly letters, so that long runs of bytes that stay inside
             // a pattern share subtrees.
-            add((0..<length).flatMap { _ in random.next() % 3 == 0 ? pieces[Int(random.next() % UInt64(pieces.count))] : pieces[Int(random.next() % 5)] })
+            add(
+                (0..<length).flatMap { _ in
+                    random.next() % 3 == 0 ? pieces[Int(random.next() % UInt64(pieces.count))] : pieces[Int(random.next() % 5)]
+                })
         }
         return TokenVocabulary(tokens: tokens, endOfGeneration: [])
     }()
@@ -207,7 +212,8 @@ struct LeafMasksTests {
             exits = Set(masks.exits.map { [$0.token, $0.offset, $0.characters] })
             fewest = Set(masks.alwaysByFewest.map { [$0.token, $0.characters] })
             most = Set(masks.alwaysByMost.map { [$0.token, $0.characters] })
-            sorted = zip(masks.alwaysByFewest, masks.alwaysByFewest.dropFirst()).allSatisfy { $0.characters >= $1.characters }
+            sorted =
+                zip(masks.alwaysByFewest, masks.alwaysByFewest.dropFirst()).allSatisfy { $0.characters >= $1.characters }
                 && zip(masks.alwaysByMost, masks.alwaysByMost.dropFirst()).allSatisfy { $0.characters <= $1.characters }
             // Exits grouped by the byte after the leaf.
             for byte in 0..<256 {
@@ -240,7 +246,9 @@ struct LeafMasksTests {
                 guard let characters else { return }
                 let fewest = written + Int32(characters.fewest[Int(end)])
                 if fewest > 0 { outcome.fewest.insert([token, fewest]) }
-                if characters.most[Int(end)] != CharacterCounts.unlimited { outcome.most.insert([token, written + Int32(characters.most[Int(end)])]) }
+                if characters.most[Int(end)] != CharacterCounts.unlimited {
+                    outcome.most.insert([token, written + Int32(characters.most[Int(end)])])
+                }
             }
             for (index, byte) in bytes.enumerated() {
                 let next = automaton.next(current, byte)

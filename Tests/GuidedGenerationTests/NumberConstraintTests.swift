@@ -1,8 +1,7 @@
 import Foundation
+import GuidedGeneration
 import PropertyBased
 import Testing
-
-import GuidedGeneration
 
 /// An independent judge of what a number constraint should accept: the
 /// grammar as a regular expression, the bounds compared as `Decimal`s read
@@ -470,7 +469,8 @@ private struct CompletionSearch {
             guard let constraint = try? reference.makeConstraint() else { return }
             var rng = SplitMix(state: seed)
             // The bounds written out in full ("1.5e+17" → "150000000000000000").
-            let seeds = [reference.minimum, reference.maximum].compactMap { $0 }
+            let seeds =
+                [reference.minimum, reference.maximum].compactMap { $0 }
                 .map { Decimal(string: $0.description).map { "\($0)" } ?? $0.description }
                 + ["0", "1", "-1", "0.5"]
             for base in seeds {

@@ -4,9 +4,11 @@ import Testing
 @Suite("Pacing free strings")
 struct StringPacingTests {
     static func threeStrings(description: String? = nil) -> SchemaNode {
-        .object(ObjectNode(properties: ["a", "b", "c"].map {
-            PropertyNode(name: $0, description: $0 == "a" ? description : nil, node: .string(StringNode()))
-        }))
+        .object(
+            ObjectNode(
+                properties: ["a", "b", "c"].map {
+                    PropertyNode(name: $0, description: $0 == "a" ? description : nil, node: .string(StringNode()))
+                }))
     }
 
     static func token(_ text: String) -> Int32 { ToyVocabulary.token(text) }
@@ -63,9 +65,11 @@ struct StringPacingTests {
         return TokenVocabulary(tokens: tokens, endOfGeneration: [Int32(tokens.count - 1)])
     }()
 
-    static let longKeys = SchemaNode.object(ObjectNode(properties: ["first", "second", "third"].map {
-        PropertyNode(name: $0, node: .string(StringNode()))
-    }))
+    static let longKeys = SchemaNode.object(
+        ObjectNode(
+            properties: ["first", "second", "third"].map {
+                PropertyNode(name: $0, node: .string(StringNode()))
+            }))
 
     @Test func theRoomTheRestNeedsIsCountedInTokens() throws {
         let vocabulary = Self.keyTokens
@@ -162,7 +166,8 @@ struct StringPacingTests {
     }
 
     @Test func aBudgetTheAnswerFitsLeavesItAsTheModelWroteIt() throws {
-        let answer = #"{"first":"Rain fell on the quiet harbor all night.","second":"Boats rocked; gulls slept.","third":"By dawn the sky was clear."}"#
+        let answer =
+            #"{"first":"Rain fell on the quiet harbor all night.","second":"Boats rocked; gulls slept.","third":"By dawn the sky was clear."}"#
         let unpaced = try Self.generate(answer, schema: Self.longKeys, budget: 10_000, vocabulary: Self.keyTokens)
         #expect(unpaced.text == answer)
         for budget in [unpaced.tokens, unpaced.tokens + 1, 2 * unpaced.tokens] {
@@ -229,10 +234,11 @@ struct StringPacingTests {
     }
 
     @Test func stringsThatAreNotFreeAreNotPaced() throws {
-        let schema = SchemaNode.object(ObjectNode(properties: [
-            PropertyNode(name: "a", node: .string(StringNode(pattern: "[a-z ]+"))),
-            PropertyNode(name: "b", node: .string(StringNode())),
-        ]))
+        let schema = SchemaNode.object(
+            ObjectNode(properties: [
+                PropertyNode(name: "a", node: .string(StringNode(pattern: "[a-z ]+"))),
+                PropertyNode(name: "b", node: .string(StringNode())),
+            ]))
         var decoder = try constraint(schema).makeDecoder()
         Self.feed(&decoder, #"{"a":""#)
         for _ in 0..<10 { Self.take(&decoder, Self.token("ab")) }
@@ -317,10 +323,11 @@ struct RepeatedElementTests {
     }
 
     @Test func onlyTheSameListCounts() throws {
-        let two = SchemaNode.object(ObjectNode(properties: [
-            PropertyNode(name: "a", node: Self.tags),
-            PropertyNode(name: "b", node: Self.tags),
-        ]))
+        let two = SchemaNode.object(
+            ObjectNode(properties: [
+                PropertyNode(name: "a", node: Self.tags),
+                PropertyNode(name: "b", node: Self.tags),
+            ]))
         var decoder = try constraint(two).makeDecoder()
         for byte in #"{"a":["ab"],"b":["ab"#.utf8 { _ = decoder.accept(bytes: [byte]) }
         var mask = TokenMask(count: ToyVocabulary.make.count)

@@ -3,16 +3,24 @@ import Testing
 
 @Suite("A turn that may call tools")
 struct TurnGrammarTests {
-    static let flight = ToolSchema(name: "flightStatus", arguments: .object(ObjectNode(properties: [
-        PropertyNode(name: "flightNumber", node: .string(StringNode(pattern: "[A-Z]{2}[0-9]{2,4}"))),
-    ])))
+    static let flight = ToolSchema(
+        name: "flightStatus",
+        arguments: .object(
+            ObjectNode(properties: [
+                PropertyNode(name: "flightNumber", node: .string(StringNode(pattern: "[A-Z]{2}[0-9]{2,4}")))
+            ])))
     static let lookup = ToolSchema(
         name: "findAlbum",
         arguments: .reference("Arguments"),
-        definitions: [SchemaDefinition(name: "Arguments", node: .object(ObjectNode(properties: [
-            PropertyNode(name: "artist", node: .string(StringNode())),
-            PropertyNode(name: "limit", node: .integer(NumberNode(minimum: 1, maximum: 10)), isOptional: true),
-        ])))]
+        definitions: [
+            SchemaDefinition(
+                name: "Arguments",
+                node: .object(
+                    ObjectNode(properties: [
+                        PropertyNode(name: "artist", node: .string(StringNode())),
+                        PropertyNode(name: "limit", node: .integer(NumberNode(minimum: 1, maximum: 10)), isOptional: true),
+                    ])))
+        ]
     )
 
     static func turn(answer: SchemaNode? = nil, requiresToolCall: Bool = false) throws -> TokenConstraint {
@@ -25,7 +33,11 @@ struct TurnGrammarTests {
     @Test func callsToDeclaredToolsWithValidArguments() throws {
         let turn = try Self.turn()
         #expect(accepts(turn, #"<tool_call>[{"name":"flightStatus","arguments":{"flightNumber":"LH123"}}]</tool_call>"#))
-        #expect(accepts(turn, #"<tool_call>[{"name":"findAlbum","arguments":{"artist":"Coltrane","limit":3}},{"name":"flightStatus","arguments":{"flightNumber":"BA12"}}]</tool_call>"#))
+        #expect(
+            accepts(
+                turn,
+                #"<tool_call>[{"name":"findAlbum","arguments":{"artist":"Coltrane","limit":3}},{"name":"flightStatus","arguments":{"flightNumber":"BA12"}}]</tool_call>"#
+            ))
         #expect(!accepts(turn, #"<tool_call>[{"name":"bookFlight","arguments":{}}]</tool_call>"#), "unknown tool")
         #expect(!accepts(turn, #"<tool_call>[{"name":"flightStatus","arguments":{"flightNumber":"lh123"}}]</tool_call>"#), "pattern")
         #expect(!accepts(turn, #"<tool_call>[{"name":"findAlbum","arguments":{"artist":"X","limit":11}}]</tool_call>"#), "range")
@@ -48,7 +60,8 @@ struct TurnGrammarTests {
     }
 
     @Test func aTypedAnswerOrACall() throws {
-        let answer = SchemaNode.object(ObjectNode(properties: [PropertyNode(name: "status", node: .string(StringNode(choices: ["on time", "late"])))]))
+        let answer = SchemaNode.object(
+            ObjectNode(properties: [PropertyNode(name: "status", node: .string(StringNode(choices: ["on time", "late"])))]))
         let turn = try Self.turn(answer: answer)
         #expect(accepts(turn, #"{"status":"late"}"#))
         #expect(!accepts(turn, "late"))

@@ -1,7 +1,7 @@
 import Foundation
 import LlamaKit
-import Testing
 import TestSupport
+import Testing
 
 /// Several sequences in one context, decoded in one pass: what the engine's
 /// shared steps rest on.
@@ -87,12 +87,16 @@ struct LlamaBatchContextTests {
         // Checked before any work: a token outside the vocabulary, a
         // sequence twice or out of range, more than the sequence holds.
         #expect(throws: LlamaError.invalidToken(-1)) {
-            try batch.decode([.init(sequence: 1, position: 0, tokens: [5], computesLogits: true),
-                              .init(sequence: 0, position: 3, tokens: [-1], computesLogits: true)])
+            try batch.decode([
+                .init(sequence: 1, position: 0, tokens: [5], computesLogits: true),
+                .init(sequence: 0, position: 3, tokens: [-1], computesLogits: true),
+            ])
         }
         #expect(throws: LlamaError.self) {
-            try batch.decode([.init(sequence: 0, position: 3, tokens: [5], computesLogits: false),
-                              .init(sequence: 0, position: 4, tokens: [6], computesLogits: false)])
+            try batch.decode([
+                .init(sequence: 0, position: 3, tokens: [5], computesLogits: false),
+                .init(sequence: 0, position: 4, tokens: [6], computesLogits: false),
+            ])
         }
         #expect(throws: LlamaError.self) {
             try batch.decode([.init(sequence: 2, position: 0, tokens: [5], computesLogits: false)])
@@ -106,8 +110,10 @@ struct LlamaBatchContextTests {
         // Aborted: both runs are cut back.
         batch.abortFlag.requestAbort()
         #expect(throws: LlamaError.aborted) {
-            try batch.decode([.init(sequence: 0, position: 3, tokens: [7, 8], computesLogits: true),
-                              .init(sequence: 1, position: 0, tokens: [9], computesLogits: true)])
+            try batch.decode([
+                .init(sequence: 0, position: 3, tokens: [7, 8], computesLogits: true),
+                .init(sequence: 1, position: 0, tokens: [9], computesLogits: true),
+            ])
         }
         batch.abortFlag.reset()
         #expect(batch.lastPosition(of: 0) == 2)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LlamaKit
 
 /// The check that refuses a llama.cpp library with another C API before
@@ -15,9 +16,10 @@ import Testing
     }
 
     @Test func anotherAPIIsRefusedSayingWhatWasFound() throws {
-        let problem = try #require(LlamaBackend.compatibilityProblem(
-            ggmlVersion: "0.27.0", llamaVersion: "0.6.0", library: "/opt/llama/lib/libggml-base.so.0"
-        ))
+        let problem = try #require(
+            LlamaBackend.compatibilityProblem(
+                ggmlVersion: "0.27.0", llamaVersion: "0.6.0", library: "/opt/llama/lib/libggml-base.so.0"
+            ))
         #expect(problem.contains("ggml 0.27.0"))
         #expect(problem.contains("/opt/llama/lib/libggml-base.so.0"))
         #expect(problem.contains("b11434"))

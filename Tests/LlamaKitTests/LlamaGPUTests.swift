@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import LlamaKit
 
 /// Whether this llama.cpp build has a GPU backend and found a device for it.
@@ -72,7 +73,9 @@ struct LlamaGPUTests {
             if gpuToken != token {
                 let gap = cpuLogits[token] - cpuLogits[gpuToken]
                 partings.append("at \(position) the GPU picks \(gpuToken) over \(token), \(gap) apart on the CPU")
-                #expect(gap < Self.nearTie, "\(prompt): at \(position) the GPU picks token \(gpuToken) over the CPU's \(token), \(gap) below it on the CPU")
+                #expect(
+                    gap < Self.nearTie,
+                    "\(prompt): at \(position) the GPU picks token \(gpuToken) over the CPU's \(token), \(gap) below it on the CPU")
             }
             let next = LlamaToken(token)
             if cpu.vocabulary.isEndOfGeneration(next) { break }
@@ -80,6 +83,8 @@ struct LlamaGPUTests {
             gpuRow = try #require(try decode(gpu, [next], at: tokens.count + position))
         }
         #expect(largestDifference < Self.leadingDifference, "\(prompt): a leading logit moved \(largestDifference) between the CPU and the GPU")
-        print("\(prompt): largest leading-logit difference \(largestDifference); \(partings.isEmpty ? "the GPU picks every token the CPU picks" : partings.joined(separator: "; "))")
+        print(
+            "\(prompt): largest leading-logit difference \(largestDifference); \(partings.isEmpty ? "the GPU picks every token the CPU picks" : partings.joined(separator: "; "))"
+        )
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import LlamaKit
-import Testing
 import TestSupport
+import Testing
 
 /// The small model, SmolLM2-135M, whose vocabulary size and architecture
 /// the tests assert.
@@ -37,9 +37,11 @@ func decode(
     while start < tokens.count {
         let end = min(start + context.batchSize, tokens.count)
         let last = end == tokens.count
-        row = try context.decode([.init(
-            sequence: sequence, position: position + start, tokens: tokens[start..<end], computesLogits: computesLogits && last
-        )])[0]
+        row = try context.decode([
+            .init(
+                sequence: sequence, position: position + start, tokens: tokens[start..<end], computesLogits: computesLogits && last
+            )
+        ])[0]
         start = end
     }
     return row

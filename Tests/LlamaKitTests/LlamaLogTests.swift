@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LlamaKit
 
 /// Which llama.cpp log lines are routine (debug level) and which reach users

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import LlamaKit
 
 /// Where the model computes (devices, offload, main GPU) and how its cache
@@ -36,7 +37,9 @@ struct LlamaOffloadTests {
         (.f16, .disabled),
         (.q8_0, .automatic),
     ])
-    func cacheTypesAndFlashAttentionKeepTheAnswer(type: LlamaBatchContext.Parameters.CacheType, flash: LlamaBatchContext.Parameters.FlashAttention) throws {
+    func cacheTypesAndFlashAttentionKeepTheAnswer(type: LlamaBatchContext.Parameters.CacheType, flash: LlamaBatchContext.Parameters.FlashAttention)
+        throws
+    {
         let model = try model()
         let prompt = try chatPrompt(model, "What is the capital of France? One word.")
         let reference = try lastLogits(makeContext(), after: prompt)
@@ -96,8 +99,9 @@ struct LlamaOffloadTests {
         blocks[2999] = -8
         #expect(blocks.withUnsafeBufferPointer { LlamaSampler.argmax($0) } == 2500)
         #expect([Float](repeating: -.infinity, count: 20).withUnsafeBufferPointer { LlamaSampler.argmax($0) } == 0)
-        #expect([-Float.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity, 1]
-            .withUnsafeBufferPointer { LlamaSampler.argmax($0) } == 8)
+        #expect(
+            [-Float.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity, 1]
+                .withUnsafeBufferPointer { LlamaSampler.argmax($0) } == 8)
         // NaN is never the highest value, in the lanes or in the tail.
         var withNaN = [Float](repeating: 0, count: 70)
         for index in stride(from: 0, to: 70, by: 3) { withNaN[index] = .nan }

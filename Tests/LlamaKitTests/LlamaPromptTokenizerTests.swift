@@ -1,7 +1,7 @@
 import Foundation
 import LlamaKit
-import Testing
 import TestSupport
+import Testing
 
 /// A prompt tokenized in pieces, with the pieces' tokens reused, has exactly
 /// the tokens llama.cpp gives the whole prompt: on each installed model's

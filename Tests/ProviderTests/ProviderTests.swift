@@ -11,13 +11,17 @@ struct ProviderTests {
 
     @Test("text, response metadata and usage with its metadata reach the caller")
     func textMetadataAndUsage() async throws {
-        let server = ScriptedServer([[
-            .responseMetadata(["tier": "flex", "model": "wire-large-2026"]),
-            .textDelta("Bonjour"), .textDelta(" !"),
-            .usage(input: 120, cached: 100, output: 3, reasoning: 0, cost: 0.0042),
-        ]])
+        let server = ScriptedServer([
+            [
+                .responseMetadata(["tier": "flex", "model": "wire-large-2026"]),
+                .textDelta("Bonjour"), .textDelta(" !"),
+                .usage(input: 120, cached: 100, output: 3, reasoning: 0, cost: 0.0042),
+            ]
+        ])
         let session = LanguageModelSession(model: WireModel(server: server), instructions: "Answer in French.")
-        let response = try await session.respond(to: "Say hello", options: GenerationOptions(temperature: 0.2), contextOptions: ContextOptions(reasoningLevel: .deep), metadata: ["user": "u-42"])
+        let response = try await session.respond(
+            to: "Say hello", options: GenerationOptions(temperature: 0.2), contextOptions: ContextOptions(reasoningLevel: .deep),
+            metadata: ["user": "u-42"])
         #expect(response.content == "Bonjour !")
         #expect(response.usage.input.totalTokenCount == 120)
         #expect(response.usage.input.cachedTokenCount == 100)
@@ -171,11 +175,13 @@ struct ProviderTests {
 
     @Test("a stream's snapshots carry the request's entries and usage as they grow")
     func streamingSnapshots() async throws {
-        let server = ScriptedServer([[
-            .reasoningDelta("thinking"), .reasoningSignature(Self.signature.base64EncodedString()),
-            .textDelta("a"), .textDelta("b"),
-            .usage(input: 5, cached: 0, output: 4, reasoning: 2, cost: 0),
-        ]])
+        let server = ScriptedServer([
+            [
+                .reasoningDelta("thinking"), .reasoningSignature(Self.signature.base64EncodedString()),
+                .textDelta("a"), .textDelta("b"),
+                .usage(input: 5, cached: 0, output: 4, reasoning: 2, cost: 0),
+            ]
+        ])
         let session = LanguageModelSession(model: WireModel(server: server))
         var last: LanguageModelSession.ResponseStream<String>.Snapshot?
         for try await snapshot in session.streamResponse(to: "go") {

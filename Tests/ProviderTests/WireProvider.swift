@@ -141,11 +141,14 @@ struct WireExecutor: LanguageModelExecutor {
             case .toolCallMetadata(let id, let name, let values):
                 await channel.send(.toolCalls(action: .toolCall(id: id, name: name, action: .updateMetadata(values))))
             case .usage(let input, let cached, let output, let reasoning, let cost):
-                await channel.send(.response(entryID: responseID, action: .updateUsage(
-                    input: .init(totalTokenCount: input, cachedTokenCount: cached),
-                    output: .init(totalTokenCount: output, reasoningTokenCount: reasoning),
-                    metadata: ["cost": cost]
-                )))
+                await channel.send(
+                    .response(
+                        entryID: responseID,
+                        action: .updateUsage(
+                            input: .init(totalTokenCount: input, cachedTokenCount: cached),
+                            output: .init(totalTokenCount: output, reasoningTokenCount: reasoning),
+                            metadata: ["cost": cost]
+                        )))
             case .error(let code, let message):
                 throw Self.error(code: code, message: message)
             case .stall(let latch):

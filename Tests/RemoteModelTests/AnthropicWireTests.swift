@@ -6,83 +6,109 @@
 
 import Foundation
 import FoundationModels
-import Testing
 import TestSupport
+import Testing
 
 /// The recorded streams, written from the documented event format.
 enum AnthropicFixtures {
     static func event(_ name: String, _ data: String) -> (name: String?, data: String) { (name, data) }
 
     static func messageStart(input: Int, cacheRead: Int = 0) -> (name: String?, data: String) {
-        event("message_start", #"{"type":"message_start","message":{"id":"msg_01","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":\#(input),"cache_read_input_tokens":\#(cacheRead),"cache_creation_input_tokens":0,"output_tokens":1}}}"#)
+        event(
+            "message_start",
+            #"{"type":"message_start","message":{"id":"msg_01","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":\#(input),"cache_read_input_tokens":\#(cacheRead),"cache_creation_input_tokens":0,"output_tokens":1}}}"#
+        )
     }
 
     static func messageEnd(_ reason: String, output: Int) -> [(name: String?, data: String)] {
         [
-            event("message_delta", #"{"type":"message_delta","delta":{"stop_reason":"\#(reason)","stop_sequence":null},"usage":{"output_tokens":\#(output)}}"#),
+            event(
+                "message_delta",
+                #"{"type":"message_delta","delta":{"stop_reason":"\#(reason)","stop_sequence":null},"usage":{"output_tokens":\#(output)}}"#),
             event("message_stop", #"{"type":"message_stop"}"#),
         ]
     }
 
     /// Extended thinking with its signature, then a text answer.
-    static let thinkingThenText = StubReply.events([
-        messageStart(input: 40, cacheRead: 16),
-        event("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}"#),
-        event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Two plus two "}}"#),
-        event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"is four."}}"#),
-        event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"}}"#),
-        event("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
-        event("ping", #"{"type": "ping"}"#),
-        event("content_block_start", #"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}"#),
-        event("content_block_delta", #"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"The answer "}}"#),
-        event("content_block_delta", #"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"is 4."}}"#),
-        event("content_block_stop", #"{"type":"content_block_stop","index":1}"#),
-    ] + messageEnd("end_turn", output: 25))
+    static let thinkingThenText = StubReply.events(
+        [
+            messageStart(input: 40, cacheRead: 16),
+            event(
+                "content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}"#),
+            event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Two plus two "}}"#),
+            event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"is four."}}"#),
+            event(
+                "content_block_delta",
+                #"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"}}"#
+            ),
+            event("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
+            event("ping", #"{"type": "ping"}"#),
+            event("content_block_start", #"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}"#),
+            event("content_block_delta", #"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"The answer "}}"#),
+            event("content_block_delta", #"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"is 4."}}"#),
+            event("content_block_stop", #"{"type":"content_block_stop","index":1}"#),
+        ] + messageEnd("end_turn", output: 25))
 
-    static let plainText = StubReply.events([
-        messageStart(input: 30),
-        event("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
-        event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Because it is."}}"#),
-        event("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
-    ] + messageEnd("end_turn", output: 4))
+    static let plainText = StubReply.events(
+        [
+            messageStart(input: 30),
+            event("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
+            event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Because it is."}}"#),
+            event("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
+        ] + messageEnd("end_turn", output: 4))
 
     /// A tool call whose input streams in pieces.
-    static let toolUse = StubReply.events([
-        messageStart(input: 120),
-        event("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
-        event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Let me look that up."}}"#),
-        event("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
-        event("content_block_start", #"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_01A","name":"exchangeRate","input":{}}}"#),
-        event("content_block_delta", #"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}"#),
-        event("content_block_delta", #"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"from\": \"EU"}}"#),
-        event("content_block_delta", #"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"R\", \"to\": \"JPY\"}"}}"#),
-        event("content_block_stop", #"{"type":"content_block_stop","index":1}"#),
-    ] + messageEnd("tool_use", output: 40))
+    static let toolUse = StubReply.events(
+        [
+            messageStart(input: 120),
+            event("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
+            event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Let me look that up."}}"#),
+            event("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
+            event(
+                "content_block_start",
+                #"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_01A","name":"exchangeRate","input":{}}}"#),
+            event("content_block_delta", #"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}"#),
+            event(
+                "content_block_delta",
+                #"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"from\": \"EU"}}"#),
+            event(
+                "content_block_delta",
+                #"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"R\", \"to\": \"JPY\"}"}}"#),
+            event("content_block_stop", #"{"type":"content_block_stop","index":1}"#),
+        ] + messageEnd("tool_use", output: 40))
 
-    static let textAfterTool = StubReply.events([
-        messageStart(input: 180),
-        event("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
-        event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"1 EUR is 162 JPY."}}"#),
-        event("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
-    ] + messageEnd("end_turn", output: 9))
+    static let textAfterTool = StubReply.events(
+        [
+            messageStart(input: 180),
+            event("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
+            event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"1 EUR is 162 JPY."}}"#),
+            event("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
+        ] + messageEnd("end_turn", output: 9))
 
     /// A structured answer: the forced answer tool's input.
     static func structuredAnswer(_ pieces: [String], toolName: String = "structured_answer") -> StubReply {
-        StubReply.events([
-            messageStart(input: 60),
-            event("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_02","name":"\#(toolName)","input":{}}}"#),
-        ] + pieces.map { piece in
-            let escaped = piece.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            return event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\#(escaped)"}}"#)
-        } + [event("content_block_stop", #"{"type":"content_block_stop","index":0}"#)] + messageEnd("tool_use", output: 12))
+        StubReply.events(
+            [
+                messageStart(input: 60),
+                event(
+                    "content_block_start",
+                    #"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_02","name":"\#(toolName)","input":{}}}"#),
+            ]
+                + pieces.map { piece in
+                    let escaped = piece.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    return event(
+                        "content_block_delta",
+                        #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\#(escaped)"}}"#)
+                } + [event("content_block_stop", #"{"type":"content_block_stop","index":0}"#)] + messageEnd("tool_use", output: 12))
     }
 
-    static let refusal = StubReply.events([
-        messageStart(input: 10),
-        event("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
-        event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"I can't help with that."}}"#),
-        event("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
-    ] + messageEnd("refusal", output: 7))
+    static let refusal = StubReply.events(
+        [
+            messageStart(input: 10),
+            event("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
+            event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"I can't help with that."}}"#),
+            event("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
+        ] + messageEnd("refusal", output: 7))
 
     static let overloadedMidStream = StubReply.events([
         messageStart(input: 10),
@@ -222,7 +248,9 @@ struct AnthropicWireTests {
         let stub = try StubServer([
             AnthropicFixtures.refusal,
             AnthropicFixtures.overloadedMidStream,
-            .json(429, #"{"type":"error","error":{"type":"rate_limit_error","message":"Number of requests has exceeded your rate limit"}}"#, headers: [("retry-after", "12")]),
+            .json(
+                429, #"{"type":"error","error":{"type":"rate_limit_error","message":"Number of requests has exceeded your rate limit"}}"#,
+                headers: [("retry-after", "12")]),
             .json(400, #"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#),
         ])
         defer { stub.stop() }

@@ -10,8 +10,8 @@ import Foundation
 import FoundationModels
 import FoundationModelsEval
 import FoundationModelsTiers
-import Testing
 import TestSupport
+import Testing
 
 enum LocalServer {
     /// A started, ready server; the caller stops it.
@@ -48,8 +48,10 @@ struct LlamaServerIntegrationTests {
         defer { server.stop() }
         let model = try OpenAICompatibleLanguageModel(baseURL: LocalServer.url(server), model: "default")
         let session = LanguageModelSession(model: model, tools: [Weather()])
-        let answer = try await session.respond(to: "What is the weather in Paris?", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64))
-        let calls = session.transcript.flatMap { entry -> [Transcript.ToolCall] in if case .toolCalls(let calls) = entry { Array(calls) } else { [] } }
+        let answer = try await session.respond(
+            to: "What is the weather in Paris?", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64))
+        let calls = session.transcript.flatMap { entry -> [Transcript.ToolCall] in if case .toolCalls(let calls) = entry { Array(calls) } else { [] }
+        }
         #expect(calls.map(\.toolName) == ["weather"])
         #expect(calls.first?.arguments.jsonString.contains("Paris") == true)
         #expect(session.transcript.contains { if case .toolOutput = $0 { true } else { false } })
@@ -75,7 +77,8 @@ struct LlamaServerIntegrationTests {
         let long = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 400)
         var killed = false
         await #expect {
-            for try await _ in LanguageModelSession(model: pcc).streamResponse(to: "Write a long story about a lighthouse keeper.", options: long) where !killed {
+            for try await _ in LanguageModelSession(model: pcc).streamResponse(to: "Write a long story about a lighthouse keeper.", options: long)
+            where !killed {
                 killed = true
                 server.stop()
             }
@@ -95,7 +98,8 @@ struct LlamaServerIntegrationTests {
 
         // The on-device model (FOUNDATION_MODELS_MODEL) serves instead.
         let router = ModelRouter(onDevice: SystemLanguageModel.default, privateCloud: pcc)
-        let routed = try await router.respond(to: "Say hello.", policy: .cloudFree, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 16))
+        let routed = try await router.respond(
+            to: "Say hello.", policy: .cloudFree, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 16))
         #expect(routed.tier == .onDevice)
         #expect(!routed.content.isEmpty)
         guard case .cannotServe(let error)? = routed.skipped.first?.reason else {
@@ -104,7 +108,8 @@ struct LlamaServerIntegrationTests {
         #expect(error is PrivateCloudComputeLanguageModel.Error)
         #expect(routed.skipped.map(\.tier) == [.privateCloud])
         // `.local` never tries the server at all.
-        let local = try await router.respond(to: "Say hi.", policy: .local, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8))
+        let local = try await router.respond(
+            to: "Say hi.", policy: .local, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8))
         #expect(local.tier == .onDevice && local.skipped.isEmpty)
         #expect(await router.declaredPolicies().isEmpty)
     }

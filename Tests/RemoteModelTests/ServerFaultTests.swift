@@ -5,8 +5,8 @@
 import Foundation
 import FoundationModels
 import FoundationModelsTiers
-import Testing
 import TestSupport
+import Testing
 
 @Generable
 struct Rating: Equatable {
@@ -102,7 +102,8 @@ struct ServerFaultTests {
 
     @Test("a context-length error is contextSizeExceeded with the server's counts, and the router does not walk down")
     func contextLength() async throws {
-        let body = #"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}"#
+        let body =
+            #"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}"#
         let stub = try StubServer([.json(400, body)])
         defer { stub.stop() }
         await #expect {
@@ -129,7 +130,9 @@ struct ServerFaultTests {
             (nil, OpenAIWire.chunk(refusal: "I can't help with that request.")),
             (nil, OpenAIWire.chunk(finish: "stop")), (nil, "[DONE]"),
         ])
-        let filtered = StubReply.events([(nil, OpenAIWire.chunk(content: "Well")), (nil, OpenAIWire.chunk(finish: "content_filter")), (nil, "[DONE]")])
+        let filtered = StubReply.events([
+            (nil, OpenAIWire.chunk(content: "Well")), (nil, OpenAIWire.chunk(finish: "content_filter")), (nil, "[DONE]"),
+        ])
         let stub = try StubServer([refusal, filtered])
         defer { stub.stop() }
         let local = try StubServer([OpenAIWire.answer(["never"])])
@@ -171,7 +174,8 @@ struct ServerFaultTests {
 
     @Test("a server that is not there: the request fails saying the connection was refused")
     func nothingListening() async throws {
-        let model = try OpenAICompatibleLanguageModel(baseURL: URL(string: "http://127.0.0.1:9/v1")!, model: "none", options: ServerOptions(maximumRetries: 0))
+        let model = try OpenAICompatibleLanguageModel(
+            baseURL: URL(string: "http://127.0.0.1:9/v1")!, model: "none", options: ServerOptions(maximumRetries: 0))
         do {
             _ = try await LanguageModelSession(model: model).respond(to: "hello")
             Issue.record("a request to a closed port answered")
@@ -315,13 +319,19 @@ struct ServerToolCallTests {
     @Test("TextToolCalls: bare objects, <tool_call> blocks, string arguments; anything more is not a call")
     func textToolCallRules() {
         let offered: Set = ["weather", "exchangeRate"]
-        #expect(TextToolCalls.calls(in: #" {"name": "weather", "arguments": {"city": "Paris"}} "#, offered: offered)
-            == [.init(name: "weather", arguments: #"{"city":"Paris"}"#)])
-        #expect(TextToolCalls.calls(in: "<tool_call>\n{\"name\": \"weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>\n<tool_call>{\"name\": \"exchangeRate\", \"arguments\": \"{\\\"from\\\": \\\"EUR\\\", \\\"to\\\": \\\"USD\\\"}\"}", offered: offered)
-            == [.init(name: "weather", arguments: #"{"city":"Oslo"}"#), .init(name: "exchangeRate", arguments: #"{"from":"EUR","to":"USD"}"#)])
+        #expect(
+            TextToolCalls.calls(in: #" {"name": "weather", "arguments": {"city": "Paris"}} "#, offered: offered)
+                == [.init(name: "weather", arguments: #"{"city":"Paris"}"#)])
+        #expect(
+            TextToolCalls.calls(
+                in:
+                    "<tool_call>\n{\"name\": \"weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>\n<tool_call>{\"name\": \"exchangeRate\", \"arguments\": \"{\\\"from\\\": \\\"EUR\\\", \\\"to\\\": \\\"USD\\\"}\"}",
+                offered: offered)
+                == [.init(name: "weather", arguments: #"{"city":"Oslo"}"#), .init(name: "exchangeRate", arguments: #"{"from":"EUR","to":"USD"}"#)])
         #expect(TextToolCalls.calls(in: #"{"name": "weather"}"#, offered: offered) == [.init(name: "weather", arguments: "{}")])
-        #expect(TextToolCalls.calls(in: "```json\n{\n  \"name\": \"weather\",\n  \"arguments\": {\"city\": \"Rome\"}\n}\n```", offered: offered)
-            == [.init(name: "weather", arguments: #"{"city":"Rome"}"#)])
+        #expect(
+            TextToolCalls.calls(in: "```json\n{\n  \"name\": \"weather\",\n  \"arguments\": {\"city\": \"Rome\"}\n}\n```", offered: offered)
+                == [.init(name: "weather", arguments: #"{"city":"Rome"}"#)])
         #expect(TextToolCalls.calls(in: "```json\n{\"name\": \"weather\"}\n```\nThat is the call.", offered: offered) == nil)
         #expect(TextToolCalls.calls(in: #"{"name": "search", "arguments": {}}"#, offered: offered) == nil)
         #expect(TextToolCalls.calls(in: #"{"name": "weather", "arguments": {}} and then"#, offered: offered) == nil)

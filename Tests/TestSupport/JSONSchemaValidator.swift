@@ -147,7 +147,7 @@ extension JSONSchemaValidator {
         func matches(_ value: JSON) -> Bool {
             switch (self, value) {
             case (.string, .string), (.boolean, .bool), (.null, .null),
-                 (.object, .object), (.array, .array), (.number, .number):
+                (.object, .object), (.array, .array), (.number, .number):
                 true
             case (.integer, .number(let d)):
                 d.rounded(.towardZero) == d
@@ -284,8 +284,11 @@ extension JSONSchemaValidator {
                 case "patternProperties":
                     guard case .object(let patterns) = value else { throw invalid("expected an object") }
                     for source in patterns.keys {
-                        guard let regex = try? NSRegularExpression(pattern: source) else { throw invalid("not a valid regular expression: \(source)") }
-                        k.patternProperties.append((Pattern(source: source, regex: regex), try compile(patterns[source]!, at: here + "/" + JSON.escapePointerToken(source))))
+                        guard let regex = try? NSRegularExpression(pattern: source) else {
+                            throw invalid("not a valid regular expression: \(source)")
+                        }
+                        k.patternProperties.append(
+                            (Pattern(source: source, regex: regex), try compile(patterns[source]!, at: here + "/" + JSON.escapePointerToken(source))))
                     }
                 case "propertyNames":
                     k.propertyNames = try compile(value, at: here)
@@ -483,17 +486,21 @@ extension JSONSchemaValidator {
         case .constant(true):
             return
         case .constant(false):
-            out.append(Violation(path: path, keyword: "false", schemaLocation: node.location,
-                                 message: "no value is allowed here (schema is false)"))
+            out.append(
+                Violation(
+                    path: path, keyword: "false", schemaLocation: node.location,
+                    message: "no value is allowed here (schema is false)"))
             return
         case .keywords(let keywords):
             k = keywords
         }
 
         func fail(_ keyword: String, _ message: String, at instancePath: String? = nil) {
-            out.append(Violation(path: instancePath ?? path, keyword: keyword,
-                                 schemaLocation: node.location + "/" + JSON.escapePointerToken(keyword),
-                                 message: message))
+            out.append(
+                Violation(
+                    path: instancePath ?? path, keyword: keyword,
+                    schemaLocation: node.location + "/" + JSON.escapePointerToken(keyword),
+                    message: message))
         }
 
         if let target = k.ref {
@@ -616,7 +623,10 @@ extension JSONSchemaValidator {
             if matching.isEmpty {
                 fail("oneOf", "value matches none of the \(schemas.count) oneOf subschemas: \(Self.summary(failures))")
             } else if matching.count > 1 {
-                fail("oneOf", "value matches \(matching.count) oneOf subschemas (indices \(matching.map(String.init).joined(separator: ", "))), but exactly one is required")
+                fail(
+                    "oneOf",
+                    "value matches \(matching.count) oneOf subschemas (indices \(matching.map(String.init).joined(separator: ", "))), but exactly one is required"
+                )
             }
         }
     }
@@ -955,10 +965,11 @@ enum Formats {
         case "hostname": return hostname(text)
         case "ipv4":
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-            return parts.count == 4 && parts.allSatisfy { part in
-                guard let value = Int(part), part.allSatisfy(\.isASCII), part.allSatisfy(\.isNumber) else { return false }
-                return value <= 255 && (part == "0" || !part.hasPrefix("0"))
-            }
+            return parts.count == 4
+                && parts.allSatisfy { part in
+                    guard let value = Int(part), part.allSatisfy(\.isASCII), part.allSatisfy(\.isNumber) else { return false }
+                    return value <= 255 && (part == "0" || !part.hasPrefix("0"))
+                }
         case "ipv6":
             var address = in6_addr()
             return !text.contains("%") && inet_pton(AF_INET6, text, &address) == 1
@@ -987,7 +998,8 @@ enum Formats {
     static func date(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, let year = digits(parts[0], 4), let month = digits(parts[1], 2), let day = digits(parts[2], 2),
-              (1...12).contains(month), day >= 1 else { return false }
+            (1...12).contains(month), day >= 1
+        else { return false }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         return day <= days
@@ -996,8 +1008,9 @@ enum Formats {
     static func time(_ text: String) -> Bool {
         var rest = Substring(text)
         guard rest.count >= 9, let hour = digits(rest.prefix(2), 2), rest.dropFirst(2).first == ":",
-              let minute = digits(rest.dropFirst(3).prefix(2), 2), rest.dropFirst(5).first == ":",
-              let second = digits(rest.dropFirst(6).prefix(2), 2), hour < 24, minute < 60, second < 60 else { return false }
+            let minute = digits(rest.dropFirst(3).prefix(2), 2), rest.dropFirst(5).first == ":",
+            let second = digits(rest.dropFirst(6).prefix(2), 2), hour < 24, minute < 60, second < 60
+        else { return false }
         rest = rest.dropFirst(8)
         if rest.first == "." {
             let fraction = rest.dropFirst().prefix { $0.isASCII && $0.isNumber }
@@ -1006,7 +1019,8 @@ enum Formats {
         }
         if rest == "Z" || rest == "z" { return true }
         guard rest.count == 6, rest.first == "+" || rest.first == "-", let offsetHour = digits(rest.dropFirst().prefix(2), 2),
-              rest.dropFirst(3).first == ":", let offsetMinute = digits(rest.dropFirst(4), 2) else { return false }
+            rest.dropFirst(3).first == ":", let offsetMinute = digits(rest.dropFirst(4), 2)
+        else { return false }
         return offsetHour < 24 && offsetMinute < 60
     }
 

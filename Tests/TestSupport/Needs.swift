@@ -84,21 +84,26 @@ public enum Need: Sendable, Hashable {
         switch self {
         case .model:
             let path = TestMachine.systemModel
-            return files.fileExists(atPath: path) ? nil
+            return files.fileExists(atPath: path)
+                ? nil
                 : "needs a model: SystemLanguageModel.default loads \(path), which is not there (`make setup` installs it; FOUNDATION_MODELS_MODEL names another)"
         case .smallModel:
-            return files.fileExists(atPath: TestMachine.smallModel) ? nil
+            return files.fileExists(atPath: TestMachine.smallModel)
+                ? nil
                 : "needs the small model at \(TestMachine.smallModel) (`make setup` installs it; FOUNDATION_MODELS_SMALL_MODEL names another copy)"
         case .fastModel:
-            return files.fileExists(atPath: TestMachine.fastModel) ? nil
+            return files.fileExists(atPath: TestMachine.fastModel)
+                ? nil
                 : "needs the fast model at \(TestMachine.fastModel) (`make setup` installs it)"
         case .defaultModel:
             let path = TestMachine.systemModel
             let installed = TestMachine.defaultModel
             if (path as NSString).lastPathComponent != (installed as NSString).lastPathComponent {
-                return "judges the default model's answers, and SystemLanguageModel.default loads \(path): run with FOUNDATION_MODELS_MODEL unset or set to \(installed) (`make test` does)"
+                return
+                    "judges the default model's answers, and SystemLanguageModel.default loads \(path): run with FOUNDATION_MODELS_MODEL unset or set to \(installed) (`make test` does)"
             }
-            return files.fileExists(atPath: path) ? nil
+            return files.fileExists(atPath: path)
+                ? nil
                 : "judges the default model's answers, and \(path) is not there (`make setup` installs it)"
         case .noModel:
             let path = TestMachine.systemModel
@@ -114,7 +119,8 @@ public enum Need: Sendable, Hashable {
             let found = path.split(separator: ":").contains { files.isExecutableFile(atPath: "\($0)/tesseract") }
             return found ? nil : "needs Tesseract's tesseract command on PATH (`make setup` installs Debian's tesseract-ocr)"
         case .runAlone:
-            return ProcessInfo.processInfo.environment["FOUNDATION_MODELS_TEST_ALONE"] == "1" ? nil
+            return ProcessInfo.processInfo.environment["FOUNDATION_MODELS_TEST_ALONE"] == "1"
+                ? nil
                 : "measures time and memory, so it runs only alone: FOUNDATION_MODELS_TEST_ALONE=1 with a --filter for it (`make test` runs it so)"
         }
     }
@@ -135,7 +141,9 @@ public struct Needs: TestTrait, SuiteTrait, TestScoping {
         let untagged = needs.filter { !$0.tags.isEmpty && $0.tags.isDisjoint(with: test.tags) }
         if !untagged.isEmpty {
             throw NeedWithoutTag(
-                description: "\(test.name) needs \(untagged.map { ".\($0)" }.joined(separator: ", ")) without a tag that selects it in make test: add .tags(\(untagged.map { $0.tags.map { "\($0)" }.sorted().joined(separator: " or ") }.joined(separator: "; ")))")
+                description:
+                    "\(test.name) needs \(untagged.map { ".\($0)" }.joined(separator: ", ")) without a tag that selects it in make test: add .tags(\(untagged.map { $0.tags.map { "\($0)" }.sorted().joined(separator: " or ") }.joined(separator: "; ")))"
+            )
         }
         let absent = needs.compactMap(\.absence)
         try await ConditionTrait.enabled(if: absent.isEmpty, Comment(rawValue: absent.joined(separator: "; ")))
@@ -226,7 +234,8 @@ public enum TestMachine {
     /// The small model (SmolLM2-135M-Instruct, Q4_1) `make setup` installs
     /// beside the others for the tests.
     public static var smallModel: String {
-        variable("FOUNDATION_MODELS_SMALL_MODEL") ?? SystemLanguageModel.Configuration.installedDefaultModelFile
+        variable("FOUNDATION_MODELS_SMALL_MODEL")
+            ?? SystemLanguageModel.Configuration.installedDefaultModelFile
             .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53")
             .appendingPathComponent("SmolLM2-135M-Instruct.Q4_1.gguf").path

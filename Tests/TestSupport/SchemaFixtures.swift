@@ -12,7 +12,8 @@ package enum SchemaFixtures {
             ("paused", #""type":"boolean""#, "Whether the deployment is paused."),
             ("strategy", #""enum":["Recreate","RollingUpdate"]"#, "How existing pods are replaced by new ones."),
         ]
-        let paragraph = "This field is read by the controller on every reconciliation and is validated against the cluster's admission policies before it is stored. "
+        let paragraph =
+            "This field is read by the controller on every reconciliation and is validated against the cluster's admission policies before it is stored. "
             + "Changing it triggers a new rollout unless the deployment is paused, in which case the change is recorded and applied when the deployment resumes. "
             + "Operators should consult the platform documentation for the limits that apply in their cluster, which may be stricter than the ones stated here, "
             + "and for the interaction of this field with autoscalers, disruption budgets and the scheduler's placement constraints. "

@@ -99,9 +99,11 @@ public struct ScriptedExecutor: LanguageModelExecutor {
             case .toolCall(let id, let name, let arguments):
                 await channel.send(.toolCalls(action: .toolCall(id: id, name: name, action: .appendArguments(arguments, tokenCount: 1))))
             case .usage(let input, let output):
-                await channel.send(.response(action: .updateUsage(
-                    input: .init(totalTokenCount: input, cachedTokenCount: 0), output: .init(totalTokenCount: output, reasoningTokenCount: 0)
-                )))
+                await channel.send(
+                    .response(
+                        action: .updateUsage(
+                            input: .init(totalTokenCount: input, cachedTokenCount: 0), output: .init(totalTokenCount: output, reasoningTokenCount: 0)
+                        )))
             case .fail(let error):
                 throw error
             case .delay(let duration):

@@ -29,7 +29,8 @@ package enum ServerModelExercise {
         #expect(zip(snapshots, snapshots.dropFirst()).allSatisfy { $1.hasPrefix($0) })
 
         let typed = try await LanguageModelSession(model: model).respond(
-            to: "France and its capital, as JSON.", generating: Capital.self, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64)
+            to: "France and its capital, as JSON.", generating: Capital.self,
+            options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64)
         )
         #expect(!typed.content.country.isEmpty && !typed.content.city.isEmpty)
 

@@ -6,10 +6,11 @@
 // fm serve's (FoundationModelsTiersTests, fm-serveTests).
 
 import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// A request as the stub received it.
 package struct StubRequest: Sendable {
@@ -34,7 +35,9 @@ package struct StubReply: Sendable {
     /// server that dies mid-answer).
     package var cutShort: Bool
 
-    package init(status: Int = 200, headers: [(String, String)] = [("Content-Type", "text/event-stream")], chunks: [String] = [], cutShort: Bool = false) {
+    package init(
+        status: Int = 200, headers: [(String, String)] = [("Content-Type", "text/event-stream")], chunks: [String] = [], cutShort: Bool = false
+    ) {
         self.status = status
         self.headers = headers
         self.chunks = chunks
@@ -49,9 +52,10 @@ package struct StubReply: Sendable {
     /// Server-sent events: each element one `data:` event (with `event:`
     /// when a name is given).
     package static func events(_ events: [(name: String?, data: String)]) -> StubReply {
-        StubReply(chunks: events.map { event in
-            (event.name.map { "event: \($0)\n" } ?? "") + "data: \(event.data)\n\n"
-        })
+        StubReply(
+            chunks: events.map { event in
+                (event.name.map { "event: \($0)\n" } ?? "") + "data: \(event.data)\n\n"
+            })
     }
 }
 
@@ -203,8 +207,10 @@ package enum OpenAIWire {
     }
 
     package static func usage(prompt: Int, completion: Int) -> String {
-        json(["id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "stub", "choices": [],
-              "usage": ["prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion]])
+        json([
+            "id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "stub", "choices": [],
+            "usage": ["prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion],
+        ])
     }
 
     /// A whole streamed answer: `pieces` of content, a stop, usage, `[DONE]`.

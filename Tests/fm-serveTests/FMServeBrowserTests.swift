@@ -7,11 +7,12 @@
 // response and the page shows the fetch's error. About 10 seconds.
 
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
-@Suite("fm serve from a browser", .serialized, .tags(.model), .needs(.smallModel),
-       .enabled(if: Browser.chromium != nil, Comment(rawValue: Browser.absence)))
+@Suite(
+    "fm serve from a browser", .serialized, .tags(.model), .needs(.smallModel),
+    .enabled(if: Browser.chromium != nil, Comment(rawValue: Browser.absence)))
 struct FMServeBrowserTests {
     @Test func aPageOnAnotherOriginShowsTheAnswerOnlyWhereCORSAllowsIt() throws {
         let chromium = try #require(Browser.chromium)
@@ -81,7 +82,8 @@ final class StaticSite: Sendable {
         // "Serving HTTP on 127.0.0.1 port 40261 (http://127.0.0.1:40261/) ..."
         let text = if case .line(let line) = process.nextLineBlocking(within: .seconds(60)) { line } else { "" }
         guard let range = text.range(of: #"port \d+"#, options: .regularExpression),
-              let port = Int(text[range].dropFirst(5)) else {
+            let port = Int(text[range].dropFirst(5))
+        else {
             process.stop()
             throw FMServeError(description: "http.server did not say where it serves: \(text)")
         }

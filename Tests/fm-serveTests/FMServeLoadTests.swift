@@ -22,8 +22,8 @@
 // one pass to the next.
 
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("fm serve under load", .serialized, .tags(.model, .timing), .needs(.smallModel, .runAlone))
 struct FMServeLoadTests {
@@ -66,8 +66,10 @@ struct FMServeLoadTests {
         let server = try FMServeProcess(arguments: ["--idle-timeout", "30"])
         try PythonChecks.run(
             "fm_serve_load.py",
-            [server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, String(server.process.processIdentifier),
-             "passes", wrk, PythonChecks.folder.appendingPathComponent("fm_serve_wrk.lua").path],
+            [
+                server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName, String(server.process.processIdentifier),
+                "passes", wrk, PythonChecks.folder.appendingPathComponent("fm_serve_wrk.lua").path,
+            ],
             expecting: 13, info: .printed(label: "fm serve under load, two passes")
         )
         #expect(server.stop() == 0)

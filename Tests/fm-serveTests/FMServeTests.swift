@@ -6,8 +6,8 @@
 
 import Foundation
 import FoundationModels
-import Testing
 import TestSupport
+import Testing
 
 /// A running fm-serve, stopped (SIGTERM) when the test is done with it: a
 /// ``ChildServer``, so one a test forgets or a failure skips is killed
@@ -27,7 +27,9 @@ final class FMServeProcess: Sendable {
     ///   - errorLog: a file for its standard error (the access log), else nowhere.
     init(arguments: [String] = [], local: Bool = true, environment: [String: String] = [:], errorLog: URL? = nil) throws {
         let binary = TestMachine.product("fm-serve")
-        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no fm-serve beside the tests (\(binary.path)): swift build --build-tests builds it")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: binary.path),
+            "no fm-serve beside the tests (\(binary.path)): swift build --build-tests builds it")
         let model = TestMachine.smallModel
         let serving = local ? ["--model", model, "--parallel", "2", "--max-queue", "4", "--context-size", "1024"] : []
         let listening = arguments.contains("--socket") ? [] : ["--port", "0"]
@@ -145,11 +147,13 @@ struct FMServeTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fm-schemathesis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try TestMachine.run(URL(fileURLWithPath: schemathesis), [
-            "run", "\(root)/openapi.json", "--header", "Authorization: Bearer \(FMServeProcess.apiKey)",
-            "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
-            "--max-examples", "15", "--request-timeout", "60", "--generation-deterministic",
-        ], in: folder)
+        let run = try TestMachine.run(
+            URL(fileURLWithPath: schemathesis),
+            [
+                "run", "\(root)/openapi.json", "--header", "Authorization: Bearer \(FMServeProcess.apiKey)",
+                "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+                "--max-examples", "15", "--request-timeout", "60", "--generation-deterministic",
+            ], in: folder)
         let output = run.standardOutput
         #expect(run.status == 0, "\(output.suffix(4000)) \(run.standardError.suffix(2000))")
         let summary = output.split(separator: "\n").first { $0.contains("generated") && $0.contains("passed") }
@@ -200,7 +204,8 @@ struct FMServeTests {
             to: "What is the weather in Paris?",
             options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 48, toolCallingMode: .required)
         )
-        let calls = session.transcript.flatMap { entry -> [Transcript.ToolCall] in if case .toolCalls(let calls) = entry { Array(calls) } else { [] } }
+        let calls = session.transcript.flatMap { entry -> [Transcript.ToolCall] in if case .toolCalls(let calls) = entry { Array(calls) } else { [] }
+        }
         #expect(calls.map(\.toolName) == ["weather"])
         let arguments = try #require(calls.first?.arguments)
         #expect(try Weather.Arguments(arguments).city.isEmpty == false)

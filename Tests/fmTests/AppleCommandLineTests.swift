@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import FoundationModels
+import TestSupport
+import Testing
 
 extension FMTests {
     /// A script written for Apple's `fm` (macOS 27: `available`, `chat`,
@@ -102,8 +102,9 @@ extension FMTests {
                 #expect(result.output.contains(license.trimmingCharacters(in: .newlines)), "fm \(arguments) does not print LICENSE as it is")
                 #expect(result.output.contains("llama.cpp") && result.output.contains("MIT"), "\(result.output.suffix(800))")
                 if FileManager.default.fileExists(atPath: TestMachine.smallModel) {
-                    #expect(result.output.contains("SmolLM2-135M-Instruct") && result.output.contains("Apache License 2.0, by Hugging Face"),
-                            "\(result.output.suffix(800))")
+                    #expect(
+                        result.output.contains("SmolLM2-135M-Instruct") && result.output.contains("Apache License 2.0, by Hugging Face"),
+                        "\(result.output.suffix(800))")
                 }
             }
             let status = try fm(["license", "--status"])
@@ -162,8 +163,11 @@ extension FMTests {
         }
 
         @Test func respondTakesInstructionsTextAndTheSystemModelsOptions() throws {
-            let verbose = try fm(["respond", "-m", "system", "-i", "Answer in one word.", "--text", "What is Swift?", "-v",
-                                  "--use-case", "content-tagging", "--guardrails", "permissive-content-transformations"] + Self.short)
+            let verbose = try fm(
+                [
+                    "respond", "-m", "system", "-i", "Answer in one word.", "--text", "What is Swift?", "-v",
+                    "--use-case", "content-tagging", "--guardrails", "permissive-content-transformations",
+                ] + Self.short)
             #expect(verbose.status == 0, "\(verbose)")
             #expect(!verbose.trimmed.isEmpty, "\(verbose)")
             #expect(verbose.error.contains("use case content-tagging, guardrails permissive-content-transformations"), "\(verbose)")
@@ -203,9 +207,11 @@ extension FMTests {
         @Test func schemaObjectBuildsWhatRespondAnswers() throws {
             let address = try fm(["schema", "object", "--name", "Address", "--string", "city"])
             #expect(address.status == 0, "\(address)")
-            let built = try fm(["schema", "object", "--name", "Person", "--string", "name", "--description", "The person's name",
-                                "--int", "age", "--optional", "--boolean", "retired", "--double", "height", "--string", "tags", "--array",
-                                "--string", "work.company", "--object", "home", "--schema", address.trimmed])
+            let built = try fm([
+                "schema", "object", "--name", "Person", "--string", "name", "--description", "The person's name",
+                "--int", "age", "--optional", "--boolean", "retired", "--double", "height", "--string", "tags", "--array",
+                "--string", "work.company", "--object", "home", "--schema", address.trimmed,
+            ])
             #expect(built.status == 0, "\(built)")
             let schema = try #require(try JSONSerialization.jsonObject(with: Data(built.output.utf8)) as? [String: Any], "\(built)")
             #expect(schema["title"] as? String == "Person")
@@ -220,9 +226,11 @@ extension FMTests {
             #expect(schema["required"] as? [String] == ["name", "retired", "height", "tags", "work", "home"], "--optional: \(built)")
             #expect(schema["x-order"] as? [String] == ["name", "age", "retired", "height", "tags", "work", "home"], "\(built)")
 
-            let union = try fm(["schema", "object", "--name", "SearchResult", "--anyOf",
-                                "--schema", try fm(["schema", "object", "--name", "Found", "--string", "name"]).trimmed,
-                                "--schema", try fm(["schema", "object", "--name", "NotFound", "--string", "reason"]).trimmed])
+            let union = try fm([
+                "schema", "object", "--name", "SearchResult", "--anyOf",
+                "--schema", try fm(["schema", "object", "--name", "Found", "--string", "name"]).trimmed,
+                "--schema", try fm(["schema", "object", "--name", "NotFound", "--string", "reason"]).trimmed,
+            ])
             #expect(union.status == 0, "\(union)")
             let choices = try #require((try JSONSerialization.jsonObject(with: Data(union.output.utf8)) as? [String: Any])?["anyOf"] as? [Any])
             #expect(choices.count == 2, "\(union)")
@@ -317,7 +325,9 @@ extension FMTests {
             let python = try TestMachine.python(environment: "photo_env.sh")
             let image = FileManager.default.temporaryDirectory.appendingPathComponent("fm-image-\(UUID().uuidString).png")
             defer { try? FileManager.default.removeItem(at: image) }
-            let render = try TestMachine.run([python, "-c", """
+            let render = try TestMachine.run([
+                python, "-c",
+                """
                 import sys
                 from PIL import Image, ImageDraw, ImageFont
                 font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", 36)
@@ -326,7 +336,8 @@ extension FMTests {
                 draw.text((30, 30), "INVOICE 4217", font=font, fill=0)
                 draw.text((30, 100), "TOTAL DUE 12.50 EUR", font=font, fill=0)
                 image.save(sys.argv[1])
-                """, image.path])
+                """, image.path,
+            ])
             try #require(render.status == 0, "\(render.standardOutput)")
 
             let tool = AppleCommandLine.self
@@ -336,8 +347,10 @@ extension FMTests {
             #expect((Int(counted.trimmed) ?? 0) > (Int(bare.trimmed) ?? .max), "the image's text is counted: \(counted) \(bare)")
             #expect(counted.error.contains("no vision"), "\(counted)")
 
-            let answer = try test.fm(["respond", "--image", image.path, "--label", "invoice", "--text", "What is the total due?",
-                                      "-g", "--max-tokens", "30", "-v"])
+            let answer = try test.fm([
+                "respond", "--image", image.path, "--label", "invoice", "--text", "What is the total due?",
+                "-g", "--max-tokens", "30", "-v",
+            ])
             #expect(answer.status == 0, "\(answer)")
             #expect(answer.error.contains("--image \(image.path): the model has no vision"), "\(answer)")
             #expect(answer.output.contains("12.50"), "the small model reads the total from the OCR text: \(answer)")
@@ -356,16 +369,20 @@ extension FMTests {
     /// its digits (in the quality run, on the default model).
     @Suite("fm --tool on the default model", .tags(.defaultModel), .needs(.defaultModel))
     struct AppleCommandLineTools {
-        @Test(.enabled(if: ProcessInfo.processInfo.environment["PATH"].map { path in
-            path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/zbarimg") }
-        } ?? false, "needs zbar's zbarimg on PATH (`make setup` installs Debian's zbar-tools)"))
+        @Test(
+            .enabled(
+                if: ProcessInfo.processInfo.environment["PATH"].map { path in
+                    path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/zbarimg") }
+                } ?? false, "needs zbar's zbarimg on PATH (`make setup` installs Debian's zbar-tools)"))
         func theModelCallsTheBarcodeToolAndAnswersWithTheCode() throws {
             let image = FileManager.default.temporaryDirectory.appendingPathComponent("fm-ean13-\(UUID().uuidString).pbm")
             try Data(Self.ean13PBM.utf8).write(to: image)
             defer { try? FileManager.default.removeItem(at: image) }
             let test = try AppleCommandLine()
-            let result = try test.fm(["respond", "--tool", "barcode", "-g", "--max-tokens", "80", "-v",
-                                      "What number does the barcode in \(image.path) encode?"])
+            let result = try test.fm([
+                "respond", "--tool", "barcode", "-g", "--max-tokens", "80", "-v",
+                "What number does the barcode in \(image.path) encode?",
+            ])
             #expect(result.status == 0, "\(result)")
             #expect(result.error.contains("tool call: barcode("), "\(result)")
             #expect(result.output.contains("5901234123457"), "\(result)")

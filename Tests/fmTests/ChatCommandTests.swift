@@ -1,10 +1,11 @@
 import Foundation
+import FoundationModels
+import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-import TestSupport
-import FoundationModels
 
 extension FMTests {
     /// `fm chat` driven as a person drives it: through a pseudo-terminal,
@@ -17,7 +18,8 @@ extension FMTests {
         }
 
         static func chat(_ file: URL, _ extra: [String] = []) throws -> PseudoTerminalProcess {
-            try PseudoTerminalProcess(CommandLineTool.binary(), arguments: ["chat", "--transcript", file.path, "--greedy", "--max-tokens", "32"] + extra)
+            try PseudoTerminalProcess(
+                CommandLineTool.binary(), arguments: ["chat", "--transcript", file.path, "--greedy", "--max-tokens", "32"] + extra)
         }
 
         /// The prompts of a saved transcript, in order, and its entry count.
@@ -75,7 +77,7 @@ extension FMTests {
 
             chat.send("Count from 1 to 300, separated by commas.\n")
             try await chat.waitFor("commas.\r\n")
-            try await chat.waitFor(" ")            // the answer is streaming
+            try await chat.waitFor(" ")  // the answer is streaming
             chat.send("\u{03}")
             try await chat.waitFor("(stopped")
             try await chat.waitFor("> ")

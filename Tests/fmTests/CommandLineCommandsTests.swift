@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension FMTests {
     /// `fm`'s subcommands beside `respond`: help, `schema`, `tokens`,
@@ -34,13 +34,15 @@ extension FMTests {
         @Test func schemaPrintsAnExampleTypesJSONSchema() throws {
             let result = try Tool.run(["schema", "AlbumRecommendation"])
             #expect(result.status == 0, "\(result.standardError)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardOutput)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardOutput)")
             let properties = try #require(object["properties"] as? [String: Any], "\(result.standardOutput)")
             #expect(Set(properties.keys) == ["title", "artist", "reason"])
 
             let list = try Tool.run(["schema", "--list"])
             #expect(list.status == 0)
-            #expect(list.standardOutput.contains("CrateInsight") && list.standardOutput.contains("Examples/VinylCollection"), "\(list.standardOutput)")
+            #expect(
+                list.standardOutput.contains("CrateInsight") && list.standardOutput.contains("Examples/VinylCollection"), "\(list.standardOutput)")
         }
 
         @Test func anUnknownTypeIsAUsageErrorOnStandardError() throws {
@@ -84,7 +86,9 @@ extension FMTests {
                 let result = try Tool.run(arguments + missing)
                 #expect(result.status == 1, "fm \(arguments[0]): \(result.standardOutput)")
                 #expect(result.standardOutput.isEmpty, "fm \(arguments[0]) wrote to standard output: \(result.standardOutput)")
-                #expect(result.standardError.hasPrefix("error: ") && result.standardError.contains("/nonexistent/model.gguf"), "fm \(arguments[0]): \(result.standardError)")
+                #expect(
+                    result.standardError.hasPrefix("error: ") && result.standardError.contains("/nonexistent/model.gguf"),
+                    "fm \(arguments[0]): \(result.standardError)")
             }
         }
 

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import FoundationModels
+import TestSupport
+import Testing
 
 extension FMTests {
     /// The `fm` command-line tool, run as a separate process on the real
@@ -75,40 +75,77 @@ extension FMTests {
         /// `oneOf`), each with a prompt; strings are bounded so a small
         /// model's greedy answer ends within the token budget.
         static let keywordSchemas: [(keyword: String, schema: String, prompt: String)] = [
-            ("not a type", #"{"type":"object","properties":{"id":{"type":["string","integer"],"not":{"type":"string"}}},"required":["id"],"additionalProperties":false}"#,
-             "Give the order an id."),
-            ("not a value", #"""
+            (
+                "not a type",
+                #"{"type":"object","properties":{"id":{"type":["string","integer"],"not":{"type":"string"}}},"required":["id"],"additionalProperties":false}"#,
+                "Give the order an id."
+            ),
+            (
+                "not a value",
+                #"""
                 {"type":"object","properties":{"status":{"enum":["draft","open","closed"],"not":{"const":"draft"}},
                  "user":{"type":"string","maxLength":12,"not":{"enum":["admin","root"]}}},"required":["status","user"],"additionalProperties":false}
-                """#, "The ticket is a draft filed by admin."),
+                """#, "The ticket is a draft filed by admin."
+            ),
             ("not a pattern", #"{"type":"string","maxLength":12,"not":{"pattern":"[0-9]"}}"#, "Name a planet with 4 moons."),
-            ("if, then, else", #"""
+            (
+                "if, then, else",
+                #"""
                 {"type":"object","properties":{"country":{"enum":["US","CA"]},"code":{"type":"string","maxLength":7}},"required":["country","code"],
                  "additionalProperties":false,"if":{"properties":{"country":{"const":"US"}}},"then":{"properties":{"code":{"pattern":"^[0-9]{5}$"}}},
                  "else":{"properties":{"code":{"pattern":"^[A-Z][0-9][A-Z] [0-9][A-Z][0-9]$"}}}}
-                """#, "Give an address's country and postal code."),
-            ("dependentRequired", #"""
+                """#, "Give an address's country and postal code."
+            ),
+            (
+                "dependentRequired",
+                #"""
                 {"type":"object","properties":{"card":{"type":"string","maxLength":8},"billing":{"type":"string","maxLength":8}},"required":["card"],
                  "dependentRequired":{"card":["billing"]},"additionalProperties":false}
-                """#, "Pay with the card 4242."),
-            ("dependentSchemas", #"""
+                """#, "Pay with the card 4242."
+            ),
+            (
+                "dependentSchemas",
+                #"""
                 {"type":"object","properties":{"kind":{"enum":["cup","mug"]},"size":{"type":"integer"}},"required":["kind"],
                  "dependentSchemas":{"size":{"properties":{"size":{"minimum":1,"maximum":9}}}},"additionalProperties":false}
-                """#, "A large mug, size 40."),
-            ("dependencies (draft 7)", #"""
+                """#, "A large mug, size 40."
+            ),
+            (
+                "dependencies (draft 7)",
+                #"""
                 {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"boolean"},"b":{"type":"boolean"}},
                  "dependencies":{"a":["b"]},"required":["a"],"additionalProperties":false}
-                """#, "Set a."),
-            ("minProperties", #"""
+                """#, "Set a."
+            ),
+            (
+                "minProperties",
+                #"""
                 {"type":"object","properties":{"tea":{"type":"boolean"},"milk":{"type":"boolean"},"sugar":{"type":"boolean"}},"minProperties":2,"additionalProperties":false}
-                """#, "How do you take your tea?"),
-            ("maxProperties", #"""
+                """#, "How do you take your tea?"
+            ),
+            (
+                "maxProperties",
+                #"""
                 {"type":"object","properties":{"tea":{"type":"boolean"},"milk":{"type":"boolean"},"sugar":{"type":"boolean"}},"required":["tea"],"maxProperties":2,"additionalProperties":false}
-                """#, "Tea with milk and sugar, please."),
-            ("oneOf whose branches overlap", #"{"oneOf":[{"type":"string","maxLength":8},{"type":"string","minLength":3,"maxLength":12}]}"#, "Name a color."),
-            ("uniqueItems over strings", #"{"type":"array","items":{"type":"string","maxLength":20},"uniqueItems":true,"minItems":3,"maxItems":5}"#, "List the primary colors."),
-            ("uniqueItems over an enum", #"{"type":"array","items":{"enum":["red","green","blue","yellow"]},"uniqueItems":true,"minItems":2}"#, "Which colors are on the French flag?"),
-            ("uniqueItems over integers", #"{"type":"array","items":{"type":"integer","minimum":1,"maximum":20},"uniqueItems":true,"minItems":4,"maxItems":6}"#, "List the first prime numbers."),
+                """#, "Tea with milk and sugar, please."
+            ),
+            (
+                "oneOf whose branches overlap", #"{"oneOf":[{"type":"string","maxLength":8},{"type":"string","minLength":3,"maxLength":12}]}"#,
+                "Name a color."
+            ),
+            (
+                "uniqueItems over strings",
+                #"{"type":"array","items":{"type":"string","maxLength":20},"uniqueItems":true,"minItems":3,"maxItems":5}"#, "List the primary colors."
+            ),
+            (
+                "uniqueItems over an enum", #"{"type":"array","items":{"enum":["red","green","blue","yellow"]},"uniqueItems":true,"minItems":2}"#,
+                "Which colors are on the French flag?"
+            ),
+            (
+                "uniqueItems over integers",
+                #"{"type":"array","items":{"type":"integer","minimum":1,"maximum":20},"uniqueItems":true,"minItems":4,"maxItems":6}"#,
+                "List the first prime numbers."
+            ),
         ]
 
         /// Each keyword above, answered by `fm respond --schema` on the
@@ -128,7 +165,8 @@ extension FMTests {
                 python, "-c", "import json, sys, jsonschema; jsonschema.validate(json.loads(sys.argv[2]), json.loads(sys.argv[1])); print('valid')",
                 item.schema, json,
             ])
-            #expect(check.status == 0 && check.standardOutput.contains("valid"), "\(keyword): \(json) is refused by jsonschema: \(check.standardOutput)")
+            #expect(
+                check.status == 0 && check.standardOutput.contains("valid"), "\(keyword): \(json) is refused by jsonschema: \(check.standardOutput)")
         }
 
         @Test func anUnsupportedKeywordIsAClearError() throws {
@@ -191,10 +229,13 @@ extension FMTests {
                 """
             let file = try CommandLineTool.schemaFile(schema)
             defer { try? FileManager.default.removeItem(at: file) }
-            let result = try CommandLineTool.run(["respond", "--greedy", "--max-tokens", "120", "--schema", file.path, "The launch party is on 1 March 2026 at 7pm UTC."])
+            let result = try CommandLineTool.run([
+                "respond", "--greedy", "--max-tokens", "120", "--schema", file.path, "The launch party is on 1 March 2026 at 7pm UTC.",
+            ])
             #expect(result.status == 0, "\(result.standardError)")
             let json = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-            let oracle = schema.replacingOccurrences(of: #""$schema":"http://json-schema.org/draft-07/schema#","$id":"https://example.com/event.json","#, with: "")
+            let oracle = schema.replacingOccurrences(
+                of: #""$schema":"http://json-schema.org/draft-07/schema#","$id":"https://example.com/event.json","#, with: "")
             let validator = try JSONSchemaValidator(schemaJSON: oracle)
             #expect(validator.validate(json: json).isEmpty, "\(json) violates \(validator.validate(json: json))")
         }
@@ -211,7 +252,10 @@ extension FMTests {
             #expect(tokens > 3000, "the description takes \(tokens) tokens")
             let file = try CommandLineTool.schemaFile(schema)
             defer { try? FileManager.default.removeItem(at: file) }
-            let result = try CommandLineTool.run(["respond", "--greedy", "--max-tokens", "120", "--schema", file.path, "Deploy the checkout service: 3 replicas in the backend tier, rolling updates, not paused."])
+            let result = try CommandLineTool.run([
+                "respond", "--greedy", "--max-tokens", "120", "--schema", file.path,
+                "Deploy the checkout service: 3 replicas in the backend tier, rolling updates, not paused.",
+            ])
             #expect(result.status == 0, "\(result.standardError)")
             let json = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
             let validator = try JSONSchemaValidator(schemaJSON: schema)

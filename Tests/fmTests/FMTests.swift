@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 /// The `fm` program (Sources/fm), run as a child process (`swift build
 /// --build-tests` builds it beside the test bundle): its command line,

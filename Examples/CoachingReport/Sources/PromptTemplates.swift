@@ -101,7 +101,8 @@ public struct PromptTemplates: Sendable, Equatable {
         }
         guard let instructions = entries["instructions"] else { throw .missingTemplate("instructions") }
         self.instructions = PromptTemplate(name: "instructions", text: instructions)
-        prompts = Dictionary(uniqueKeysWithValues: entries.filter { $0.key != "instructions" }.map { ($0.key, PromptTemplate(name: $0.key, text: $0.value)) })
+        prompts = Dictionary(
+            uniqueKeysWithValues: entries.filter { $0.key != "instructions" }.map { ($0.key, PromptTemplate(name: $0.key, text: $0.value)) })
     }
 
     /// Reads and parses the file at `url`.

@@ -1,7 +1,8 @@
 import FoundationModels
 import FoundationModelsEval
-import Testing
 import TestSupport
+import Testing
+
 @testable import CoachingReport
 
 /// The streamed report on the real default model (`make test` runs suites

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CoachingReport
 
 /// The templates without a model: parsing, filling, and the errors.
@@ -15,8 +16,9 @@ struct PromptTemplateTests {
         #expect(throws: PromptTemplateError.missingPlaceholder("race", template: "report")) {
             try template.filled(["day": "Sunday"])
         }
-        #expect(PromptTemplateError.missingPlaceholder("race", template: "report").description
-            == "the prompt template \"report\" uses {race}, but no value was given for it")
+        #expect(
+            PromptTemplateError.missingPlaceholder("race", template: "report").description
+                == "the prompt template \"report\" uses {race}, but no value was given for it")
     }
 
     @Test func theBundledTemplatesFillFromTheSampleWeek() throws {

@@ -3,6 +3,7 @@ import FoundationModels
 import FoundationModelsKit
 import Synchronization
 import Testing
+
 @testable import Flashcards
 
 /// The feature's states with a stub generator: no model, milliseconds.
@@ -58,8 +59,8 @@ struct FlashcardsFeatureTests {
         let first = Task { await feature.generate(from: "Notes one.") }
         while stub.requests.withLock({ $0.isEmpty }) { await Task.yield() }
         #expect(feature.state == .generating)
-        await feature.generate(from: "Notes two.")          // ignored: returns at once
-        feature.reset()                                       // ignored while generating
+        await feature.generate(from: "Notes two.")  // ignored: returns at once
+        feature.reset()  // ignored while generating
         #expect(feature.state == .generating)
         open.yield()
         await first.value

@@ -17,10 +17,13 @@ func show(_ extraction: ReceiptExtraction) -> String {
     func value(_ value: ExtractedReceipt.Value?) -> String {
         value.map { "\(ReceiptExtractor.format($0.value)) (\($0.source.rawValue))" } ?? "?"
     }
-    var text = "brand \(receipt.stationBrand ?? "?"), volume \(value(receipt.volume)) × price \(value(receipt.pricePerUnit)) = total \(value(receipt.totalAmount))"
+    var text =
+        "brand \(receipt.stationBrand ?? "?"), volume \(value(receipt.volume)) × price \(value(receipt.pricePerUnit)) = total \(value(receipt.totalAmount))"
     text += receipt.isConsistent ? ", adds up" : ", does not add up"
     if extraction.reprompted {
-        text += "; re-prompted, " + (extraction.corrected.isEmpty ? "the first answer was kept" : "the correction gave " + extraction.corrected.joined(separator: " and "))
+        text +=
+            "; re-prompted, "
+            + (extraction.corrected.isEmpty ? "the first answer was kept" : "the correction gave " + extraction.corrected.joined(separator: " and "))
     }
     return text
 }
@@ -57,7 +60,8 @@ struct ReceiptFileError: Error, CustomStringConvertible {
 await ExampleProgram.run {
     let paths = Array(CommandLine.arguments.dropFirst())
     let extractor = ReceiptExtractor()
-    ExampleProgram.heading(paths.isEmpty ? "Receipt extraction: \(SampleReceipts.all.count) fuel receipts" : "Receipt extraction: \(paths.count) file(s)")
+    ExampleProgram.heading(
+        paths.isEmpty ? "Receipt extraction: \(SampleReceipts.all.count) fuel receipts" : "Receipt extraction: \(paths.count) file(s)")
     if !SystemLanguageModel.default.isAvailable {
         ExampleProgram.note("no model: the patterns read the numbers alone")
     }

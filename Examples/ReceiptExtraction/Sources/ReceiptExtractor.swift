@@ -65,8 +65,9 @@ public struct ReceiptExtractor: Sendable {
         let kept = Self.capped(rows)
         let texts = kept.map(\.text)
         let text = texts.joined(separator: "\n")
-        return try await extract(prompt: Self.prompt(layout: kept.map(\.line), texts: texts),
-                                 patterns: ReceiptNumbers(parsing: text), heading: Self.heading(of: text))
+        return try await extract(
+            prompt: Self.prompt(layout: kept.map(\.line), texts: texts),
+            patterns: ReceiptNumbers(parsing: text), heading: Self.heading(of: text))
     }
 
     /// The model's answer to `prompt`, checked and merged with `patterns`,
@@ -122,15 +123,16 @@ public struct ReceiptExtractor: Sendable {
     /// Lowercased letters and digits, with the letters OCR confuses with
     /// digits folded together.
     static func foldedForComparison(_ text: String) -> String {
-        String(text.lowercased().compactMap { character -> Character? in
-            switch character {
-            case "0": "o"
-            case "1", "l": "i"
-            case "5": "s"
-            case "8": "b"
-            default: character.isLetter || character.isNumber ? character : nil
-            }
-        })
+        String(
+            text.lowercased().compactMap { character -> Character? in
+                switch character {
+                case "0": "o"
+                case "1", "l": "i"
+                case "5": "s"
+                case "8": "b"
+                default: character.isLetter || character.isNumber ? character : nil
+                }
+            })
     }
 
     // MARK: The steps, as pure functions
@@ -157,19 +159,23 @@ public struct ReceiptExtractor: Sendable {
     /// the laid-out text would collapse the wide gaps the layout keeps.
     /// A word left blank is dropped.
     public static func rows(of words: [OCRWord]) -> OCRRows {
-        OCRRows(words.map { word in
-            word.mapText { PromptInput.sanitized($0, maximumCharacters: maximumCharacters, allowed: isReceiptCharacter).trimmingCharacters(in: .whitespaces) }
-        })
+        OCRRows(
+            words.map { word in
+                word.mapText {
+                    PromptInput.sanitized($0, maximumCharacters: maximumCharacters, allowed: isReceiptCharacter).trimmingCharacters(in: .whitespaces)
+                }
+            })
     }
 
     /// The first rows of `rows` whose texts, with a line break each, fit
     /// in ``maximumCharacters``: a long scan does not fill the context.
     public static func capped(_ rows: OCRRows) -> [OCRRow] {
         var total = 0
-        return Array(rows.rows.prefix { row in
-            total += row.text.count + 1
-            return total <= maximumCharacters + 1
-        })
+        return Array(
+            rows.rows.prefix { row in
+                total += row.text.count + 1
+                return total <= maximumCharacters + 1
+            })
     }
 
     /// `text` reduced to what a receipt prints — letters and digits of any

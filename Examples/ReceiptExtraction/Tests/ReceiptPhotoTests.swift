@@ -1,8 +1,9 @@
 import Foundation
 import FoundationModels
 import FoundationModelsKit
-import Testing
 import TestSupport
+import Testing
+
 @testable import ReceiptExtraction
 
 /// Receipts from photos: a receipt rendered to an image by the eval's own

@@ -1,8 +1,9 @@
 import Foundation
 import FoundationModels
 import FoundationModelsEval
-import Testing
 import TestSupport
+import Testing
+
 @testable import ReceiptExtraction
 
 /// The extractor on the real default model (`make test` runs suites named

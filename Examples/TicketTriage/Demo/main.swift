@@ -30,7 +30,9 @@ await ExampleProgram.run {
         "The app crashes every time I open the settings screen since the last update.",
     ]
     for ticket in tickets {
-        let triage = try await ExampleProgram.step("triage \"\(ticket.prefix(40))…\"", show: { "\($0.content.generatedContent.jsonString) \(tier($0))" }) {
+        let triage = try await ExampleProgram.step(
+            "triage \"\(ticket.prefix(40))…\"", show: { "\($0.content.generatedContent.jsonString) \(tier($0))" }
+        ) {
             try await triager.triage(ticket)
         }
         var verdict = Verdict(triage.content, input: TicketTriager.instructions + "\n" + TicketTriager.prompt(ticket: ticket))
@@ -41,9 +43,11 @@ await ExampleProgram.run {
         verdict.print()
     }
 
-    let chat = CoachChat(privateCloud: privateCloud, onToolCall: { kind in
-        ExampleProgram.note("tool call: trainingLog(kind: \"\(kind)\")")
-    })
+    let chat = CoachChat(
+        privateCloud: privateCloud,
+        onToolCall: { kind in
+            ExampleProgram.note("tool call: trainingLog(kind: \"\(kind)\")")
+        })
     let question = "How long was my long run this week, and at what pace?"
     let answer = try await ExampleProgram.step("coach chat \"\(question)\"", show: { "\($0.content.answer) \(tier($0))" }) {
         try await chat.ask(question)

@@ -3,8 +3,9 @@ import FoundationModels
 import FoundationModelsEval
 import FoundationModelsTiers
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import TicketTriage
 
 /// The features on the default model (`make test` runs suites named
@@ -53,7 +54,9 @@ struct TicketTriageQualityTests {
         #expect(response.content.answer.contains("16"), "\(response.content)")
         // The answer whole (mid-word or mid-sentence); what the model read
         // includes the whole log the tool lists.
-        let input = [CoachChat.instructions, "How long was my long run this week?", TrainingLogTool(log: LoggedSession.sampleWeek).lookUp(kind: "all")].joined(separator: "\n")
+        let input = [
+            CoachChat.instructions, "How long was my long run this week?", TrainingLogTool(log: LoggedSession.sampleWeek).lookUp(kind: "all"),
+        ].joined(separator: "\n")
         let cuts = CutShort.cuts(in: response.content.generatedContent, schema: CoachAnswer.generationSchema, input: input)
         #expect(cuts.isEmpty, "cut short: \(cuts.map { "\($0.path) \"\($0.text)\"" })")
     }

@@ -1,6 +1,7 @@
 import FoundationModels
 import FoundationModelsTiers
 import Testing
+
 @testable import TicketTriage
 
 /// The features' wiring without a model: declared policies and the tool's answers.

@@ -2,8 +2,9 @@ import Foundation
 import FoundationModels
 import FoundationModelsEval
 import FoundationModelsTiers
-import Testing
 import TestSupport
+import Testing
+
 @testable import TicketTriage
 
 /// Triage with the private cloud up: a real llama-server on 127.0.0.1

@@ -39,9 +39,11 @@ func crateVerdict(_ insight: CrateInsight, _ crate: Crate, in collection: Record
 
 await ExampleProgram.run {
     let collection = RecordCollection.sample
-    let insights = VinylInsights(collection: collection, onToolCall: { query in
-        ExampleProgram.note("tool call: searchCollection(genre: \"\(query)\")")
-    })
+    let insights = VinylInsights(
+        collection: collection,
+        onToolCall: { query in
+            ExampleProgram.note("tool call: searchCollection(genre: \"\(query)\")")
+        })
     ExampleProgram.heading("Vinyl collection: \(collection.albums.count) albums")
     if let message = insights.unavailableMessage { throw message }
 
@@ -53,7 +55,8 @@ await ExampleProgram.run {
 
     // The same kind of answer streamed: a card that fills in field by field
     // (redrawn in place on a terminal; the finished card elsewhere).
-    let evening = RecordCollection.sampleCrate("Sunday soul", artists: ["Marvin Gaye", "Stevie Wonder", "Aretha Franklin", "Al Green", "Bill Withers"])
+    let evening = RecordCollection.sampleCrate(
+        "Sunday soul", artists: ["Marvin Gaye", "Stevie Wonder", "Aretha Franklin", "Al Green", "Bill Withers"])
     if let stream = insights.streamCrateInsight(for: evening) {
         let stopwatch = Stopwatch()
         let view = LiveView()
@@ -73,19 +76,24 @@ await ExampleProgram.run {
 
     let album = collection.albums[0]
     if let insight = try await ExampleProgram.step("album insight \"\(album.title)\"", show: json, { try await insights.albumInsight(for: album) }),
-       let item = AlbumItem(id: album.id, collection: collection, album: album) {
+        let item = AlbumItem(id: album.id, collection: collection, album: album)
+    {
         // As the eval judges an album insight (`AlbumTask`): the summary's
         // length, a fit that uses the counts given, the moods, and no fact
         // the collection or the catalogue contradicts.
         Verdict(insight, as: AlbumTask.self, for: item).print()
     }
 
-    let recommendations = try await ExampleProgram.step("recommendations [AlbumRecommendation]", show: { $0.map { "[" + $0.map(\.generatedContent.jsonString).joined(separator: ",") + "]" } ?? "nil" }) {
+    let recommendations = try await ExampleProgram.step(
+        "recommendations [AlbumRecommendation]",
+        show: { $0.map { "[" + $0.map(\.generatedContent.jsonString).joined(separator: ",") + "]" } ?? "nil" }
+    ) {
         try await insights.recommendations()
     }
     if let recommendations {
         // What the model read: the instructions, the prompt, and the shelves the tool lists.
-        let input = ([VinylPrompts.recommendationInstructions, VinylPrompts.recommendations(insights.stats, count: VinylInsights.recommendationCount)]
+        let input =
+            ([VinylPrompts.recommendationInstructions, VinylPrompts.recommendations(insights.stats, count: VinylInsights.recommendationCount)]
             + collection.albums.map(\.line)).joined(separator: "\n")
         var verdict = Verdict()
         for (index, recommendation) in recommendations.enumerated() {

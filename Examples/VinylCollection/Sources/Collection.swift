@@ -1,3 +1,5 @@
+import Foundation
+
 /// One record in the user's collection.
 public struct Album: Codable, Sendable, Hashable, Identifiable {
     /// Stable across edits of the other fields (a catalogue number, a database id).
@@ -54,5 +56,3 @@ public struct RecordCollection: Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
-
-import Foundation

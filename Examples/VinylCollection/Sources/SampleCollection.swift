@@ -1,10 +1,11 @@
 extension RecordCollection {
     /// A collection to try the features on: 60 well-known records, with plays.
-    public static let sample = RecordCollection(albums: sampleRows.split(separator: "\n").enumerated().compactMap { index, row in
-        let fields = row.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 5, let year = Int(fields[2]), let plays = Int(fields[4]) else { return nil }
-        return Album(id: "lp-\(index + 1)", artist: fields[0], title: fields[1], year: year, genre: fields[3], plays: plays)
-    })
+    public static let sample = RecordCollection(
+        albums: sampleRows.split(separator: "\n").enumerated().compactMap { index, row in
+            let fields = row.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 5, let year = Int(fields[2]), let plays = Int(fields[4]) else { return nil }
+            return Album(id: "lp-\(index + 1)", artist: fields[0], title: fields[1], year: year, genre: fields[3], plays: plays)
+        })
 
     /// The sample's crates, by name.
     public static func sampleCrate(_ name: String, artists: [String]) -> Crate {

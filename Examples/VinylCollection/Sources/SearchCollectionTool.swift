@@ -30,10 +30,11 @@ public struct SearchCollectionTool: Tool {
         self.collection = collection
         self.onCall = onCall
         let genres = CollectionStats(collection).genres.prefix(Self.maximumGenres).map(\.name)
-        parameters = try GenerationSchema(root: DynamicGenerationSchema(
-            name: "SearchCollectionArguments",
-            properties: [.init(name: "genre", description: "A genre of the collection", schema: .init(name: "Genre", anyOf: genres))]
-        ), dependencies: [])
+        parameters = try GenerationSchema(
+            root: DynamicGenerationSchema(
+                name: "SearchCollectionArguments",
+                properties: [.init(name: "genre", description: "A genre of the collection", schema: .init(name: "Genre", anyOf: genres))]
+            ), dependencies: [])
     }
 
     public func call(arguments: GeneratedContent) async throws -> String {

@@ -116,7 +116,8 @@ public final class VinylInsights: Sendable {
     /// The records the crate's prompt is made from (its first ones, in
     /// order) and how many it has.
     static func fingerprint(of crate: Crate) -> Fingerprint {
-        Fingerprint(["\(crate.albums.count)"] + crate.albums.prefix(VinylPrompts.Limits.crateAlbums).map { "\($0.id)|\($0.artist)|\($0.title)|\($0.genre)" })
+        Fingerprint(
+            ["\(crate.albums.count)"] + crate.albums.prefix(VinylPrompts.Limits.crateAlbums).map { "\($0.id)|\($0.artist)|\($0.title)|\($0.genre)" })
     }
 
     /// `tags` without repeats (case ignored), in order: a small model
@@ -142,7 +143,8 @@ public final class VinylInsights: Sendable {
             for: CacheKey("recommendations"), expiry: .days(1), fingerprint: Fingerprint(unordered: collection.albums.map(\.id))
         ) {
             let session = LanguageModelSession(
-                model: model, tools: [try SearchCollectionTool(collection: collection, onCall: onToolCall)], instructions: VinylPrompts.recommendationInstructions)
+                model: model, tools: [try SearchCollectionTool(collection: collection, onCall: onToolCall)],
+                instructions: VinylPrompts.recommendationInstructions)
             // The first round must look the collection up; the next answers.
             var options = options
             options.toolCallingMode = .required
@@ -155,7 +157,8 @@ public final class VinylInsights: Sendable {
             var seen = Set<String>()
             return try [AlbumRecommendation](response.content).compactMap { recommendation in
                 guard let album = collection.album(titled: recommendation.title, by: recommendation.artist),
-                      seen.insert(album.id).inserted else { return nil }
+                    seen.insert(album.id).inserted
+                else { return nil }
                 return AlbumRecommendation(title: album.title, artist: album.artist, reason: recommendation.reason)
             }
         }

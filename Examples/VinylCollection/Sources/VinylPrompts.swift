@@ -73,7 +73,8 @@ public enum VinylPrompts {
         sentences.append("Favourite artists: " + names(stats.artists, Limits.topArtists))
         sentences.append("Decades: " + names(stats.decades, Limits.topDecades))
         if !stats.mostPlayed.isEmpty {
-            sentences.append("Most played: " + stats.mostPlayed.prefix(3).map { "\"\(field($0.title))\" by \(field($0.artist))" }.joined(separator: ", "))
+            sentences.append(
+                "Most played: " + stats.mostPlayed.prefix(3).map { "\"\(field($0.title))\" by \(field($0.artist))" }.joined(separator: ", "))
         }
         return sentences.joined(separator: ". ") + "."
     }

@@ -1,15 +1,20 @@
+import Foundation
 import FoundationModels
 import FoundationModelsKit
 import Testing
+
 @testable import VinylCollection
 
 @Suite("Vinyl collection: prompts, sizes and cache keys (no model)")
 struct VinylPromptTests {
     /// 500 records (the size where inlining them would not fit a context).
-    static let large = RecordCollection(albums: (0..<500).map { index in
-        Album(id: "id-\(index)", artist: "Artist \(index % 70) " + String(repeating: "long name ", count: index % 3 * 10),
-              title: "Title \(index)", year: 1950 + index % 70, genre: ["jazz", "soul", "rock", "folk", "techno", "dub"][index % 6], plays: index % 40)
-    })
+    static let large = RecordCollection(
+        albums: (0..<500).map { index in
+            Album(
+                id: "id-\(index)", artist: "Artist \(index % 70) " + String(repeating: "long name ", count: index % 3 * 10),
+                title: "Title \(index)", year: 1950 + index % 70, genre: ["jazz", "soul", "rock", "folk", "techno", "dub"][index % 6],
+                plays: index % 40)
+        })
 
     @Test func everyPromptIsBoundedWhateverTheCollection() {
         let stats = CollectionStats(Self.large)
@@ -89,5 +94,3 @@ struct VinylPromptTests {
         #expect(VinylInsights.fingerprint(of: crate) == VinylInsights.fingerprint(of: Crate(name: "renamed", albums: crate.albums)))
     }
 }
-
-import Foundation

@@ -2,8 +2,9 @@ import Foundation
 import FoundationModels
 import FoundationModelsEval
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import VinylCollection
 
 /// The three features on the real default model (`make test` runs suites
@@ -97,8 +98,10 @@ struct VinylQualityTests {
         // The answer has exactly three (the schema's count) and the feature
         // drops an album the shelves do not have (or a repeat): three kept
         // means the model named no album outside the collection.
-        #expect(recommendations.count == VinylInsights.recommendationCount,
-                "\(VinylInsights.recommendationCount - recommendations.count) recommended albums were not on the shelves or repeated: kept \(recommendations.map(\.title))")
+        #expect(
+            recommendations.count == VinylInsights.recommendationCount,
+            "\(VinylInsights.recommendationCount - recommendations.count) recommended albums were not on the shelves or repeated: kept \(recommendations.map(\.title))"
+        )
         let collection = RecordCollection.sample
         // As the eval judges them (`RecommendationTask`): none played more
         // than most albums of its genre, as the instructions ask.
@@ -112,7 +115,8 @@ struct VinylQualityTests {
             #expect(leastPlayed.right, "\(leastPlayed.detail)")
         }
         // What the model read: the instructions, the prompt, and the shelves the tool lists.
-        let input = ([VinylPrompts.recommendationInstructions, VinylPrompts.recommendations(insights.stats, count: VinylInsights.recommendationCount)]
+        let input =
+            ([VinylPrompts.recommendationInstructions, VinylPrompts.recommendations(insights.stats, count: VinylInsights.recommendationCount)]
             + collection.albums.map(\.line)).joined(separator: "\n")
         for recommendation in recommendations {
             let album = collection.album(titled: recommendation.title, by: recommendation.artist)

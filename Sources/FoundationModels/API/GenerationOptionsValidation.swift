@@ -46,7 +46,8 @@ extension GenerationOptions {
         case .randomTopK(let k, _) where k < 1:
             throw InvalidGenerationOptions(option: "samplingMode", reason: "top-k must be at least 1, got \(k).")
         case .randomProbabilityThreshold(let threshold, _) where !(threshold > 0 && threshold <= 1):
-            throw InvalidGenerationOptions(option: "samplingMode", reason: "the probability threshold must be greater than 0 and at most 1, got \(threshold).")
+            throw InvalidGenerationOptions(
+                option: "samplingMode", reason: "the probability threshold must be greater than 0 and at most 1, got \(threshold).")
         default:
             break
         }

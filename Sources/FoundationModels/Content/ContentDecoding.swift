@@ -49,10 +49,12 @@ package enum ContentDecoding {
     /// The error thrown when a required property is missing.
     package static func keyNotFound(_ property: String, in path: [any CodingKey]) -> DecodingError {
         let key = ContentCodingKey(stringValue: property)
-        return .keyNotFound(key, .init(
-            codingPath: path,
-            debugDescription: render(path + [key]) + ": required property is missing"
-        ))
+        return .keyNotFound(
+            key,
+            .init(
+                codingPath: path,
+                debugDescription: render(path + [key]) + ": required property is missing"
+            ))
     }
 
     /// A short description of content for error messages ("a number").
@@ -88,7 +90,8 @@ package enum ContentDecoding {
     private static func prepending(_ key: any CodingKey, to error: DecodingError) -> DecodingError {
         func moved(_ context: DecodingError.Context, describedPath: [any CodingKey]) -> DecodingError.Context {
             let oldPrefix = render(describedPath) + ": "
-            let message = describedPath.isEmpty || !context.debugDescription.hasPrefix(oldPrefix)
+            let message =
+                describedPath.isEmpty || !context.debugDescription.hasPrefix(oldPrefix)
                 ? context.debugDescription
                 : String(context.debugDescription.dropFirst(oldPrefix.count))
             return DecodingError.Context(

@@ -120,9 +120,11 @@ extension Decimal: Generable, InlineSchemaGenerable {
 extension ContentDecoding {
     /// A type mismatch that shows the offending number.
     static func typeMismatch(_ type: Any.Type, expected: String, found content: GeneratedContent, value: Double) -> DecodingError {
-        .typeMismatch(type, .init(
-            codingPath: [],
-            debugDescription: "expected \(expected), found the number \(content.numberText ?? JSONPrinter.format(value))"
-        ))
+        .typeMismatch(
+            type,
+            .init(
+                codingPath: [],
+                debugDescription: "expected \(expected), found the number \(content.numberText ?? JSONPrinter.format(value))"
+            ))
     }
 }

@@ -24,7 +24,8 @@ public struct ImageReference: Sendable, Equatable {
         for entry in Array(entries).reversed() {
             for segment in entry.segments.reversed() {
                 if case .attachment(let attachment) = segment, attachment.label == attachmentLabel,
-                   case .image(let image) = attachment.content {
+                    case .image(let image) = attachment.content
+                {
                     return image
                 }
             }
@@ -56,7 +57,7 @@ extension ImageReference: Generable {
             type: ImageReference.self,
             description: "A reference to an image attached to the conversation, by its label.",
             properties: [
-                GenerationSchema.Property(name: "attachmentLabel", description: "The label of the attached image.", type: String.self),
+                GenerationSchema.Property(name: "attachmentLabel", description: "The label of the attached image.", type: String.self)
             ]
         )
     }

@@ -72,10 +72,11 @@ package enum JSONValueCoding {
         if let value = try? container.decode(String.self) {
             return GeneratedContent(kind: .string(value))
         }
-        throw DecodingError.dataCorrupted(.init(
-            codingPath: decoder.codingPath,
-            debugDescription: "Expected a JSON value (null, boolean, number, string, array or object)."
-        ))
+        throw DecodingError.dataCorrupted(
+            .init(
+                codingPath: decoder.codingPath,
+                debugDescription: "Expected a JSON value (null, boolean, number, string, array or object)."
+            ))
     }
 
     private struct Box: Codable {

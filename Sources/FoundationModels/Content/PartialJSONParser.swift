@@ -31,11 +31,12 @@ struct PartialJSONParser {
         } catch let error as JSONSyntaxError {
             // Named like decoding errors: `cards[1].answer: Malformed JSON at …`.
             let codingPath = error.path.map(\.codingKey)
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath,
-                debugDescription: codingPath.isEmpty ? error.description : ContentDecoding.render(codingPath) + ": " + error.description,
-                underlyingError: error
-            ))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: codingPath.isEmpty ? error.description : ContentDecoding.render(codingPath) + ": " + error.description,
+                    underlyingError: error
+                ))
         }
     }
 

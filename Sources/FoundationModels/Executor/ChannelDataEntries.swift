@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(UniformTypeIdentifiers)
 import UniformTypeIdentifiers
 #endif
@@ -15,7 +16,9 @@ extension LanguageModelExecutorGenerationChannel.Event {
     /// type against ``LanguageModel/supportsDataEntryType(_:)`` before the
     /// entry is appended and fails the request with
     /// `LanguageModelError.unsupportedTranscriptContent` otherwise.
-    public static func data(entryID: String? = nil, action: LanguageModelExecutorGenerationChannel.DataEntry.Action) -> LanguageModelExecutorGenerationChannel.Event {
+    public static func data(entryID: String? = nil, action: LanguageModelExecutorGenerationChannel.DataEntry.Action)
+        -> LanguageModelExecutorGenerationChannel.Event
+    {
         LanguageModelExecutorGenerationChannel.Event(kind: .data(LanguageModelExecutorGenerationChannel.DataEntry(entryID: entryID, action: action)))
     }
 }

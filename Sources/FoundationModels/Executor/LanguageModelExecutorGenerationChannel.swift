@@ -20,7 +20,8 @@ public struct LanguageModelExecutorGenerationChannel: AsyncSequence, Sendable {
 
     /// Sends one event to the session.
     nonisolated(nonsending)
-    public func send(_ event: Event) async {
+        public func send(_ event: Event) async
+    {
         continuation.yield(event)
     }
 

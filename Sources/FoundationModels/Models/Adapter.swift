@@ -95,13 +95,16 @@ extension SystemLanguageModel {
         ///   ``AssetError/compatibleAdapterNotFound(_:)`` when no such file is installed.
         public init(name: String) throws {
             guard Self.isValidName(name) else {
-                throw AssetError.invalidAdapterName(.init(debugDescription: "\"\(name)\" is not a valid adapter name (letters, digits, '_' and '-')."))
+                throw AssetError.invalidAdapterName(
+                    .init(debugDescription: "\"\(name)\" is not a valid adapter name (letters, digits, '_' and '-')."))
             }
             let file = Configuration.installedAdaptersDirectory.appendingPathComponent("\(name).gguf")
             guard FileManager.default.fileExists(atPath: file.path) else {
-                throw AssetError.compatibleAdapterNotFound(.init(
-                    debugDescription: "No adapter named \"\(name)\" is installed (looked for \(file.path); FOUNDATION_MODELS_ADAPTERS names the folder)."
-                ))
+                throw AssetError.compatibleAdapterNotFound(
+                    .init(
+                        debugDescription:
+                            "No adapter named \"\(name)\" is installed (looked for \(file.path); FOUNDATION_MODELS_ADAPTERS names the folder)."
+                    ))
             }
             try self.init(fileURL: file)
         }
@@ -137,7 +140,8 @@ extension SystemLanguageModel {
             do {
                 try LoRACompatibility.check(adapterPath: adapterPath, modelPath: modelPath)
             } catch LlamaError.adapterMismatch(_, let reason) {
-                throw AssetError.compatibleAdapterNotFound(.init(debugDescription: "The adapter \(adapterPath) does not fit the model \(modelPath): \(reason)."))
+                throw AssetError.compatibleAdapterNotFound(
+                    .init(debugDescription: "The adapter \(adapterPath) does not fit the model \(modelPath): \(reason)."))
             } catch {
                 throw AssetError.invalidAsset(.init(debugDescription: "\(error)"))
             }

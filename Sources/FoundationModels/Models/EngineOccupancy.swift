@@ -32,10 +32,10 @@ extension SystemLanguageModel {
     /// `prewarm`) has loaded it, and always nil without the in-process
     /// engine. Never loads the model.
     package var occupancy: EngineOccupancy? {
-#if LlamaCpp
+        #if LlamaCpp
         OnDeviceEngine.occupancy(for: configuration)
-#else
+        #else
         nil
-#endif
+        #endif
     }
 }

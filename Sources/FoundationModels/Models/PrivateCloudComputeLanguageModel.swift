@@ -41,10 +41,11 @@ public final class PrivateCloudComputeLanguageModel: Sendable, Observable {
     ///   plain HTTP to another machine.
     public init(url: URL, model: String, apiKey: String? = nil, contextSize: Int? = nil, options: ServerOptions = ServerOptions()) throws {
         let endpoint = try RemoteEndpoint(url)
-        backend = .success(PrivateCloudComputeBackend(
-            chat: OpenAIChatConfiguration(endpoint: endpoint, model: model, apiKey: apiKey.map(APIKey.init), options: options),
-            contextSize: contextSize
-        ))
+        backend = .success(
+            PrivateCloudComputeBackend(
+                chat: OpenAIChatConfiguration(endpoint: endpoint, model: model, apiKey: apiKey.map(APIKey.init), options: options),
+                contextSize: contextSize
+            ))
     }
 
     /// Whether the model can be used here, and why not if it cannot.
@@ -92,7 +93,8 @@ public final class PrivateCloudComputeLanguageModel: Sendable, Observable {
         return try await supportedLanguages.contains { $0.languageCode == code }
     }
 
-    static let unconfiguredReason = "Private Cloud Compute has no server: set FOUNDATION_MODELS_PCC_URL and FOUNDATION_MODELS_PCC_MODEL (an OpenAI-compatible endpoint), or use init(url:model:apiKey:contextSize:options:)."
+    static let unconfiguredReason =
+        "Private Cloud Compute has no server: set FOUNDATION_MODELS_PCC_URL and FOUNDATION_MODELS_PCC_MODEL (an OpenAI-compatible endpoint), or use init(url:model:apiKey:contextSize:options:)."
 
     /// Whether the model can be used, and why not.
     public enum Availability: Equatable, Sendable {

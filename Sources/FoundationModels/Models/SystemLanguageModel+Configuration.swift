@@ -223,7 +223,8 @@ extension SystemLanguageModel {
 
         static func installedAdaptersPath(_ environment: [String: String]) -> String {
             if let folder = environment["FOUNDATION_MODELS_ADAPTERS"], !folder.isEmpty { return folder }
-            let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            let data =
+                environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
             return "\(data)/swift-foundation-models/adapters"
         }
@@ -258,7 +259,8 @@ extension SystemLanguageModel {
         }
 
         static func installedModelPath(_ model: InstalledModel, _ environment: [String: String]) -> String {
-            let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            let cache =
+                environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
             return "\(cache)/swift-foundation-models/models/\(model.sha256)/\(model.fileName)"
         }

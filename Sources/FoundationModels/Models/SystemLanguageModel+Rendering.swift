@@ -12,7 +12,7 @@ extension SystemLanguageModel {
         package var text: String
     }
 
-#if LlamaCpp
+    #if LlamaCpp
     /// The input a request on `transcript` gives this model, rendered by
     /// ``ChatRendering`` exactly as the on-device executor renders it.
     ///
@@ -27,5 +27,5 @@ extension SystemLanguageModel {
             text: try rendering.prompt(for: transcript)
         )
     }
-#endif
+    #endif
 }

@@ -14,7 +14,7 @@ extension SystemLanguageModel {
         package var budget: Int?
     }
 
-#if LlamaCpp
+    #if LlamaCpp
     /// ``SchemaPromptReport`` for `schema`, rendered exactly as a request's
     /// prompt renders it (`fm tokens --schema`). Loads the model if it is
     /// not loaded yet.
@@ -26,5 +26,5 @@ extension SystemLanguageModel {
             text: text, detail: detail, tokens: rendering.countTokens(text), wholeTokens: rendering.countTokens(whole),
             budget: rendering.schemaTokenBudget)
     }
-#endif
+    #endif
 }

@@ -108,8 +108,9 @@ extension SystemModelRuntime {
         let trained = architecture.flatMap { metadata["\($0).context_length"]?.intValue }
         var cacheElements: Int?
         if let architecture, let layers = metadata["\(architecture).block_count"]?.intValue,
-           let heads = metadata["\(architecture).attention.head_count"]?.intValue, heads > 0,
-           let width = metadata["\(architecture).embedding_length"]?.intValue {
+            let heads = metadata["\(architecture).attention.head_count"]?.intValue, heads > 0,
+            let width = metadata["\(architecture).embedding_length"]?.intValue
+        {
             let keyLength = metadata["\(architecture).attention.key_length"]?.intValue ?? width / heads
             let valueLength = metadata["\(architecture).attention.value_length"]?.intValue ?? width / heads
             let kvHeads = metadata["\(architecture).attention.head_count_kv"]?.intValue ?? heads

@@ -76,12 +76,15 @@ enum SystemModelRuntime {
     /// `assetsUnavailable`, explaining why, or `nil` when the model is available.
     static func unavailabilityError(_ configuration: SystemLanguageModel.Configuration) -> SystemLanguageModel.Error? {
         guard case .unavailable(let reason) = availability(configuration) else { return nil }
-        return .assetsUnavailable(.init(
-            debugDescription: "The on-device model is unavailable (\(reason)): \(explanation(reason, configuration))"
-        ))
+        return .assetsUnavailable(
+            .init(
+                debugDescription: "The on-device model is unavailable (\(reason)): \(explanation(reason, configuration))"
+            ))
     }
 
-    static func explanation(_ reason: SystemLanguageModel.Availability.UnavailableReason, _ configuration: SystemLanguageModel.Configuration) -> String {
+    static func explanation(_ reason: SystemLanguageModel.Availability.UnavailableReason, _ configuration: SystemLanguageModel.Configuration)
+        -> String
+    {
         switch reason {
         case .deviceNotEligible:
             return deviceNotEligibleExplanation

@@ -135,7 +135,9 @@ extension LanguageModelSession.DynamicProfile {
     }
 
     /// Runs `perform` with each tool call and the output the tool returned.
-    public func onToolOutput(perform: @escaping (Transcript.ToolCall, Transcript.ToolOutput) async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onToolOutput(perform: @escaping (Transcript.ToolCall, Transcript.ToolOutput) async throws -> Void) -> some LanguageModelSession
+        .DynamicProfile
+    {
         let perform = Unchecked(perform)
         return adjusted("onToolOutput") { $0.hooks.onToolOutput.append { try await perform.value($0, $1) } }
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(UniformTypeIdentifiers)
 import UniformTypeIdentifiers
 #endif

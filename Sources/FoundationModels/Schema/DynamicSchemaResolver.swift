@@ -26,7 +26,9 @@ extension GenerationSchema {
             throw SchemaError.undefinedReferences(
                 schema: root.definedName,
                 references: undefined,
-                context: .init(debugDescription: "No schema named \(undefined.joined(separator: ", ")) was given; defined: \(defined.sorted().joined(separator: ", "))")
+                context: .init(
+                    debugDescription:
+                        "No schema named \(undefined.joined(separator: ", ")) was given; defined: \(defined.sorted().joined(separator: ", "))")
             )
         }
         if let rootName = root.definedName, referenced.contains(rootName) {
@@ -89,12 +91,13 @@ struct DynamicSchemaResolver {
                         context: .init(debugDescription: "The object schema \(name) lists the property \(property.name) more than once.")
                     )
                 }
-                nodes.append(PropertyNode(
-                    name: property.name,
-                    description: property.description,
-                    node: try node(for: property.schema),
-                    isOptional: property.isOptional
-                ))
+                nodes.append(
+                    PropertyNode(
+                        name: property.name,
+                        description: property.description,
+                        node: try node(for: property.schema),
+                        isOptional: property.isOptional
+                    ))
             }
             return .object(ObjectNode(properties: nodes, representsNilExplicitly: representsNil))
         case .anyOf(let name, let description, let choices):

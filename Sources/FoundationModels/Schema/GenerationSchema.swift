@@ -128,11 +128,13 @@ public struct GenerationSchema: Sendable {
         var choices: [SchemaNode] = []
         var definitions: [SchemaDefinition] = []
         for taggedCase in taggedCases {
-            var properties = [PropertyNode(
-                name: TaggedCaseFormat.discriminator,
-                description: taggedCase.description,
-                node: .string(StringNode(constant: taggedCase.name))
-            )]
+            var properties = [
+                PropertyNode(
+                    name: TaggedCaseFormat.discriminator,
+                    description: taggedCase.description,
+                    node: .string(StringNode(constant: taggedCase.name))
+                )
+            ]
             var seen: Set<String> = [TaggedCaseFormat.discriminator]
             for property in taggedCase.properties where seen.insert(property.name).inserted {
                 properties.append(property.node)

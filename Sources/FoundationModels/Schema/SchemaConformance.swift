@@ -215,7 +215,7 @@ private struct CanonicalWriter {
                 let names = Set(object.properties.map(\.name))
                 if object.isOpen || properties.keys.allSatisfy(names.contains) { return choice }
             case (.array, .array), (.string, .string), (.integer, .number), (.number, .number),
-                 (.boolean, .bool), (.null, .null), (.any, _):
+                (.boolean, .bool), (.null, .null), (.any, _):
                 if case .integer = node, case .number(let value) = content.kind, value != value.rounded() { continue }
                 return choice
             case (.literal(let text), _):

@@ -64,9 +64,9 @@ extension GenerationSchema {
         private var context: Context {
             switch self {
             case .duplicateType(_, _, let context),
-                 .duplicateProperty(_, _, let context),
-                 .emptyTypeChoices(_, let context),
-                 .undefinedReferences(_, _, let context):
+                .duplicateProperty(_, _, let context),
+                .emptyTypeChoices(_, let context),
+                .undefinedReferences(_, _, let context):
                 return context
             }
         }

@@ -163,7 +163,8 @@ private final class BoundedSchemaFill {
             summary = SchemaPromptWriter.compact(node, expanding: line.object, phrase: "an object with the same fields as \(sameAs)")
         } else if line.expanded, let object = line.object {
             let note = line.shownDescription.map { " (\(SchemaPromptWriter.lowercasingFirst($0)))" } ?? ""
-            summary = SchemaPromptWriter.compact(node, expanding: object, phrase: "an object\(note) with these fields")
+            summary =
+                SchemaPromptWriter.compact(node, expanding: object, phrase: "an object\(note) with these fields")
                 + (line.indent == 0 ? ", in this order" : "") + (object.requiresAProperty ? ", at least one of them" : "") + ":"
         } else {
             summary = SchemaPromptWriter.compact(node)
@@ -194,8 +195,11 @@ private final class BoundedSchemaFill {
     // MARK: Filling
 
     func render(budget: Int) -> String {
-        var top: [Line] = [Line(indent: 0, label: "", node: nil, description: nil, path: "",
-                                fixed: "Respond with JSON only, no other text, in this shape:")]
+        var top: [Line] = [
+            Line(
+                indent: 0, label: "", node: nil, description: nil, path: "",
+                fixed: "Respond with JSON only, no other text, in this shape:")
+        ]
         /// Applies `change`; undoes it with `undo` when the lines no longer fit.
         var limit = budget
         func attempt(_ change: () -> Void, undo: () -> Void) -> Bool {
@@ -216,15 +220,17 @@ private final class BoundedSchemaFill {
         func expand(_ line: Line) -> Bool {
             guard let object = line.object, !line.expanded, line.sameAs == nil else { return false }
             let children = fields(of: object, indent: line.indent + 1, parent: line.path)
-            return attempt({
-                line.expanded = true
-                line.children = children
-                line.childrenShown = children.count
-            }, undo: {
-                line.expanded = false
-                line.children = []
-                line.childrenShown = 0
-            })
+            return attempt(
+                {
+                    line.expanded = true
+                    line.children = children
+                    line.childrenShown = children.count
+                },
+                undo: {
+                    line.expanded = false
+                    line.children = []
+                    line.childrenShown = 0
+                })
         }
 
         // 1. The root: its first line, then its fields one by one, in order.
@@ -241,7 +247,8 @@ private final class BoundedSchemaFill {
             root.children = fields(of: object, indent: root.indent + 1, parent: root.path)
             described[object] = root.path.isEmpty ? "the answer" : root.path
             while root.childrenShown < root.children.count,
-                  attempt({ root.childrenShown += 1 }, undo: { root.childrenShown -= 1 }) {}
+                attempt({ root.childrenShown += 1 }, undo: { root.childrenShown -= 1 })
+            {}
         }
         var hiddenShapes = 0
         limit = budget
@@ -268,15 +275,17 @@ private final class BoundedSchemaFill {
         var shownDefinitions: [Line] = []
         var seen: Set<String> = schema.isNamedType ? [schema.name] : []
         var queue = roots.flatMap { root in
-            root.expanded ? root.children.prefix(root.childrenShown).flatMap { $0.node.map(Self.references) ?? [] } : root.node.map(Self.references) ?? []
+            root.expanded
+                ? root.children.prefix(root.childrenShown).flatMap { $0.node.map(Self.references) ?? [] } : root.node.map(Self.references) ?? []
         }
         var next = 0
         while next < queue.count {
             let name = queue[next]
             next += 1
             guard seen.insert(name).inserted, inlined[name] == nil, let definition = schema.definition(named: name) else { continue }
-            let line = Line(indent: 0, label: SchemaPromptWriter.clippedName(name) + ": ", node: definition.node,
-                            description: definition.description, path: name)
+            let line = Line(
+                indent: 0, label: SchemaPromptWriter.clippedName(name) + ": ", node: definition.node,
+                description: definition.description, path: name)
             guard attempt({ top.append(line) }, undo: { top.removeLast() }) else { continue }
             shownDefinitions.append(line)
             if let object = line.object, let path = described[object] {
@@ -322,7 +331,8 @@ private final class BoundedSchemaFill {
     /// object); `later`, the other branches, only as far as they fit.
     func rootLines() -> (first: [Line], later: [Line]) {
         guard case .anyOf(let choices) = schema.root, choices.count > 1,
-              choices.contains(where: { Line.expandable($0) != nil }) else {
+            choices.contains(where: { Line.expandable($0) != nil })
+        else {
             return ([Line(indent: 0, label: "", node: schema.root, description: schema.typeDescription, path: "")], [])
         }
         var lines = [Line(indent: 0, label: "", node: nil, description: nil, path: "", fixed: "One of these \(choices.count) shapes:")]
@@ -331,11 +341,14 @@ private final class BoundedSchemaFill {
             let name = "shape \(index + 1)"
             let label = "Shape \(index + 1): "
             if case .object(let object) = choice,
-               let (firstName, difference) = earlier.lazy.compactMap({ earlier in
-                   self.difference(from: earlier.0, to: object).map { (earlier.1, $0) }
-               }).first {
-                lines.append(Line(indent: 0, label: label, node: nil, description: nil, path: name,
-                                  fixed: label + "the fields of \(firstName)" + (difference.isEmpty ? "" : ", except that " + difference)))
+                let (firstName, difference) = earlier.lazy.compactMap({ earlier in
+                    self.difference(from: earlier.0, to: object).map { (earlier.1, $0) }
+                }).first
+            {
+                lines.append(
+                    Line(
+                        indent: 0, label: label, node: nil, description: nil, path: name,
+                        fixed: label + "the fields of \(firstName)" + (difference.isEmpty ? "" : ", except that " + difference)))
                 continue
             }
             if case .object(let object) = choice { earlier.append((object, name)) }
@@ -360,7 +373,9 @@ private final class BoundedSchemaFill {
                 notes.append(quoted(property.name) + " is added, " + SchemaPromptWriter.compact(resolved(property.node)))
                 continue
             }
-            if before.isOptional != property.isOptional { notes.append(quoted(property.name) + (property.isOptional ? " is optional" : " is required")) }
+            if before.isOptional != property.isOptional {
+                notes.append(quoted(property.name) + (property.isOptional ? " is optional" : " is required"))
+            }
             if before.node != property.node { notes.append(quoted(property.name) + " is " + SchemaPromptWriter.compact(resolved(property.node))) }
         }
         return notes.count <= 8 ? notes.joined(separator: ", ") : nil
@@ -370,9 +385,10 @@ private final class BoundedSchemaFill {
         var lines = object.properties.map { property in
             let name = SchemaPromptWriter.clipped(property.name, to: 80)
             let label = "\"\(name)\"" + (property.isOptional ? " (optional)" : "") + ": "
-            return Line(indent: indent, label: label, node: resolved(property.node),
-                        description: property.description ?? referencedDescription(property.node),
-                        path: "\"" + (parent.isEmpty || parent.hasPrefix("shape ") ? "" : parent.trimmingQuotes + ".") + name + "\"")
+            return Line(
+                indent: indent, label: label, node: resolved(property.node),
+                description: property.description ?? referencedDescription(property.node),
+                path: "\"" + (parent.isEmpty || parent.hasPrefix("shape ") ? "" : parent.trimmingQuotes + ".") + name + "\"")
         }
         if let extras = SchemaPromptWriter.compactExtraKeys(of: object) {
             lines.append(Line(indent: indent, label: "", node: nil, description: nil, path: parent, fixed: "then " + extras))
@@ -418,7 +434,8 @@ extension SchemaPromptWriter {
             if let constant = string.constant { return "the string " + quotedClip(constant) }
             if let choices = string.choices {
                 let shown = choices.count > 8 ? Array(choices.prefix(6)) : choices
-                return "one of " + shown.map(quotedClip).joined(separator: ", ") + (choices.count > shown.count ? ", … (\(choices.count) in all)" : "")
+                return "one of " + shown.map(quotedClip).joined(separator: ", ")
+                    + (choices.count > shown.count ? ", … (\(choices.count) in all)" : "")
             }
             if let pattern = string.pattern { return pattern.count <= 60 ? "a string matching /\(pattern)/" : "a string matching a pattern" }
             if let format = string.format { return "a string (\(clipped(format, to: 40)))" }

@@ -69,7 +69,8 @@ extension Transcript.ToolDefinition {
     /// parameters' names and types alone, whole.
     package var signatureLevels: [String] {
         func signature(description: String, parameters: GeneratedContent?) -> String {
-            let function = parameters.map { GeneratedContent(properties: ["name": name, "description": description, "parameters": $0]) }
+            let function =
+                parameters.map { GeneratedContent(properties: ["name": name, "description": description, "parameters": $0]) }
                 ?? GeneratedContent(properties: ["name": name, "description": description])
             return GeneratedContent(properties: ["type": "function", "function": function]).jsonString
         }
@@ -80,14 +81,17 @@ extension Transcript.ToolDefinition {
         }
         let properties = object.properties.map { ($0.name, Self.typeOnly($0.node)) }
         let required = object.properties.filter { !$0.isOptional }.map { GeneratedContent($0.name) }
-        let outline = GeneratedContent(kind: .structure(
-            properties: [
-                "type": GeneratedContent("object"),
-                "properties": GeneratedContent(kind: .structure(properties: Dictionary(properties, uniquingKeysWith: { first, _ in first }),
-                                                                orderedKeys: properties.map(\.0))),
-                "required": GeneratedContent(kind: .array(required)),
-            ],
-            orderedKeys: ["type", "properties", "required"]))
+        let outline = GeneratedContent(
+            kind: .structure(
+                properties: [
+                    "type": GeneratedContent("object"),
+                    "properties": GeneratedContent(
+                        kind: .structure(
+                            properties: Dictionary(properties, uniquingKeysWith: { first, _ in first }),
+                            orderedKeys: properties.map(\.0))),
+                    "required": GeneratedContent(kind: .array(required)),
+                ],
+                orderedKeys: ["type", "properties", "required"]))
         return [signature(description: line, parameters: nil), signature(description: line, parameters: outline), whole]
     }
 
@@ -103,21 +107,25 @@ extension Transcript.ToolDefinition {
             case .boolean: "boolean"
             case .array: "array"
             case .null: "null"
-            case .literal(let text): text.hasPrefix("\"") ? "string" : text == "null" ? "null" : text == "true" || text == "false" ? "boolean" : "number"
+            case .literal(let text):
+                text.hasPrefix("\"") ? "string" : text == "null" ? "null" : text == "true" || text == "false" ? "boolean" : "number"
             case .anyOf(let choices): choices.first.map(name) ?? "object"
             }
         }
         if case .string(let string) = node, let choices = string.choices, choices.count <= 8 {
-            return GeneratedContent(kind: .structure(
-                properties: ["type": GeneratedContent("string"), "enum": GeneratedContent(kind: .array(choices.map { GeneratedContent($0) }))],
-                orderedKeys: ["type", "enum"]))
+            return GeneratedContent(
+                kind: .structure(
+                    properties: ["type": GeneratedContent("string"), "enum": GeneratedContent(kind: .array(choices.map { GeneratedContent($0) }))],
+                    orderedKeys: ["type", "enum"]))
         }
         if case .anyOf(let choices) = node {
             var names: [String] = []
             for choice in choices where !names.contains(name(choice)) { names.append(name(choice)) }
             if names.count > 1 {
-                return GeneratedContent(kind: .structure(properties: ["type": GeneratedContent(kind: .array(names.map { GeneratedContent($0) }))],
-                                                         orderedKeys: ["type"]))
+                return GeneratedContent(
+                    kind: .structure(
+                        properties: ["type": GeneratedContent(kind: .array(names.map { GeneratedContent($0) }))],
+                        orderedKeys: ["type"]))
             }
         }
         return GeneratedContent(kind: .structure(properties: ["type": GeneratedContent(name(node))], orderedKeys: ["type"]))

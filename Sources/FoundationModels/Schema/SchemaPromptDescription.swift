@@ -138,8 +138,10 @@ enum SchemaPromptWriter {
             return [header]
         }
         let opening = (name == nil ? "An object" : "an object") + (description.map { " (\(Self.lowercasingFirst($0)))" } ?? "")
-        var lines = [(name.map { "\($0): " } ?? "") + opening + " with these fields, in this order"
-            + (object.requiresAProperty ? ", at least one of them" : "") + ":"]
+        var lines = [
+            (name.map { "\($0): " } ?? "") + opening + " with these fields, in this order"
+                + (object.requiresAProperty ? ", at least one of them" : "") + ":"
+        ]
         for property in object.properties {
             var line = "  \"\(property.name)\"" + (property.isOptional ? " (optional)" : "") + ": " + summary(of: property.node, detail: detail)
             if let text = Self.shortened(property.description, detail) { line += ". \(text)" }
@@ -227,21 +229,22 @@ enum SchemaPromptWriter {
     /// An array's element count in words ("3 to 5 ", "exactly 2 ",
     /// "distinct ", ""), with a trailing space when not empty.
     static func count(_ array: ArrayNode) -> String {
-        let count = switch (array.minimumCount, array.maximumCount) {
-        case let (minimum?, maximum?) where minimum == maximum: "exactly \(minimum) "
-        case let (minimum?, maximum?): "\(minimum) to \(maximum) "
-        case let (minimum?, nil): "at least \(minimum) "
-        case let (nil, maximum?): "at most \(maximum) "
-        case (nil, nil): ""
-        }
+        let count =
+            switch (array.minimumCount, array.maximumCount) {
+            case (let minimum?, let maximum?) where minimum == maximum: "exactly \(minimum) "
+            case (let minimum?, let maximum?): "\(minimum) to \(maximum) "
+            case (let minimum?, nil): "at least \(minimum) "
+            case (nil, let maximum?): "at most \(maximum) "
+            case (nil, nil): ""
+            }
         return array.uniqueItems ? count + "distinct " : count
     }
 
     static func range(_ bounds: NumberNode) -> String {
         switch (bounds.minimum, bounds.maximum) {
-        case let (minimum?, maximum?): " from \(format(minimum)) to \(format(maximum))"
-        case let (minimum?, nil): " of at least \(format(minimum))"
-        case let (nil, maximum?): " of at most \(format(maximum))"
+        case (let minimum?, let maximum?): " from \(format(minimum)) to \(format(maximum))"
+        case (let minimum?, nil): " of at least \(format(minimum))"
+        case (nil, let maximum?): " of at most \(format(maximum))"
         case (nil, nil): ""
         }
     }

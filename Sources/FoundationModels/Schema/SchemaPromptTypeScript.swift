@@ -76,7 +76,8 @@ enum SchemaTypeScriptWriter {
     }
 
     private static func identifier(_ name: String) -> String {
-        let isPlain = !name.isEmpty && name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "$" }
+        let isPlain =
+            !name.isEmpty && name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "$" }
         return isPlain ? name : quoted(name)
     }
 

@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
+
 #if canImport(UniformTypeIdentifiers)
 import UniformTypeIdentifiers
 #endif
-import Synchronization
 
 /// A model with its executor, with the model's concrete types erased so the
 /// session can hold any ``LanguageModel``.
@@ -27,7 +28,8 @@ package struct ModelBackend: Sendable {
     /// capabilities: an app on a machine without the model must see why
     /// (the system model's `assetsUnavailable`), whatever it asked for.
     package let preflight: @Sendable () throws -> Void
-    private let makeRespond: @Sendable () throws -> @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel) async throws -> Void
+    private let makeRespond:
+        @Sendable () throws -> @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel) async throws -> Void
     private let makePrewarm: @Sendable () throws -> @Sendable (Transcript) -> Void
 
     package init<Model: LanguageModel>(_ model: Model) {
@@ -64,27 +66,31 @@ package struct ModelBackend: Sendable {
     package func checkCapabilities(for request: LanguageModelExecutorGenerationRequest) async throws {
         try preflight()
         if let schema = request.schema, !capabilities.contains(.guidedGeneration) {
-            throw LanguageModelError.unsupportedCapability(.init(
-                capability: .guidedGeneration,
-                debugDescription: "The model cannot enforce a response schema (\(schema.name)); it does not declare guided generation."
-            ))
+            throw LanguageModelError.unsupportedCapability(
+                .init(
+                    capability: .guidedGeneration,
+                    debugDescription: "The model cannot enforce a response schema (\(schema.name)); it does not declare guided generation."
+                ))
         }
         if !request.enabledToolDefinitions.isEmpty, !capabilities.contains(.toolCalling) {
-            throw LanguageModelError.unsupportedCapability(.init(
-                capability: .toolCalling,
-                debugDescription: "The session has tools but the model does not declare tool calling."
-            ))
+            throw LanguageModelError.unsupportedCapability(
+                .init(
+                    capability: .toolCalling,
+                    debugDescription: "The session has tools but the model does not declare tool calling."
+                ))
         }
         var unreadable: [Transcript.Entry] = []
         for entry in request.transcript.entries {
             if try await reads(entry) == false { unreadable.append(entry) }
         }
         if !unreadable.isEmpty {
-            throw LanguageModelError.unsupportedTranscriptContent(.init(
-                unsupportedContent: unreadable,
-                debugDescription: "\(unreadable.count) transcript \(unreadable.count == 1 ? "entry holds" : "entries hold") content the model cannot read "
-                    + "(images need the vision capability; data attachments and data entries need a content type the model supports)."
-            ))
+            throw LanguageModelError.unsupportedTranscriptContent(
+                .init(
+                    unsupportedContent: unreadable,
+                    debugDescription:
+                        "\(unreadable.count) transcript \(unreadable.count == 1 ? "entry holds" : "entries hold") content the model cannot read "
+                        + "(images need the vision capability; data attachments and data entries need a content type the model supports)."
+                ))
         }
     }
 
@@ -114,11 +120,14 @@ package struct ModelBackend: Sendable {
     package func checkDataEntryEvent(_ event: LanguageModelExecutorGenerationChannel.Event) async throws {
         guard case .data(let data) = event.kind, case .update(let update) = data.action.storage else { return }
         if try await supportsDataEntryType(update.contentType) { return }
-        let entry = Transcript.DataEntry(id: data.entryID ?? UUID().uuidString, contentType: update.contentType, content: update.content, metadata: update.metadata)
-        throw LanguageModelError.unsupportedTranscriptContent(.init(
-            unsupportedContent: [.data(entry)],
-            debugDescription: "The executor sent a data entry of type \(update.contentType.identifier), which the model does not list in supportsDataEntryType."
-        ))
+        let entry = Transcript.DataEntry(
+            id: data.entryID ?? UUID().uuidString, contentType: update.contentType, content: update.content, metadata: update.metadata)
+        throw LanguageModelError.unsupportedTranscriptContent(
+            .init(
+                unsupportedContent: [.data(entry)],
+                debugDescription:
+                    "The executor sent a data entry of type \(update.contentType.identifier), which the model does not list in supportsDataEntryType."
+            ))
     }
     #endif
 

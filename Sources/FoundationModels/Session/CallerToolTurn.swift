@@ -39,7 +39,8 @@ extension LanguageModelSession {
         options: GenerationOptions = GenerationOptions(),
         onSnapshot: (@Sendable (_ text: String, Usage) -> Void)? = nil
     ) async throws -> CallerTurn {
-        var spec = schema.map { specForSchema(prompt, schema: $0, options: options, contextOptions: ContextOptions()) }
+        var spec =
+            schema.map { specForSchema(prompt, schema: $0, options: options, contextOptions: ContextOptions()) }
             ?? specForText(prompt, options: options)
         spec.callerRunsTools = true
         spec.earlierRounds = earlierRounds

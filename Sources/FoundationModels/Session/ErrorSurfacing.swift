@@ -57,9 +57,10 @@ extension LanguageModelSession {
         case let error as LanguageModelError:
             switch error {
             case .contextSizeExceeded(let e):
-                return .exceededContextWindowSize(.init(
-                    debugDescription: "\(e.debugDescription) (\(e.tokenCount) tokens needed, context size \(e.contextSize))"
-                ))
+                return .exceededContextWindowSize(
+                    .init(
+                        debugDescription: "\(e.debugDescription) (\(e.tokenCount) tokens needed, context size \(e.contextSize))"
+                    ))
             case .rateLimited(let e):
                 return .rateLimited(.init(debugDescription: e.debugDescription))
             case .guardrailViolation(let e):

@@ -70,10 +70,11 @@ extension LanguageModelSession {
     private func perform(_ run: inout RequestRun, onSnapshot: (@Sendable (RequestProgress) -> Void)?) async throws -> RequestResult {
         let spec = run.spec
         if let schema = spec.schema, !schema.unsupportedGuides.isEmpty {
-            throw LanguageModelError.unsupportedGenerationGuide(.init(
-                schemaName: schema.name,
-                debugDescription: "\(schema.name) has guides that cannot be enforced: \(schema.unsupportedGuides.joined(separator: "; "))."
-            ))
+            throw LanguageModelError.unsupportedGenerationGuide(
+                .init(
+                    schemaName: schema.name,
+                    debugDescription: "\(schema.name) has guides that cannot be enforced: \(schema.unsupportedGuides.joined(separator: "; "))."
+                ))
         }
         (run.history, run.transcriptVersion) = state.withLock { ($0.transcript.entries, $0.transcriptVersion) }
         let options = run.setup.adjusted(spec.options)
@@ -93,10 +94,11 @@ extension LanguageModelSession {
 
         var toolRounds = 0
         let maximumToolRounds = state.withLock { $0.maximumToolRounds }
-        var previousCalls = Set(spec.earlierRounds.compactMap { entry -> String? in
-            guard case .toolCalls(let calls) = entry else { return nil }
-            return Self.signature(of: calls)
-        })
+        var previousCalls = Set(
+            spec.earlierRounds.compactMap { entry -> String? in
+                guard case .toolCalls(let calls) = entry else { return nil }
+                return Self.signature(of: calls)
+            })
         let structured = spec.schema != nil
         // Set once the model repeats a call it already made: the next round
         // answers from the outputs it has, with no tools.
@@ -115,10 +117,13 @@ extension LanguageModelSession {
                 #if DataAttachments
                 current += accumulator.dataEntries.map(Transcript.Entry.data)
                 #endif
-                current += [.response(accumulator.responseEntry(
-                    structured: structured ? content : nil,
-                    schemaName: spec.responseFormat?.name ?? ""
-                ))]
+                current += [
+                    .response(
+                        accumulator.responseEntry(
+                            structured: structured ? content : nil,
+                            schemaName: spec.responseFormat?.name ?? ""
+                        ))
+                ]
                 onSnapshot(RequestProgress(content: content, text: accumulator.text, entries: done + current, usage: usage))
             }
             run.usage.add(turn.usage)
@@ -133,7 +138,8 @@ extension LanguageModelSession {
                 guard toolRounds <= maximumToolRounds else {
                     throw GeneratedContent.ParsingError(
                         rawContent: turn.toolCalls.map { "\($0.name)(\($0.arguments))" }.joined(separator: "; "),
-                        debugDescription: "The model kept calling tools for \(maximumToolRounds) rounds without answering (maximumToolRounds is \(maximumToolRounds))."
+                        debugDescription:
+                            "The model kept calling tools for \(maximumToolRounds) rounds without answering (maximumToolRounds is \(maximumToolRounds))."
                     )
                 }
                 let calls = try resolveToolCalls(turn, enabled: request.enabledToolDefinitions)

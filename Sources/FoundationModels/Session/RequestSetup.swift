@@ -21,7 +21,10 @@ struct RequestSetup: Sendable {
     var adjustments = Adjustments()
     var hooks = Hooks()
 
-    init(backend: ModelBackend, tools: [any Tool], instructions: Transcript.Instructions? = nil, errorPolicy: TranscriptErrorHandlingPolicy = .revertTranscript) {
+    init(
+        backend: ModelBackend, tools: [any Tool], instructions: Transcript.Instructions? = nil,
+        errorPolicy: TranscriptErrorHandlingPolicy = .revertTranscript
+    ) {
         self.backend = backend
         self.tools = tools
         self.toolDefinitions = tools.map { Transcript.ToolDefinition(tool: $0) }

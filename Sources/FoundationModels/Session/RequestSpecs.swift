@@ -85,7 +85,8 @@ extension LanguageModelSession {
 
     /// Runs a request and decodes its content in the caller's isolation.
     nonisolated(nonsending)
-    func response<Content: Generable>(for spec: RequestSpec) async throws -> Response<Content> {
+        func response<Content: Generable>(for spec: RequestSpec) async throws -> Response<Content>
+    {
         let result = try await perform(spec)
         return Response(
             content: try Content(result.rawContent),
@@ -97,8 +98,9 @@ extension LanguageModelSession {
 
     /// A stream whose generation starts on first iteration.
     func stream<Content: Generable>(for spec: RequestSpec) -> ResponseStream<Content> {
-        ResponseStream(run: StreamRun { [self] onSnapshot in
-            try await self.perform(spec, onSnapshot: onSnapshot)
-        })
+        ResponseStream(
+            run: StreamRun { [self] onSnapshot in
+                try await self.perform(spec, onSnapshot: onSnapshot)
+            })
     }
 }

@@ -10,10 +10,11 @@ extension LanguageModelSession {
     /// Responds to `prompt` with text.
     @discardableResult
     nonisolated(nonsending)
-    public func respond(
-        to prompt: Prompt,
-        options: GenerationOptions = GenerationOptions()
-    ) async throws -> Response<String> {
+        public func respond(
+            to prompt: Prompt,
+            options: GenerationOptions = GenerationOptions()
+        ) async throws -> Response<String>
+    {
         try await response(for: specForText(prompt, options: options, contextOptions: ContextOptions()))
     }
 
@@ -21,20 +22,22 @@ extension LanguageModelSession {
     @discardableResult
     @_disfavoredOverload
     nonisolated(nonsending)
-    public func respond(
-        to prompt: String,
-        options: GenerationOptions = GenerationOptions()
-    ) async throws -> Response<String> {
+        public func respond(
+            to prompt: String,
+            options: GenerationOptions = GenerationOptions()
+        ) async throws -> Response<String>
+    {
         try await respond(to: Prompt { prompt }, options: options)
     }
 
     /// Responds to the prompt the builder produces with text.
     @discardableResult
     nonisolated(nonsending)
-    public func respond(
-        options: GenerationOptions = GenerationOptions(),
-        @PromptBuilder prompt: () throws -> Prompt
-    ) async throws -> Response<String> {
+        public func respond(
+            options: GenerationOptions = GenerationOptions(),
+            @PromptBuilder prompt: () throws -> Prompt
+        ) async throws -> Response<String>
+    {
         try await respond(to: try prompt(), options: options)
     }
 
@@ -66,37 +69,42 @@ extension LanguageModelSession {
     /// Responds to `prompt` with content following `schema`.
     @discardableResult
     nonisolated(nonsending)
-    public func respond(
-        to prompt: Prompt,
-        schema: GenerationSchema,
-        includeSchemaInPrompt: Bool = true,
-        options: GenerationOptions = GenerationOptions()
-    ) async throws -> Response<GeneratedContent> {
-        try await response(for: specForSchema(prompt, schema: schema, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt)))
+        public func respond(
+            to prompt: Prompt,
+            schema: GenerationSchema,
+            includeSchemaInPrompt: Bool = true,
+            options: GenerationOptions = GenerationOptions()
+        ) async throws -> Response<GeneratedContent>
+    {
+        try await response(
+            for: specForSchema(prompt, schema: schema, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt))
+        )
     }
 
     /// Responds to `prompt` with content following `schema`.
     @discardableResult
     @_disfavoredOverload
     nonisolated(nonsending)
-    public func respond(
-        to prompt: String,
-        schema: GenerationSchema,
-        includeSchemaInPrompt: Bool = true,
-        options: GenerationOptions = GenerationOptions()
-    ) async throws -> Response<GeneratedContent> {
+        public func respond(
+            to prompt: String,
+            schema: GenerationSchema,
+            includeSchemaInPrompt: Bool = true,
+            options: GenerationOptions = GenerationOptions()
+        ) async throws -> Response<GeneratedContent>
+    {
         try await respond(to: Prompt { prompt }, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
     }
 
     /// Responds to the prompt the builder produces with content following `schema`.
     @discardableResult
     nonisolated(nonsending)
-    public func respond(
-        schema: GenerationSchema,
-        includeSchemaInPrompt: Bool = true,
-        options: GenerationOptions = GenerationOptions(),
-        @PromptBuilder prompt: () throws -> Prompt
-    ) async throws -> Response<GeneratedContent> {
+        public func respond(
+            schema: GenerationSchema,
+            includeSchemaInPrompt: Bool = true,
+            options: GenerationOptions = GenerationOptions(),
+            @PromptBuilder prompt: () throws -> Prompt
+        ) async throws -> Response<GeneratedContent>
+    {
         try await respond(to: try prompt(), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
     }
 
@@ -107,7 +115,9 @@ extension LanguageModelSession {
         includeSchemaInPrompt: Bool = true,
         options: GenerationOptions = GenerationOptions()
     ) -> ResponseStream<GeneratedContent> {
-        stream(for: specForSchema(prompt, schema: schema, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt)))
+        stream(
+            for: specForSchema(prompt, schema: schema, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt))
+        )
     }
 
     /// Streams the response to `prompt`: content following `schema`.
@@ -134,37 +144,41 @@ extension LanguageModelSession {
     /// Responds to `prompt` with a value of `type`.
     @discardableResult
     nonisolated(nonsending)
-    public func respond<Content: Generable>(
-        to prompt: Prompt,
-        generating type: Content.Type = Content.self,
-        includeSchemaInPrompt: Bool = true,
-        options: GenerationOptions = GenerationOptions()
-    ) async throws -> Response<Content> {
-        try await response(for: specForType(prompt, type: type, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt)))
+        public func respond<Content: Generable>(
+            to prompt: Prompt,
+            generating type: Content.Type = Content.self,
+            includeSchemaInPrompt: Bool = true,
+            options: GenerationOptions = GenerationOptions()
+        ) async throws -> Response<Content>
+    {
+        try await response(
+            for: specForType(prompt, type: type, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt)))
     }
 
     /// Responds to `prompt` with a value of `type`.
     @discardableResult
     @_disfavoredOverload
     nonisolated(nonsending)
-    public func respond<Content: Generable>(
-        to prompt: String,
-        generating type: Content.Type = Content.self,
-        includeSchemaInPrompt: Bool = true,
-        options: GenerationOptions = GenerationOptions()
-    ) async throws -> Response<Content> {
+        public func respond<Content: Generable>(
+            to prompt: String,
+            generating type: Content.Type = Content.self,
+            includeSchemaInPrompt: Bool = true,
+            options: GenerationOptions = GenerationOptions()
+        ) async throws -> Response<Content>
+    {
         try await respond(to: Prompt { prompt }, generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
     }
 
     /// Responds to the prompt the builder produces with a value of `type`.
     @discardableResult
     nonisolated(nonsending)
-    public func respond<Content: Generable>(
-        generating type: Content.Type = Content.self,
-        includeSchemaInPrompt: Bool = true,
-        options: GenerationOptions = GenerationOptions(),
-        @PromptBuilder prompt: () throws -> Prompt
-    ) async throws -> Response<Content> {
+        public func respond<Content: Generable>(
+            generating type: Content.Type = Content.self,
+            includeSchemaInPrompt: Bool = true,
+            options: GenerationOptions = GenerationOptions(),
+            @PromptBuilder prompt: () throws -> Prompt
+        ) async throws -> Response<Content>
+    {
         try await respond(to: try prompt(), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
     }
 
@@ -204,12 +218,13 @@ extension LanguageModelSession {
     /// Responds to `prompt` with text.
     @discardableResult
     nonisolated(nonsending)
-    public func respond(
-        to prompt: Prompt,
-        options: GenerationOptions = GenerationOptions(),
-        contextOptions: ContextOptions = ContextOptions(),
-        metadata: [String: any ConvertibleToGeneratedContent] = [:]
-    ) async throws -> Response<String> {
+        public func respond(
+            to prompt: Prompt,
+            options: GenerationOptions = GenerationOptions(),
+            contextOptions: ContextOptions = ContextOptions(),
+            metadata: [String: any ConvertibleToGeneratedContent] = [:]
+        ) async throws -> Response<String>
+    {
         try await response(for: specForText(prompt, options: options, contextOptions: contextOptions, metadata: metadata))
     }
 
@@ -217,24 +232,26 @@ extension LanguageModelSession {
     @discardableResult
     @_disfavoredOverload
     nonisolated(nonsending)
-    public func respond(
-        to prompt: String,
-        options: GenerationOptions = GenerationOptions(),
-        contextOptions: ContextOptions = ContextOptions(),
-        metadata: [String: any ConvertibleToGeneratedContent] = [:]
-    ) async throws -> Response<String> {
+        public func respond(
+            to prompt: String,
+            options: GenerationOptions = GenerationOptions(),
+            contextOptions: ContextOptions = ContextOptions(),
+            metadata: [String: any ConvertibleToGeneratedContent] = [:]
+        ) async throws -> Response<String>
+    {
         try await respond(to: Prompt { prompt }, options: options, contextOptions: contextOptions, metadata: metadata)
     }
 
     /// Responds to the prompt the builder produces with text.
     @discardableResult
     nonisolated(nonsending)
-    public func respond(
-        options: GenerationOptions = GenerationOptions(),
-        contextOptions: ContextOptions = ContextOptions(),
-        metadata: [String: any ConvertibleToGeneratedContent] = [:],
-        @PromptBuilder prompt: () throws -> Prompt
-    ) async throws -> Response<String> {
+        public func respond(
+            options: GenerationOptions = GenerationOptions(),
+            contextOptions: ContextOptions = ContextOptions(),
+            metadata: [String: any ConvertibleToGeneratedContent] = [:],
+            @PromptBuilder prompt: () throws -> Prompt
+        ) async throws -> Response<String>
+    {
         try await respond(to: try prompt(), options: options, contextOptions: contextOptions, metadata: metadata)
     }
 
@@ -272,13 +289,14 @@ extension LanguageModelSession {
     /// Responds to `prompt` with content following `schema`.
     @discardableResult
     nonisolated(nonsending)
-    public func respond(
-        to prompt: Prompt,
-        schema: GenerationSchema,
-        options: GenerationOptions = GenerationOptions(),
-        contextOptions: ContextOptions = ContextOptions(),
-        metadata: [String: any ConvertibleToGeneratedContent] = [:]
-    ) async throws -> Response<GeneratedContent> {
+        public func respond(
+            to prompt: Prompt,
+            schema: GenerationSchema,
+            options: GenerationOptions = GenerationOptions(),
+            contextOptions: ContextOptions = ContextOptions(),
+            metadata: [String: any ConvertibleToGeneratedContent] = [:]
+        ) async throws -> Response<GeneratedContent>
+    {
         try await response(for: specForSchema(prompt, schema: schema, options: options, contextOptions: contextOptions, metadata: metadata))
     }
 
@@ -286,26 +304,28 @@ extension LanguageModelSession {
     @discardableResult
     @_disfavoredOverload
     nonisolated(nonsending)
-    public func respond(
-        to prompt: String,
-        schema: GenerationSchema,
-        options: GenerationOptions = GenerationOptions(),
-        contextOptions: ContextOptions = ContextOptions(),
-        metadata: [String: any ConvertibleToGeneratedContent] = [:]
-    ) async throws -> Response<GeneratedContent> {
+        public func respond(
+            to prompt: String,
+            schema: GenerationSchema,
+            options: GenerationOptions = GenerationOptions(),
+            contextOptions: ContextOptions = ContextOptions(),
+            metadata: [String: any ConvertibleToGeneratedContent] = [:]
+        ) async throws -> Response<GeneratedContent>
+    {
         try await respond(to: Prompt { prompt }, schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
     }
 
     /// Responds to the prompt the builder produces with content following `schema`.
     @discardableResult
     nonisolated(nonsending)
-    public func respond(
-        schema: GenerationSchema,
-        options: GenerationOptions = GenerationOptions(),
-        contextOptions: ContextOptions = ContextOptions(),
-        metadata: [String: any ConvertibleToGeneratedContent] = [:],
-        @PromptBuilder prompt: () throws -> Prompt
-    ) async throws -> Response<GeneratedContent> {
+        public func respond(
+            schema: GenerationSchema,
+            options: GenerationOptions = GenerationOptions(),
+            contextOptions: ContextOptions = ContextOptions(),
+            metadata: [String: any ConvertibleToGeneratedContent] = [:],
+            @PromptBuilder prompt: () throws -> Prompt
+        ) async throws -> Response<GeneratedContent>
+    {
         try await respond(to: try prompt(), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
     }
 
@@ -346,13 +366,14 @@ extension LanguageModelSession {
     /// Responds to `prompt` with a value of `type`.
     @discardableResult
     nonisolated(nonsending)
-    public func respond<Content: Generable>(
-        to prompt: Prompt,
-        generating type: Content.Type = Content.self,
-        options: GenerationOptions = GenerationOptions(),
-        contextOptions: ContextOptions = ContextOptions(),
-        metadata: [String: any ConvertibleToGeneratedContent] = [:]
-    ) async throws -> Response<Content> {
+        public func respond<Content: Generable>(
+            to prompt: Prompt,
+            generating type: Content.Type = Content.self,
+            options: GenerationOptions = GenerationOptions(),
+            contextOptions: ContextOptions = ContextOptions(),
+            metadata: [String: any ConvertibleToGeneratedContent] = [:]
+        ) async throws -> Response<Content>
+    {
         try await response(for: specForType(prompt, type: type, options: options, contextOptions: contextOptions, metadata: metadata))
     }
 
@@ -360,26 +381,28 @@ extension LanguageModelSession {
     @discardableResult
     @_disfavoredOverload
     nonisolated(nonsending)
-    public func respond<Content: Generable>(
-        to prompt: String,
-        generating type: Content.Type = Content.self,
-        options: GenerationOptions = GenerationOptions(),
-        contextOptions: ContextOptions = ContextOptions(),
-        metadata: [String: any ConvertibleToGeneratedContent] = [:]
-    ) async throws -> Response<Content> {
+        public func respond<Content: Generable>(
+            to prompt: String,
+            generating type: Content.Type = Content.self,
+            options: GenerationOptions = GenerationOptions(),
+            contextOptions: ContextOptions = ContextOptions(),
+            metadata: [String: any ConvertibleToGeneratedContent] = [:]
+        ) async throws -> Response<Content>
+    {
         try await respond(to: Prompt { prompt }, generating: type, options: options, contextOptions: contextOptions, metadata: metadata)
     }
 
     /// Responds to the prompt the builder produces with a value of `type`.
     @discardableResult
     nonisolated(nonsending)
-    public func respond<Content: Generable>(
-        generating type: Content.Type = Content.self,
-        options: GenerationOptions = GenerationOptions(),
-        contextOptions: ContextOptions = ContextOptions(),
-        metadata: [String: any ConvertibleToGeneratedContent] = [:],
-        @PromptBuilder prompt: () throws -> Prompt
-    ) async throws -> Response<Content> {
+        public func respond<Content: Generable>(
+            generating type: Content.Type = Content.self,
+            options: GenerationOptions = GenerationOptions(),
+            contextOptions: ContextOptions = ContextOptions(),
+            metadata: [String: any ConvertibleToGeneratedContent] = [:],
+            @PromptBuilder prompt: () throws -> Prompt
+        ) async throws -> Response<Content>
+    {
         try await respond(to: try prompt(), generating: type, options: options, contextOptions: contextOptions, metadata: metadata)
     }
 

@@ -35,10 +35,11 @@ extension LanguageModelSession {
         /// A stream that yields the final content of an already finished request.
         package init(rawContent: GeneratedContent, transcriptEntries: ArraySlice<Transcript.Entry>) {
             let result = RequestResult(rawContent: rawContent, transcriptEntries: transcriptEntries, usage: .init())
-            self.init(run: StreamRun { onSnapshot in
-                onSnapshot(RequestProgress(content: rawContent, text: rawContent.jsonString, entries: Array(transcriptEntries), usage: .init()))
-                return result
-            })
+            self.init(
+                run: StreamRun { onSnapshot in
+                    onSnapshot(RequestProgress(content: rawContent, text: rawContent.jsonString, entries: Array(transcriptEntries), usage: .init()))
+                    return result
+                })
         }
 
         public func makeAsyncIterator() -> AsyncIterator {
@@ -47,7 +48,8 @@ extension LanguageModelSession {
 
         /// Iterates the stream to its end and returns the complete response.
         nonisolated(nonsending)
-        public func collect() async throws -> sending Response<Content> {
+            public func collect() async throws -> sending Response<Content>
+        {
             var iterator = makeAsyncIterator()
             while try await iterator.next(isolation: nil) != nil {}
             guard let result = run.result else {

@@ -11,7 +11,8 @@ extension LanguageModelSession {
             guard enabled.contains(where: { $0.name == call.name }) else {
                 throw GeneratedContent.ParsingError(
                     rawContent: call.arguments,
-                    debugDescription: "The model called \"\(call.name)\", which is not one of the session's enabled tools (\(enabled.map(\.name).joined(separator: ", ")))."
+                    debugDescription:
+                        "The model called \"\(call.name)\", which is not one of the session's enabled tools (\(enabled.map(\.name).joined(separator: ", ")))."
                 )
             }
             let arguments: GeneratedContent

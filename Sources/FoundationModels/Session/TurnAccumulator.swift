@@ -194,7 +194,8 @@ struct TurnAccumulator {
 
     /// Replaces the text of segment `segmentID` (opening it), or of the last text segment.
     private static func replace(_ text: String, in segmentID: String?, of segments: inout [Segment]) {
-        let index = segmentID.flatMap { id in segments.firstIndex { $0.id == id } }
+        let index =
+            segmentID.flatMap { id in segments.firstIndex { $0.id == id } }
             ?? (segmentID == nil ? segments.lastIndex { if case .text = $0 { true } else { false } } : nil)
         if let index, case .text(let id, _) = segments[index] {
             segments[index] = .text(id: id, text: text)
@@ -217,12 +218,13 @@ struct TurnAccumulator {
     /// The reasoning entries of the turn, in the order they were opened.
     var reasoningEntries: [Transcript.Entry] {
         reasoning.map { entry in
-            .reasoning(Transcript.Reasoning(
-                id: entry.id,
-                metadata: entry.metadata,
-                segments: Self.transcriptSegments(entry.segments),
-                signature: entry.signature
-            ))
+            .reasoning(
+                Transcript.Reasoning(
+                    id: entry.id,
+                    metadata: entry.metadata,
+                    segments: Self.transcriptSegments(entry.segments),
+                    signature: entry.signature
+                ))
         }
     }
 

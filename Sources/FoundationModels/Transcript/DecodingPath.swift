@@ -10,7 +10,8 @@ extension DecodingError {
     func prefixingPath(_ prefix: [any CodingKey]) -> DecodingError {
         func adjusted(_ context: Context) -> Context {
             let path = context.codingPath
-            let alreadyPrefixed = path.count >= prefix.count
+            let alreadyPrefixed =
+                path.count >= prefix.count
                 && zip(path, prefix).allSatisfy { $0.stringValue == $1.stringValue && $0.intValue == $1.intValue }
             guard !alreadyPrefixed else { return context }
             return Context(codingPath: prefix + path, debugDescription: context.debugDescription, underlyingError: context.underlyingError)

@@ -21,7 +21,8 @@ extension Transcript {
 
         init(from decoder: any Decoder) throws {
             let outer = try decoder.container(keyedBy: OuterKeys.self)
-            let container = outer.contains(.function)
+            let container =
+                outer.contains(.function)
                 ? try outer.nestedContainer(keyedBy: Keys.self, forKey: .function)
                 : try decoder.container(keyedBy: Keys.self)
             definition = ToolDefinition(

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(UniformTypeIdentifiers)
 import UniformTypeIdentifiers
 #endif
@@ -38,7 +39,8 @@ extension Transcript {
             case "data":
                 let identifier = try container.decode(String.self, forKey: .contentType)
                 guard let contentType = UTType(identifier) else {
-                    throw DecodingError.dataCorruptedError(forKey: .contentType, in: container, debugDescription: "\"\(identifier)\" is not a content type identifier.")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .contentType, in: container, debugDescription: "\"\(identifier)\" is not a content type identifier.")
                 }
                 let attachment = DataAttachment(
                     contentType: contentType,
@@ -99,11 +101,12 @@ extension Transcript {
             do {
                 return try GeneratedContent(json: text)
             } catch {
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: container.codingPath + [key],
-                    debugDescription: "The value is not valid JSON text: \(error)",
-                    underlyingError: error
-                ))
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: container.codingPath + [key],
+                        debugDescription: "The value is not valid JSON text: \(error)",
+                        underlyingError: error
+                    ))
             }
         }
 

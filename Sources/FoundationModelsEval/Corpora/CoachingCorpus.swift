@@ -19,9 +19,11 @@ package struct CoachingItem: Codable, Sendable, Identifiable, Equatable {
 
     /// The week as the example takes it.
     package var trainingWeek: TrainingWeek {
-        TrainingWeek(athlete: athlete, goal: goal, week: week, sessions: sessions.map {
-            TrainingWeek.Session(day: $0.day, kind: $0.kind, kilometres: $0.kilometres, minutes: $0.minutes, note: $0.note)
-        })
+        TrainingWeek(
+            athlete: athlete, goal: goal, week: week,
+            sessions: sessions.map {
+                TrainingWeek.Session(day: $0.day, kind: $0.kind, kilometres: $0.kilometres, minutes: $0.minutes, note: $0.note)
+            })
     }
 }
 
@@ -80,7 +82,8 @@ package enum CoachingCorpus {
                 var kilometres = Double(random.int(in: kind.kilometres))
                 if random.chance(0.3) { kilometres += 0.5 }
                 let minutes = Int((kilometres * Double(random.int(in: kind.pace)) + Double(random.int(in: 0...5))).rounded())
-                return CoachingItem.Session(day: Weekday.allCases[day], kind: kind.name, kilometres: kilometres, minutes: minutes, note: random.pick(notes))
+                return CoachingItem.Session(
+                    day: Weekday.allCases[day], kind: kind.name, kilometres: kilometres, minutes: minutes, note: random.pick(notes))
             }
             return CoachingItem(id: "week-\(number + 1 < 10 ? "0" : "")\(number + 1)", athlete: athlete, goal: goal, week: week, sessions: sessions)
         }

@@ -47,7 +47,9 @@ package enum CorpusFiles {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw CorpusError("cannot read \(url.path): \(error.localizedDescription) (run from the repository root, pass --corpora DIR, or write the files with `fm eval generate`)")
+            throw CorpusError(
+                "cannot read \(url.path): \(error.localizedDescription) (run from the repository root, pass --corpora DIR, or write the files with `fm eval generate`)"
+            )
         }
         do {
             return try JSONDecoder().decode([T.Item].self, from: data)

@@ -81,7 +81,9 @@ package enum CrateCorpus {
         ],
     ]
 
-    static let names = ["Sunday morning", "Late-night drive", "Rainy afternoon", "Dinner party", "Deep focus", "Road trip", "Friday night", "Slow burn"]
+    static let names = [
+        "Sunday morning", "Late-night drive", "Rainy afternoon", "Dinner party", "Deep focus", "Road trip", "Friday night", "Slow burn",
+    ]
 
     package static func generate(seed: UInt64 = seed) -> [CrateItem] {
         var random = CorpusRandom(seed: seed)

@@ -74,7 +74,10 @@ package enum JSONObjectCorpus {
     ]
 
     static let people = ["Ana", "Ben", "Chloe", "David", "Farah", "Grace", "Ivan", "Julia"]
-    static let things = ["a rainy autumn evening", "a busy train station", "a mountain lake at dawn", "a jazz club", "a desert road trip", "a children's birthday party"]
+    static let things = [
+        "a rainy autumn evening", "a busy train station", "a mountain lake at dawn", "a jazz club", "a desert road trip",
+        "a children's birthday party",
+    ]
     static let primes = [7, 13, 29, 31, 37, 41]
     static let composites = [9, 15, 21, 27, 35, 49]
 
@@ -88,28 +91,39 @@ package enum JSONObjectCorpus {
         },
         { random in
             let country = random.pick(countries)
-            return ("two keys", "Give a JSON object with the keys 'country' and 'capital' for \(country.name).",
-                    [.init("country", .string, country.name), .init("capital", .string, country.capital)])
+            return (
+                "two keys", "Give a JSON object with the keys 'country' and 'capital' for \(country.name).",
+                [.init("country", .string, country.name), .init("capital", .string, country.capital)]
+            )
         },
         { random in
             let country = random.pick(countries)
-            return ("three keys", "Return a JSON object about \(country.name) with the keys 'name', 'capital' and 'continent'.",
-                    [.init("name", .string, country.name), .init("capital", .string, country.capital), .init("continent", .string, country.continent)])
+            return (
+                "three keys", "Return a JSON object about \(country.name) with the keys 'name', 'capital' and 'continent'.",
+                [.init("name", .string, country.name), .init("capital", .string, country.capital), .init("continent", .string, country.continent)]
+            )
         },
         { random in
             let country = random.pick(countries)
-            return ("nested", "Give a JSON object with a key 'country' whose value is an object with the keys 'name' and 'capital', for \(country.name).",
-                    [.init("country", .object), .init("country.name", .string, country.name), .init("country.capital", .string, country.capital)])
+            return (
+                "nested", "Give a JSON object with a key 'country' whose value is an object with the keys 'name' and 'capital', for \(country.name).",
+                [.init("country", .object), .init("country.name", .string, country.name), .init("country.capital", .string, country.capital)]
+            )
         },
         { random in
             let element = random.pick(elements)
-            return ("two keys", "Give a JSON object with the keys 'element' and 'symbol' for the chemical element \(element.name).",
-                    [.init("element", .string, element.name), .init("symbol", .string, element.symbol)])
+            return (
+                "two keys", "Give a JSON object with the keys 'element' and 'symbol' for the chemical element \(element.name).",
+                [.init("element", .string, element.name), .init("symbol", .string, element.symbol)]
+            )
         },
         { random in
             let element = random.pick(elements)
-            return ("two keys", "Give a JSON object with a key 'symbol' for the chemical symbol of \(element.name) and a key 'atomicNumber' for its atomic number.",
-                    [.init("symbol", .string, element.symbol), .init("atomicNumber", .number, String(element.number))])
+            return (
+                "two keys",
+                "Give a JSON object with a key 'symbol' for the chemical symbol of \(element.name) and a key 'atomicNumber' for its atomic number.",
+                [.init("symbol", .string, element.symbol), .init("atomicNumber", .number, String(element.number))]
+            )
         },
         { random in
             let a = random.int(in: 12...99), b = random.int(in: 12...99)
@@ -118,17 +132,26 @@ package enum JSONObjectCorpus {
         { random in
             let prime = random.chance(0.5)
             let number = random.pick(prime ? primes : composites)
-            return ("one key", "Give a JSON object with a key 'isPrime' saying whether \(number) is a prime number.", [.init("isPrime", .boolean, String(prime))])
+            return (
+                "one key", "Give a JSON object with a key 'isPrime' saying whether \(number) is a prime number.",
+                [.init("isPrime", .boolean, String(prime))]
+            )
         },
         { random in
             let book = random.pick(books)
-            return ("three keys", "Give a JSON object for the book \(book.title) by \(book.author), published in \(book.year), with the keys 'title', 'author' and 'year'.",
-                    [.init("title", .string, book.title), .init("author", .string, book.author), .init("year", .number, String(book.year))])
+            return (
+                "three keys",
+                "Give a JSON object for the book \(book.title) by \(book.author), published in \(book.year), with the keys 'title', 'author' and 'year'.",
+                [.init("title", .string, book.title), .init("author", .string, book.author), .init("year", .number, String(book.year))]
+            )
         },
         { random in
             let name = random.pick(people), age = random.int(in: 19...78)
-            return ("nested", "Give a JSON object with a key 'person' holding an object with the keys 'name' and 'age', for \(name), who is \(age) years old.",
-                    [.init("person", .object), .init("person.name", .string, name), .init("person.age", .number, String(age))])
+            return (
+                "nested",
+                "Give a JSON object with a key 'person' holding an object with the keys 'name' and 'age', for \(name), who is \(age) years old.",
+                [.init("person", .object), .init("person.name", .string, name), .init("person.age", .number, String(age))]
+            )
         },
         { random in
             let thing = random.pick(things)
@@ -136,19 +159,28 @@ package enum JSONObjectCorpus {
         },
         { random in
             let pair = random.sample(countries, count: 2)
-            return ("list", "Give a JSON object with a key 'capitals' listing the capitals of \(pair[0].name) and \(pair[1].name).",
-                    [.init("capitals", .list, pair[0].capital), .init("capitals", .list, pair[1].capital)])
+            return (
+                "list", "Give a JSON object with a key 'capitals' listing the capitals of \(pair[0].name) and \(pair[1].name).",
+                [.init("capitals", .list, pair[0].capital), .init("capitals", .list, pair[1].capital)]
+            )
         },
         { random in
             let pair = random.sample(countries, count: 2)
-            return ("nested", "Give a JSON object with a key 'trip' holding an object with the keys 'from' and 'to' for a trip from \(pair[0].capital) to \(pair[1].capital), and a key 'stops' listing cities on the way.",
-                    [.init("trip", .object), .init("trip.from", .string, pair[0].capital), .init("trip.to", .string, pair[1].capital), .init("stops", .list)])
+            return (
+                "nested",
+                "Give a JSON object with a key 'trip' holding an object with the keys 'from' and 'to' for a trip from \(pair[0].capital) to \(pair[1].capital), and a key 'stops' listing cities on the way.",
+                [
+                    .init("trip", .object), .init("trip.from", .string, pair[0].capital), .init("trip.to", .string, pair[1].capital),
+                    .init("stops", .list),
+                ]
+            )
         },
     ]
 
     /// The request `fm respond --schema` users send first, always item 1.
-    static let france = JSONObjectItem(id: "json-01", shape: "one key", prompt: "Give a JSON object with a key 'city' for the capital of France.",
-                                       keys: [.init("city", .string, "Paris")])
+    static let france = JSONObjectItem(
+        id: "json-01", shape: "one key", prompt: "Give a JSON object with a key 'city' for the capital of France.",
+        keys: [.init("city", .string, "Paris")])
 
     package static func generate(seed: UInt64 = seed) -> [JSONObjectItem] {
         var random = CorpusRandom(seed: seed)

@@ -126,42 +126,54 @@ package enum ReceiptCorpus {
     )
 
     static let euro: [Place] = [
-        Place(region: .euro, brands: ["Aral", "Jet", "Shell", "Esso", "TotalEnergies"],
-              addresses: ["Hauptstr. {n}, 10115 Berlin", "Bahnhofstr. {n}, 80335 München"], phone: "Tel. 030 ######", commaChance: 0.25, dateSeparator: ".",
-              products: ["SUPER E10", "SUPER 95", "DIESEL", "SUPER PLUS 98"],
-              volumeRows: ["Menge {v} l", "VOLUME {v} L", "{v} L", "QTY {v} L"], priceRows: ["Preis/l {p} EUR", "EUR/L {p}", "PRICE/L {p} EUR", "@ {p} €/L"],
-              totalLabels: ["SUMME", "TOTAL", "AMOUNT DUE", "TOTAL EUR"], tax: ("MwSt 19%", 19), netLabels: ["Netto", "NET"],
-              receiptLabels: ["Beleg-Nr. ", "BON ", "TRANS "], pumpLabels: ["Säule ", "PUMP "], footers: ["Vielen Dank", "Gute Fahrt!"]),
-        Place(region: .euro, brands: ["OMV", "Jet", "Shell", "BP"],
-              addresses: ["Ringstr. {n}, 1010 Wien", "Landstr. {n}, 4020 Linz"], phone: "Tel. 01 #######", commaChance: 0.25, dateSeparator: ".",
-              products: ["SUPER 95", "DIESEL", "MAXXMOTION 100"],
-              volumeRows: ["Menge {v} l", "VOLUME {v} L", "{v} L"], priceRows: ["Preis/l {p} EUR", "EUR/L {p}", "@ {p} €/L", "PRICE/L {p}"],
-              totalLabels: ["SUMME", "TOTAL", "SALE", "AMOUNT DUE"], tax: ("USt 20%", 20), netLabels: ["Netto"],
-              receiptLabels: ["Beleg-Nr. ", "RECHNUNG ", "TRANS "], pumpLabels: ["Zapfsäule ", "PUMPE "], footers: ["Danke für Ihren Besuch", "Gute Fahrt!"]),
-        Place(region: .euro, brands: ["TotalEnergies", "Esso", "Shell"],
-              addresses: ["{n} Rue de la Gare, 69002 Lyon", "{n} Avenue Jean Jaurès, 31000 Toulouse"], phone: "Tél. 04 ## ## ## ##", commaChance: 0.25, dateSeparator: "/",
-              products: ["SP95-E10", "GAZOLE", "SP98"],
-              volumeRows: ["VOLUME {v} L", "QTE {v} L", "{v} L"], priceRows: ["PRIX/L {p}", "PRICE/L {p} EUR", "@ {p} €/L"],
-              totalLabels: ["TOTAL A PAYER", "TOTAL", "AMOUNT DUE", "TOTAL EUR"], tax: ("TVA 20%", 20), netLabels: ["HT", "TOTAL HT"],
-              receiptLabels: ["TICKET ", "N° ", "TRANS "], pumpLabels: ["POMPE ", "PISTOLET "], footers: ["MERCI DE VOTRE VISITE", "A BIENTOT"]),
-        Place(region: .euro, brands: ["Eni", "Q8", "Esso", "Shell"],
-              addresses: ["Via Roma {n}, 20121 Milano", "Corso Italia {n}, 50123 Firenze"], phone: "Tel. 02 #######", commaChance: 0.25, dateSeparator: "/",
-              products: ["BENZINA", "GASOLIO", "SUPER 95"],
-              volumeRows: ["LITRI {v}", "VOLUME {v} L", "{v} L"], priceRows: ["PREZZO/L {p}", "EUR/L {p}", "@ {p} €/L"],
-              totalLabels: ["TOTALE", "TOTAL", "SALE", "AMOUNT DUE"], tax: ("IVA 22%", 22), netLabels: ["IMPONIBILE"],
-              receiptLabels: ["SCONTRINO N. ", "DOC ", "TRANS "], pumpLabels: ["EROGATORE ", "PUMP "], footers: ["GRAZIE E ARRIVEDERCI"]),
-        Place(region: .euro, brands: ["Repsol", "Cepsa", "Shell", "BP"],
-              addresses: ["Calle Mayor {n}, 28013 Madrid", "Avenida Diagonal {n}, 08019 Barcelona"], phone: "Tel. 91 ### ## ##", commaChance: 0.25, dateSeparator: "/",
-              products: ["SIN PLOMO 95", "DIESEL", "GASOLEO A"],
-              volumeRows: ["LITROS {v}", "VOLUME {v} L", "{v} L"], priceRows: ["PRECIO/L {p}", "EUR/L {p}", "PRICE/L {p} EUR"],
-              totalLabels: ["TOTAL", "IMPORTE", "AMOUNT DUE", "SALE"], tax: ("IVA 21%", 21), netLabels: ["BASE"],
-              receiptLabels: ["TICKET ", "FACTURA ", "TRANS "], pumpLabels: ["SURTIDOR ", "PUMP "], footers: ["GRACIAS POR SU VISITA"]),
-        Place(region: .euro, brands: ["Shell", "TotalEnergies", "Esso", "Q8"],
-              addresses: ["Kade {n}, 3011 Rotterdam", "Stationsweg {n}, 3511 Utrecht"], phone: "Tel. 010 #######", commaChance: 0.2, dateSeparator: "-",
-              products: ["EURO 95 E10", "DIESEL", "SUPER PLUS 98"],
-              volumeRows: ["LITERS {v}", "VOLUME {v} L", "{v} L"], priceRows: ["PRIJS/L {p}", "EUR/L {p}", "PRICE/L {p} EUR"],
-              totalLabels: ["TOTAAL", "TOTAL", "AMOUNT DUE", "SALE"], tax: ("BTW 21%", 21), netLabels: ["EXCL. BTW", "NET"],
-              receiptLabels: ["BON ", "BONNR ", "TRANS "], pumpLabels: ["POMP ", "PUMP "], footers: ["BEDANKT EN TOT ZIENS", "GOEDE REIS"]),
+        Place(
+            region: .euro, brands: ["Aral", "Jet", "Shell", "Esso", "TotalEnergies"],
+            addresses: ["Hauptstr. {n}, 10115 Berlin", "Bahnhofstr. {n}, 80335 München"], phone: "Tel. 030 ######", commaChance: 0.25,
+            dateSeparator: ".",
+            products: ["SUPER E10", "SUPER 95", "DIESEL", "SUPER PLUS 98"],
+            volumeRows: ["Menge {v} l", "VOLUME {v} L", "{v} L", "QTY {v} L"],
+            priceRows: ["Preis/l {p} EUR", "EUR/L {p}", "PRICE/L {p} EUR", "@ {p} €/L"],
+            totalLabels: ["SUMME", "TOTAL", "AMOUNT DUE", "TOTAL EUR"], tax: ("MwSt 19%", 19), netLabels: ["Netto", "NET"],
+            receiptLabels: ["Beleg-Nr. ", "BON ", "TRANS "], pumpLabels: ["Säule ", "PUMP "], footers: ["Vielen Dank", "Gute Fahrt!"]),
+        Place(
+            region: .euro, brands: ["OMV", "Jet", "Shell", "BP"],
+            addresses: ["Ringstr. {n}, 1010 Wien", "Landstr. {n}, 4020 Linz"], phone: "Tel. 01 #######", commaChance: 0.25, dateSeparator: ".",
+            products: ["SUPER 95", "DIESEL", "MAXXMOTION 100"],
+            volumeRows: ["Menge {v} l", "VOLUME {v} L", "{v} L"], priceRows: ["Preis/l {p} EUR", "EUR/L {p}", "@ {p} €/L", "PRICE/L {p}"],
+            totalLabels: ["SUMME", "TOTAL", "SALE", "AMOUNT DUE"], tax: ("USt 20%", 20), netLabels: ["Netto"],
+            receiptLabels: ["Beleg-Nr. ", "RECHNUNG ", "TRANS "], pumpLabels: ["Zapfsäule ", "PUMPE "],
+            footers: ["Danke für Ihren Besuch", "Gute Fahrt!"]),
+        Place(
+            region: .euro, brands: ["TotalEnergies", "Esso", "Shell"],
+            addresses: ["{n} Rue de la Gare, 69002 Lyon", "{n} Avenue Jean Jaurès, 31000 Toulouse"], phone: "Tél. 04 ## ## ## ##", commaChance: 0.25,
+            dateSeparator: "/",
+            products: ["SP95-E10", "GAZOLE", "SP98"],
+            volumeRows: ["VOLUME {v} L", "QTE {v} L", "{v} L"], priceRows: ["PRIX/L {p}", "PRICE/L {p} EUR", "@ {p} €/L"],
+            totalLabels: ["TOTAL A PAYER", "TOTAL", "AMOUNT DUE", "TOTAL EUR"], tax: ("TVA 20%", 20), netLabels: ["HT", "TOTAL HT"],
+            receiptLabels: ["TICKET ", "N° ", "TRANS "], pumpLabels: ["POMPE ", "PISTOLET "], footers: ["MERCI DE VOTRE VISITE", "A BIENTOT"]),
+        Place(
+            region: .euro, brands: ["Eni", "Q8", "Esso", "Shell"],
+            addresses: ["Via Roma {n}, 20121 Milano", "Corso Italia {n}, 50123 Firenze"], phone: "Tel. 02 #######", commaChance: 0.25,
+            dateSeparator: "/",
+            products: ["BENZINA", "GASOLIO", "SUPER 95"],
+            volumeRows: ["LITRI {v}", "VOLUME {v} L", "{v} L"], priceRows: ["PREZZO/L {p}", "EUR/L {p}", "@ {p} €/L"],
+            totalLabels: ["TOTALE", "TOTAL", "SALE", "AMOUNT DUE"], tax: ("IVA 22%", 22), netLabels: ["IMPONIBILE"],
+            receiptLabels: ["SCONTRINO N. ", "DOC ", "TRANS "], pumpLabels: ["EROGATORE ", "PUMP "], footers: ["GRAZIE E ARRIVEDERCI"]),
+        Place(
+            region: .euro, brands: ["Repsol", "Cepsa", "Shell", "BP"],
+            addresses: ["Calle Mayor {n}, 28013 Madrid", "Avenida Diagonal {n}, 08019 Barcelona"], phone: "Tel. 91 ### ## ##", commaChance: 0.25,
+            dateSeparator: "/",
+            products: ["SIN PLOMO 95", "DIESEL", "GASOLEO A"],
+            volumeRows: ["LITROS {v}", "VOLUME {v} L", "{v} L"], priceRows: ["PRECIO/L {p}", "EUR/L {p}", "PRICE/L {p} EUR"],
+            totalLabels: ["TOTAL", "IMPORTE", "AMOUNT DUE", "SALE"], tax: ("IVA 21%", 21), netLabels: ["BASE"],
+            receiptLabels: ["TICKET ", "FACTURA ", "TRANS "], pumpLabels: ["SURTIDOR ", "PUMP "], footers: ["GRACIAS POR SU VISITA"]),
+        Place(
+            region: .euro, brands: ["Shell", "TotalEnergies", "Esso", "Q8"],
+            addresses: ["Kade {n}, 3011 Rotterdam", "Stationsweg {n}, 3511 Utrecht"], phone: "Tel. 010 #######", commaChance: 0.2, dateSeparator: "-",
+            products: ["EURO 95 E10", "DIESEL", "SUPER PLUS 98"],
+            volumeRows: ["LITERS {v}", "VOLUME {v} L", "{v} L"], priceRows: ["PRIJS/L {p}", "EUR/L {p}", "PRICE/L {p} EUR"],
+            totalLabels: ["TOTAAL", "TOTAL", "AMOUNT DUE", "SALE"], tax: ("BTW 21%", 21), netLabels: ["EXCL. BTW", "NET"],
+            receiptLabels: ["BON ", "BONNR ", "TRANS "], pumpLabels: ["POMP ", "PUMP "], footers: ["BEDANKT EN TOT ZIENS", "GOEDE REIS"]),
     ]
 
     /// How each brand is printed at the top; `#` stands for a site number.
@@ -213,7 +225,9 @@ package enum ReceiptCorpus {
         let gallons = place.region == .us
         if gallons { features.append("gallons") }
         let volumeDecimals = gallons || random.chance(0.3) ? 3 : 2
-        let price = FixedPoint(units: gallons ? random.int(in: 2_899...5_499) : place.region == .uk ? random.int(in: 1_329...1_799) : random.int(in: 1_489...2_099), decimals: 3)
+        let price = FixedPoint(
+            units: gallons ? random.int(in: 2_899...5_499) : place.region == .uk ? random.int(in: 1_329...1_799) : random.int(in: 1_489...2_099),
+            decimals: 3)
         var volume: FixedPoint
         let total: FixedPoint
         let prepay = random.chance(0.2)
@@ -222,13 +236,19 @@ package enum ReceiptCorpus {
             total = FixedPoint(units: random.pick([20, 25, 30, 40, 50, 60]) * 100, decimals: 2)
             volume = total.divided(by: price, decimals: volumeDecimals)
         } else {
-            volume = gallons
+            volume =
+                gallons
                 ? FixedPoint(units: random.int(in: 3_500...24_999), decimals: 3)
                 : FixedPoint(units: random.int(in: 800...7_200) * FixedPoint.power(volumeDecimals - 2), decimals: volumeDecimals)
             if volumeDecimals == 3, !gallons { volume.units += random.below(10) }
             total = volume.times(price, decimals: 2)
         }
-        let symbol = switch place.region { case .us: "$"; case .uk: "£"; case .euro: "€" }
+        let symbol =
+            switch place.region {
+            case .us: "$";
+            case .uk: "£";
+            case .euro: "€"
+            }
         func money(_ amount: FixedPoint) -> String {
             switch place.region {
             case .us, .uk: random.chance(0.7) ? symbol + text(amount) : text(amount)
@@ -289,11 +309,15 @@ package enum ReceiptCorpus {
             payment.append("CASH " + money(tendered))
             payment.append("CHANGE " + money(FixedPoint(units: tendered.units - total.units, decimals: 2)))
         } else {
-            payment.append(random.pick(["VISA ************", "MASTERCARD XXXX XXXX XXXX ", "DEBIT ****", "CARD NO: ...", "AMEX **** "]) + String(random.int(in: 1_000...9_999)))
+            payment.append(
+                random.pick(["VISA ************", "MASTERCARD XXXX XXXX XXXX ", "DEBIT ****", "CARD NO: ...", "AMEX **** "])
+                    + String(random.int(in: 1_000...9_999)))
             payment.append(random.pick(["AUTH ", "AUTH CODE: ", "APPR CODE "]) + String(random.int(in: 100_000...999_999)))
         }
         var footer = [random.pick(place.footers)]
-        if random.chance(0.4) { footer.insert(random.pick(["POINTS EARNED ", "REWARDS BALANCE ", "LOYALTY POINTS "]) + String(random.int(in: 12...4_800)), at: 0) }
+        if random.chance(0.4) {
+            footer.insert(random.pick(["POINTS EARNED ", "REWARDS BALANCE ", "LOYALTY POINTS "]) + String(random.int(in: 12...4_800)), at: 0)
+        }
 
         var rows = headerRows
         if random.chance(0.2) {
@@ -313,12 +337,18 @@ package enum ReceiptCorpus {
         }
         if noisy { features.append("ocr-noise") }
 
-        let currency = switch place.region { case .us: "USD"; case .uk: "GBP"; case .euro: "EUR" }
+        let currency =
+            switch place.region {
+            case .us: "USD";
+            case .uk: "GBP";
+            case .euro: "EUR"
+            }
         return ReceiptItem(
             id: "receipt-\(number < 10 ? "0" : "")\(number)",
             rows: rows,
-            truth: .init(stationBrand: brand, totalAmount: total.value, volume: volume.value, volumeUnit: gallons ? "gal" : "L",
-                         pricePerUnit: price.value, currency: currency),
+            truth: .init(
+                stationBrand: brand, totalAmount: total.value, volume: volume.value, volumeUnit: gallons ? "gal" : "L",
+                pricePerUnit: price.value, currency: currency),
             features: features
         )
     }
@@ -339,7 +369,9 @@ package enum ReceiptCorpus {
         }
         let tax = FixedPoint(units: (total.units * rate * 2 + (100 + rate)) / ((100 + rate) * 2), decimals: 2)
         var rows = ["\(label) " + text(tax)]
-        if random.chance(0.5) { rows.insert(random.pick(place.netLabels) + " " + text(FixedPoint(units: total.units - tax.units, decimals: 2)), at: 0) }
+        if random.chance(0.5) {
+            rows.insert(random.pick(place.netLabels) + " " + text(FixedPoint(units: total.units - tax.units, decimals: 2)), at: 0)
+        }
         return rows
     }
 
@@ -352,7 +384,8 @@ package enum ReceiptCorpus {
         let day = random.int(in: 1...28), month = random.int(in: 1...12), year = random.int(in: 2023...2026)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let separator = place.dateSeparator
-        let date = place.region == .us
+        let date =
+            place.region == .us
             ? "\(two(month))/\(two(day))/\(two(year % 100))"
             : "\(two(day))\(separator)\(two(month))\(separator)\(year)"
         let time = "\(two(random.int(in: 5...22))):\(two(random.int(in: 0...59)))" + (random.chance(0.4) ? ":\(two(random.int(in: 0...59)))" : "")

@@ -97,8 +97,9 @@ extension ShelvesItem {
 extension [ShelfRecord] {
     /// The records as the vinyl example holds a collection.
     package var collection: RecordCollection {
-        RecordCollection(albums: enumerated().map { index, record in
-            Album(id: "lp-\(index + 1)", artist: record.artist, title: record.title, year: record.year, genre: record.genre, plays: record.plays)
-        })
+        RecordCollection(
+            albums: enumerated().map { index, record in
+                Album(id: "lp-\(index + 1)", artist: record.artist, title: record.title, year: record.year, genre: record.genre, plays: record.plays)
+            })
     }
 }

@@ -1,9 +1,10 @@
 import ChildProcess
 import Foundation
+import FoundationModels
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import FoundationModels
 
 /// What went wrong talking to llama-server.
 package struct LlamaServerError: Error, CustomStringConvertible {
@@ -112,13 +113,16 @@ package final class LlamaServer {
 
     /// ``complete(prompt:constraint:maximumTokens:timeout:)`` on the server
     /// at `port`, for concurrent requests from tasks that do not own it.
-    package static func complete(port: Int, prompt: String, constraint: Constraint?, maximumTokens: Int?, timeout: Double? = nil) async throws -> Completion {
+    package static func complete(port: Int, prompt: String, constraint: Constraint?, maximumTokens: Int?, timeout: Double? = nil) async throws
+        -> Completion
+    {
         // Written by hand so the schema's key order (property order) is kept.
-        let field = switch constraint {
-        case .jsonSchema(let schema): "\"json_schema\":\(schema),"
-        case .grammar(let grammar): "\"grammar\":\(Self.quoted(grammar)),"
-        case nil: ""
-        }
+        let field =
+            switch constraint {
+            case .jsonSchema(let schema): "\"json_schema\":\(schema),"
+            case .grammar(let grammar): "\"grammar\":\(Self.quoted(grammar)),"
+            case nil: ""
+            }
         let body = """
             {"prompt":\(Self.quoted(prompt)),\(field)"n_predict":\(maximumTokens ?? -1),\
             "temperature":0,"top_k":1,"seed":0,"cache_prompt":true,"stream":false}
@@ -128,8 +132,9 @@ package final class LlamaServer {
         let data = try await post(port: port, path: "/completion", body: body, timeout: timeout)
         let wall = (clock.now - start).inSeconds
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let content = object["content"] as? String,
-              let timings = object["timings"] as? [String: Any] else {
+            let content = object["content"] as? String,
+            let timings = object["timings"] as? [String: Any]
+        else {
             throw LlamaServerError("llama-server answered \(String(decoding: data.prefix(500), as: UTF8.self))")
         }
         func number(_ key: String) -> Double { (timings[key] as? NSNumber)?.doubleValue ?? 0 }
@@ -181,7 +186,8 @@ package final class LlamaServer {
         // the idle timeout bounds the whole request.
         let options = ServerOptions(idleTimeout: .seconds(timeout ?? 3600), maximumRetries: 0)
         do {
-            let response = try await ServerHTTP.post("http://127.0.0.1:\(port)\(path)", headers: [], body: body, options: options) { status, _, text in
+            let response = try await ServerHTTP.post("http://127.0.0.1:\(port)\(path)", headers: [], body: body, options: options) {
+                status, _, text in
                 .rejected(status: status, message: text)
             }
             return Data(try await ServerHTTP.readAll(response.body, limit: options.maximumResponseBytes).utf8)

@@ -71,12 +71,18 @@ package struct EvalReport {
             let total = runs.reduce(0) { $0 + $1.seconds }
             lines.append("- Time of the runs: \(Self.minutes(total)) (model loads and server starts included)")
         }
-        lines += ["", "| run | model file | size | GGUF name | context | threads | settings | modes | time | command |", "| --- | --- | --- | --- | ---: | ---: | --- | --- | ---: | --- |"]
+        lines += [
+            "", "| run | model file | size | GGUF name | context | threads | settings | modes | time | command |",
+            "| --- | --- | --- | --- | ---: | ---: | --- | --- | ---: | --- |",
+        ]
         for run in runs {
             let modes = Self.modes(of: run).map(\.rawValue).joined(separator: ", ")
             let size = String(format: "%.0f MB", Double(run.model.bytes) / 1e6)
-            let settings = run.settings.isEmpty ? "defaults" : run.settings.sorted { $0.key < $1.key }.map { "`\($0.key)=\($0.value)`" }.joined(separator: " ")
-            lines.append("| \(run.label) | `\(run.model.fileName)` | \(size) | \(run.model.name) | \(run.model.contextSize) | \(run.model.threads) | \(settings) | \(modes) | \(Self.minutes(run.seconds)) | `\(run.command)` |")
+            let settings =
+                run.settings.isEmpty ? "defaults" : run.settings.sorted { $0.key < $1.key }.map { "`\($0.key)=\($0.value)`" }.joined(separator: " ")
+            lines.append(
+                "| \(run.label) | `\(run.model.fileName)` | \(size) | \(run.model.name) | \(run.model.contextSize) | \(run.model.threads) | \(settings) | \(modes) | \(Self.minutes(run.seconds)) | `\(run.command)` |"
+            )
         }
         let servers = runs.compactMap { run in run.llamaServer.map { "\(run.label): `\($0)`" } }
         if !servers.isEmpty {
@@ -98,7 +104,9 @@ package struct EvalReport {
         for corpus in Corpus.allCases {
             for run in runs where run.results.contains(where: { $0.corpus == corpus }) {
                 let cells = modes.map { mode in
-                    run.results.first { $0.corpus == corpus && $0.mode == mode && !$0.answers.isEmpty }.map { Self.rate($0.answers.filter(\.allRight).count, $0.answers.count) } ?? "–"
+                    run.results.first { $0.corpus == corpus && $0.mode == mode && !$0.answers.isEmpty }.map {
+                        Self.rate($0.answers.filter(\.allRight).count, $0.answers.count)
+                    } ?? "–"
                 }
                 lines.append("| \(corpus.rawValue) | \(run.label) | " + cells.joined(separator: " | ") + " |")
             }
@@ -110,7 +118,8 @@ package struct EvalReport {
     /// run with a doubled mode, how many answers are the guided one.
     private func doubledSummary() -> [String] {
         let compared = Corpus.allCases.flatMap { corpus in
-            runs.compactMap { run in run.results.first { $0.corpus == corpus && $0.mode == .doubled && !$0.answers.isEmpty }.map { (corpus, run, $0) } }
+            runs.compactMap { run in run.results.first { $0.corpus == corpus && $0.mode == .doubled && !$0.answers.isEmpty }.map { (corpus, run, $0) }
+            }
         }
         guard !compared.isEmpty else { return [] }
         var lines = [
@@ -122,7 +131,8 @@ package struct EvalReport {
             "| --- | --- | ---: | ---: |",
         ]
         for (corpus, run, result) in compared {
-            lines.append("| \(corpus.rawValue) | \(run.label) | \(Self.identicalCount(result.answers)) | \(result.answers.filter(\.truncated).count) |")
+            lines.append(
+                "| \(corpus.rawValue) | \(run.label) | \(Self.identicalCount(result.answers)) | \(result.answers.filter(\.truncated).count) |")
         }
         return lines + [""]
     }
@@ -133,7 +143,8 @@ package struct EvalReport {
         let informational = Set(results.first?.1.informational ?? [])
         let fieldHeads = fields.map { informational.contains($0) ? "\($0) (info)" : $0 }
         let copies = results.contains { $0.1.answers.contains { $0.copied != nil } }
-        let heads = ["run", "mode", "all right"] + Self.cutHeads + fieldHeads + (copies ? ["copies an example"] : [])
+        let heads =
+            ["run", "mode", "all right"] + Self.cutHeads + fieldHeads + (copies ? ["copies an example"] : [])
             + ["valid", "emptied", "truncated", "timed out", "latency mean", "p95", "prompt tokens", "output tokens"]
         let alignments = ["---", "---"] + Array(repeating: "---:", count: heads.count - 2)
         let description = corpus.summary.prefix(1).uppercased() + corpus.summary.dropFirst() + "."
@@ -165,10 +176,13 @@ package struct EvalReport {
                 var budget = "\(comparison.maximumResponseTokens) tokens for the guided \(comparison.unbudgetedTokens)"
                 if answer.truncated { budget += ", closed early" }
                 let (guided, twice) = Self.shortened(difference.unbudgeted ?? "", difference.budgeted ?? "", limit: 80)
-                let theirs = difference.budgeted == nil
+                let theirs =
+                    difference.budgeted == nil
                     ? (answer.status == .answered ? "none" : "\(answer.status.rawValue): \(Self.inline(answer.problem ?? "", limit: 120))")
                     : "`\(twice)`"
-                lines.append("- \(answer.id) (\(budget)): `\(difference.path)` — guided \(difference.unbudgeted == nil ? "none" : "`\(guided)`"), twice the tokens \(theirs)")
+                lines.append(
+                    "- \(answer.id) (\(budget)): `\(difference.path)` — guided \(difference.unbudgeted == nil ? "none" : "`\(guided)`"), twice the tokens \(theirs)"
+                )
             }
         }
         return lines
@@ -264,7 +278,10 @@ package struct EvalReport {
                 if !answer.emptied.isEmpty { what.append("emptied: \(answer.emptied.joined(separator: ", "))") }
                 if answer.truncated { what.append("cut short by the budget") }
                 if let cut = answer.cut, !cut.isEmpty {
-                    what.append("cut short: " + cut.map { "\($0.path) (\($0.kinds.map(\.rawValue).joined(separator: ", "))) \(Scoring.quote($0.text, limit: 50))" }.joined(separator: ", "))
+                    what.append(
+                        "cut short: "
+                            + cut.map { "\($0.path) (\($0.kinds.map(\.rawValue).joined(separator: ", "))) \(Scoring.quote($0.text, limit: 50))" }
+                            .joined(separator: ", "))
                 }
                 if let copied = answer.copied, !copied.isEmpty { what.append("copied from a description: \(copied.joined(separator: ", "))") }
                 let output = answer.output.isEmpty ? "" : " — output: `\(Self.inline(answer.output, limit: 200))`"

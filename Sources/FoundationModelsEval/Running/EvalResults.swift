@@ -171,7 +171,8 @@ extension EvalRun {
 package enum MachineDescription {
     package static var current: String {
         let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let cpu = cpuInfo.split(separator: "\n")
+        let cpu =
+            cpuInfo.split(separator: "\n")
             .first { $0.hasPrefix("model name") }
             .flatMap { $0.split(separator: ":", maxSplits: 1).last }
             .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"

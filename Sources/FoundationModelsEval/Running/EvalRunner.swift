@@ -35,7 +35,8 @@ package struct EvalRunner {
         let clock = ContinuousClock()
         let start = clock.now
         guard model.isAvailable else {
-            throw CorpusError("the model at \(model.configuration.modelPath) is not available (\(model.availability)); run make setup or pass --model")
+            throw CorpusError(
+                "the model at \(model.configuration.modelPath) is not available (\(model.availability)); run make setup or pass --model")
         }
         // Every corpus file is read before the first answer, so a bad file
         // fails the run at once.
@@ -48,8 +49,9 @@ package struct EvalRunner {
         if modes.contains(.grammar) {
             if let serverBinary {
                 log("starting llama-server")
-                let supervisor = ServerSupervisor(binary: serverBinary, model: model.configuration.modelPath,
-                                                  threads: model.configuration.threads, contextSize: loaded.contextSize)
+                let supervisor = ServerSupervisor(
+                    binary: serverBinary, model: model.configuration.modelPath,
+                    threads: model.configuration.threads, contextSize: loaded.contextSize)
                 do {
                     try await supervisor.start()
                     server = supervisor
@@ -94,11 +96,13 @@ package struct EvalRunner {
         var notes: [EvalMode: String] = [:]
         if let serverNote { notes[.grammar] = serverNote }
         if modes.contains(.budgeted), let exampleOptions {
-            notes[.budgeted] = "the example's options: \(Self.describe(exampleOptions))"
+            notes[.budgeted] =
+                "the example's options: \(Self.describe(exampleOptions))"
                 + (modes.contains(.guided) ? "" : "; no guided run to compare with, so no prefix check")
         }
         if modes.contains(.doubled) {
-            notes[.doubled] = modes.contains(.guided)
+            notes[.doubled] =
+                modes.contains(.guided)
                 ? "greedy, `maximumResponseTokens` twice the guided answer's output tokens"
                 : "no guided run to take the budget from (run it with --mode guided doubled)"
         }
@@ -119,7 +123,8 @@ package struct EvalRunner {
                 var comparison: BudgetComparison?
                 switch mode {
                 case .guided:
-                    produced = await guided(task, item: item, instructions: instructions, prompt: prompt, options: GenerationOptions(samplingMode: .greedy))
+                    produced = await guided(
+                        task, item: item, instructions: instructions, prompt: prompt, options: GenerationOptions(samplingMode: .greedy))
                     unbudgeted = produced.status == .answered ? produced.content : nil
                     unbudgetedAnswer = produced.status == .answered ? produced : nil
                 case .budgeted:
@@ -132,8 +137,9 @@ package struct EvalRunner {
                         continue
                     }
                     let budget = 2 * reference.outputTokens
-                    produced = await guided(task, item: item, instructions: instructions, prompt: prompt,
-                                                       options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: budget))
+                    produced = await guided(
+                        task, item: item, instructions: instructions, prompt: prompt,
+                        options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: budget))
                     comparison = Self.compare(produced, with: reference, budget: budget)
                 case .pipeline:
                     guard T.hasPipeline else { continue }
@@ -143,14 +149,16 @@ package struct EvalRunner {
                     let (instructions, user) = Self.turns(of: rendered)
                     let plain = Self.plainTranscript(instructions: instructions, prompt: user)
                     if notes[.free] == nil, let replayed = try? await model.renderedInput(for: plain), replayed.text != rendered.text {
-                        notes[.free] = "the free-text prompt differs from the typed one (the rendering put something outside the system and user turns)"
+                        notes[.free] =
+                            "the free-text prompt differs from the typed one (the rendering put something outside the system and user turns)"
                     }
                     produced = await free(instructions: instructions, prompt: user, contextSize: contextSize, multiple: T.timeLimitMultiple)
                 case .grammar:
                     guard let server, let rendered else { continue }
                     produced = await grammar(server, prompt: rendered.text, schema: T.answerSchema, timeLimit: timeLimit * T.timeLimitMultiple)
                 }
-                var record = Self.score(task, item: item, prompt: prompt, produced, unbudgeted: mode == .budgeted || mode == .doubled ? unbudgeted : nil)
+                var record = Self.score(
+                    task, item: item, prompt: prompt, produced, unbudgeted: mode == .budgeted || mode == .doubled ? unbudgeted : nil)
                 record.comparison = comparison
                 answers[mode, default: []].append(record)
                 seconds[mode, default: 0] += record.seconds
@@ -161,8 +169,9 @@ package struct EvalRunner {
             notes[.doubled] = note + "; not asked for \(undoubled.joined(separator: ", ")): no guided answer to take the budget from"
         }
         return modes.filter { ($0 != .pipeline || T.hasPipeline) && ($0 != .budgeted || exampleOptions != nil) }.map { mode in
-            CorpusRun(corpus: T.corpus, mode: mode, fields: T.fields, informational: T.informational.sorted(),
-                      answers: answers[mode] ?? [], seconds: seconds[mode] ?? 0, note: notes[mode])
+            CorpusRun(
+                corpus: T.corpus, mode: mode, fields: T.fields, informational: T.informational.sorted(),
+                answers: answers[mode] ?? [], seconds: seconds[mode] ?? 0, note: notes[mode])
         }
     }
 
@@ -190,7 +199,8 @@ package struct EvalRunner {
 
     /// `respond(to:generating:)` as the example asks (or `respond(to:schema:)`
     /// for a task's own schema), with `options`.
-    private func guided<T: EvalTask>(_ task: T.Type, item: T.Item, instructions: String, prompt: String, options: GenerationOptions) async -> Produced {
+    private func guided<T: EvalTask>(_ task: T.Type, item: T.Item, instructions: String, prompt: String, options: GenerationOptions) async -> Produced
+    {
         let engine = OnDeviceEngine.shared(for: model.configuration)
         let tools: [any Tool]
         do {
@@ -315,7 +325,9 @@ package struct EvalRunner {
 
     /// `unbudgeted`: the same item's guided answer, for the budgeted mode's
     /// prefix check.
-    static func score<T: EvalTask>(_ task: T.Type, item: T.Item, prompt: String, _ produced: Produced, unbudgeted: GeneratedContent? = nil) -> AnswerRecord {
+    static func score<T: EvalTask>(_ task: T.Type, item: T.Item, prompt: String, _ produced: Produced, unbudgeted: GeneratedContent? = nil)
+        -> AnswerRecord
+    {
         var record = AnswerRecord(
             id: item.id, status: produced.status, problem: produced.problem, output: produced.output,
             fields: T.fields.map { FieldScore($0, false, "no answer", counts: !T.informational.contains($0)) },
@@ -347,7 +359,8 @@ package struct EvalRunner {
     /// `reference`: an answer the budgeted request did not give (it threw,
     /// ran out of time) differs as a whole.
     static func compare(_ produced: Produced, with reference: Produced, budget: Int) -> BudgetComparison {
-        let difference = produced.status == .answered
+        let difference =
+            produced.status == .answered
             ? SameAnswer.firstDifference(unbudgeted: reference.output, budgeted: produced.output)
             : OutputDifference(path: "(answer)", unbudgeted: reference.output, budgeted: nil)
         return BudgetComparison(maximumResponseTokens: budget, unbudgetedTokens: reference.outputTokens, difference: difference)
@@ -356,10 +369,11 @@ package struct EvalRunner {
     static func summary(_ record: AnswerRecord) -> String {
         let time = String(format: "%.1f s", record.seconds)
         // The doubled mode's question comes first: is it the guided answer?
-        let compared = record.comparison.map { comparison in
-            (comparison.difference.map { "differs from guided at \($0.path)" } ?? "identical to guided")
-                + " (\(comparison.maximumResponseTokens) tokens); "
-        } ?? ""
+        let compared =
+            record.comparison.map { comparison in
+                (comparison.difference.map { "differs from guided at \($0.path)" } ?? "identical to guided")
+                    + " (\(comparison.maximumResponseTokens) tokens); "
+            } ?? ""
         guard record.status == .answered else { return compared + "\(record.status.rawValue) (\(record.problem ?? "")) \(time)" }
         if record.allRight { return compared + "all right, \(time)" }
         var misses = record.fields.filter { $0.counts && !$0.right }.map { "\($0.field): \($0.detail)" }
@@ -391,8 +405,10 @@ package struct EvalRunner {
     /// The system and user text of a rendered typed request: what a free-text
     /// request sends to ask for the same answer in words.
     package static func turns(of rendered: SystemLanguageModel.RenderedInput) -> (instructions: String, prompt: String) {
-        (rendered.messages.first { $0.role == "system" }?.content ?? "",
-         rendered.messages.last { $0.role == "user" }?.content ?? "")
+        (
+            rendered.messages.first { $0.role == "system" }?.content ?? "",
+            rendered.messages.last { $0.role == "user" }?.content ?? ""
+        )
     }
 
     /// Options as the report names them: `greedy, 120 tokens`.
@@ -413,8 +429,9 @@ package struct EvalRunner {
         let path = model.configuration.modelPath
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
         let name = (try? GGUFFile.metadata(path: path, maximumArrayLength: 0))?["general.name"]?.stringValue ?? ""
-        return ModelDescription(path: path, fileName: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes ?? 0,
-                                name: name, contextSize: contextSize, threads: model.configuration.threads)
+        return ModelDescription(
+            path: path, fileName: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes ?? 0,
+            name: name, contextSize: contextSize, threads: model.configuration.threads)
     }
 }
 

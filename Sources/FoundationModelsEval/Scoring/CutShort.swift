@@ -92,7 +92,8 @@ package enum CutShort {
                 let additional = node.flatMap { member($0, "additionalProperties") }
                 for key in keys {
                     guard let value = properties[key] else { continue }
-                    let child = declared.flatMap { member($0, key) } ?? additional.flatMap { $0.kind == .bool(false) || $0.kind == .bool(true) ? nil : $0 }
+                    let child =
+                        declared.flatMap { member($0, key) } ?? additional.flatMap { $0.kind == .bool(false) || $0.kind == .bool(true) ? nil : $0 }
                     // A property's own description decides; the parent's does not carry over.
                     walk(value, child, path.isEmpty ? key : "\(path).\(key)", false)
                 }
@@ -107,8 +108,12 @@ package enum CutShort {
     /// The free strings of `content` that are cut short. `input` is what
     /// the model was given (instructions and prompt); `unbudgeted` the same
     /// request's answer with no budget, when there is one.
-    package static func cuts(in content: GeneratedContent, schema: GenerationSchema, input: String, unbudgeted: GeneratedContent? = nil) -> [CutString] {
-        let references = unbudgeted.map { Dictionary(freeStrings(in: $0, schema: schema).map { ($0.path, $0.text) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
+    package static func cuts(in content: GeneratedContent, schema: GenerationSchema, input: String, unbudgeted: GeneratedContent? = nil)
+        -> [CutString]
+    {
+        let references =
+            unbudgeted.map { Dictionary(freeStrings(in: $0, schema: schema).map { ($0.path, $0.text) }, uniquingKeysWith: { first, _ in first }) }
+            ?? [:]
         var cuts: [CutString] = []
         for (path, text, sentence) in freeStrings(in: content, schema: schema) {
             var kinds: [CutString.Kind] = []
@@ -130,7 +135,10 @@ package enum CutShort {
         if joiners.contains(last) {
             let body = trimmed.dropLast()
             // A closing quote is not a joiner: an opening one comes before it.
-            if last != "-", zip(body, body.dropFirst()).contains(where: { ($0.0.isWhitespace) && ["'", "‘", "’"].contains($0.1) }) || body.first == "'" || body.first == "‘" {
+            if last != "-",
+                zip(body, body.dropFirst()).contains(where: { ($0.0.isWhitespace) && ["'", "‘", "’"].contains($0.1) }) || body.first == "'"
+                    || body.first == "‘"
+            {
                 return false
             }
             return body.last?.isLetter == true
@@ -190,7 +198,8 @@ package enum CutShort {
     static func stopsInsideAWord(_ text: String, of reference: String) -> Bool {
         let short = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let last = short.last, last.isLetter || last.isNumber,
-              short.count < reference.count, reference.hasPrefix(short) else { return false }
+            short.count < reference.count, reference.hasPrefix(short)
+        else { return false }
         let next = reference[reference.index(reference.startIndex, offsetBy: short.count)]
         return next.isLetter || next.isNumber
     }
@@ -263,7 +272,9 @@ package enum CutShort {
         return false
     }
 
-    static let abbreviations: Set<String> = ["mr", "mrs", "ms", "dr", "st", "vs", "eg", "ie", "etc", "no", "jr", "sr", "approx", "min", "km", "hr", "hrs"]
+    static let abbreviations: Set<String> = [
+        "mr", "mrs", "ms", "dr", "st", "vs", "eg", "ie", "etc", "no", "jr", "sr", "approx", "min", "km", "hr", "hrs",
+    ]
 
     /// The text as prefixes compare it: spaces and final punctuation off.
     static func core(_ text: String) -> String {
@@ -292,7 +303,8 @@ package enum CutShort {
         var node = node
         for _ in 0..<8 {
             if case .string(let reference)? = member(node, "$ref")?.kind, reference.hasPrefix("#/$defs/"),
-               let target = member(document, "$defs").flatMap({ member($0, String(reference.dropFirst("#/$defs/".count))) }) {
+                let target = member(document, "$defs").flatMap({ member($0, String(reference.dropFirst("#/$defs/".count))) })
+            {
                 // The reference's own description (the property's) wins over the definition's.
                 node = description(of: node).map { merged(target, description: $0) } ?? target
                 continue

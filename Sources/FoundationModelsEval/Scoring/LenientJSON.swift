@@ -13,7 +13,8 @@ package enum LenientJSON {
             if let close = matchingBrace(bytes, from: open) {
                 let json = String(decoding: bytes[open...close], as: UTF8.self)
                 if let content = try? GeneratedContent(json: json), content.isComplete,
-                   case .structure = content.kind {
+                    case .structure = content.kind
+                {
                     return (json, content)
                 }
             }
@@ -31,9 +32,13 @@ package enum LenientJSON {
         for index in open..<bytes.count {
             let byte = bytes[index]
             if inString {
-                if escaped { escaped = false }
-                else if byte == UInt8(ascii: "\\") { escaped = true }
-                else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {

@@ -57,7 +57,8 @@ package enum SameAnswer {
     package static func firstDifference(unbudgeted: String, budgeted: String) -> OutputDifference? {
         guard unbudgeted != budgeted else { return nil }
         guard let reference = try? GeneratedContent(json: unbudgeted), reference.isComplete,
-              let other = try? GeneratedContent(json: budgeted), other.isComplete else {
+            let other = try? GeneratedContent(json: budgeted), other.isComplete
+        else {
             return OutputDifference(path: "(answer)", unbudgeted: unbudgeted, budgeted: budgeted.isEmpty ? nil : budgeted)
         }
         return difference(reference, other, path: "")
@@ -80,8 +81,9 @@ package enum SameAnswer {
                 return OutputDifference(path: path.isEmpty ? key : "\(path).\(key)", unbudgeted: nil, budgeted: otherProperties[key]?.jsonString)
             }
             if keys != otherKeys {
-                return OutputDifference(path: path.isEmpty ? "(key order)" : "\(path) (key order)",
-                                        unbudgeted: keys.joined(separator: ", "), budgeted: otherKeys.joined(separator: ", "))
+                return OutputDifference(
+                    path: path.isEmpty ? "(key order)" : "\(path) (key order)",
+                    unbudgeted: keys.joined(separator: ", "), budgeted: otherKeys.joined(separator: ", "))
             }
             return nil
         case (.array(let elements), .array(let otherElements)):

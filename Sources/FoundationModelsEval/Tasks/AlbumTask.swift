@@ -44,11 +44,14 @@ package enum AlbumTask: EvalTask {
         let contradictions = contradicted(answer.summary + " " + answer.fit, item: item)
         return [
             FieldScore("summary", summary.kept, summary.detail),
-            FieldScore("fit", !cited.isEmpty && invented.isEmpty,
-                       cited.isEmpty ? "uses none of the counts given (\(counts.sorted().map(Scoring.number)))"
-                           : invented.isEmpty ? "" : "states counts the prompt does not give: \(invented.map(Scoring.number))"),
-            FieldScore("moods", (2...3).contains(moods.count) && distinct && longMoods.isEmpty,
-                       "\(moods.count) moods\(distinct ? "" : " (repeated)")\(longMoods.isEmpty ? "" : ", too long: \(longMoods)"): \(answer.moods)"),
+            FieldScore(
+                "fit", !cited.isEmpty && invented.isEmpty,
+                cited.isEmpty
+                    ? "uses none of the counts given (\(counts.sorted().map(Scoring.number)))"
+                    : invented.isEmpty ? "" : "states counts the prompt does not give: \(invented.map(Scoring.number))"),
+            FieldScore(
+                "moods", (2...3).contains(moods.count) && distinct && longMoods.isEmpty,
+                "\(moods.count) moods\(distinct ? "" : " (repeated)")\(longMoods.isEmpty ? "" : ", too long: \(longMoods)"): \(answer.moods)"),
             FieldScore("facts", contradictions.isEmpty, contradictions.joined(separator: "; ")),
         ]
     }
@@ -61,9 +64,13 @@ package enum AlbumTask: EvalTask {
         let wrongYears = years.filter { $0 != Double(album.year) && $0 != Double(album.year / 10 * 10) }
         if !wrongYears.isEmpty { found.append("years \(wrongYears.map(Scoring.number)), the album is from \(album.year)") }
         let catalogue = RecordCollection.sample.albums
-        let otherArtists = Set(catalogue.map(\.artist)).filter { $0 != album.artist && Scoring.contains(text, phrase: $0) && !Scoring.contains(album.artist, phrase: $0) }
+        let otherArtists = Set(catalogue.map(\.artist)).filter {
+            $0 != album.artist && Scoring.contains(text, phrase: $0) && !Scoring.contains(album.artist, phrase: $0)
+        }
         if !otherArtists.isEmpty { found.append("names other artists: \(otherArtists.sorted())") }
-        let otherAlbums = catalogue.filter { $0.title != album.title && Scoring.words($0.title).count >= 2 && Scoring.contains(text, phrase: $0.title) }
+        let otherAlbums = catalogue.filter {
+            $0.title != album.title && Scoring.words($0.title).count >= 2 && Scoring.contains(text, phrase: $0.title)
+        }
         if !otherAlbums.isEmpty { found.append("names other albums: \(otherAlbums.map(\.title))") }
         if let plays = instruments[album.artist] {
             let named = Scoring.words(text).compactMap { instrumentWords[$0] }

@@ -1,6 +1,6 @@
+import CoachingReport
 import Foundation
 import FoundationModels
-import CoachingReport
 
 /// Training weeks, reported on as the coaching example reports them
 /// (``WeeklyCoach``'s bundled `coaching.yaml` instructions and prompt,
@@ -70,12 +70,21 @@ package enum CoachingTask: EvalTask {
         let stated = ([answer.headline] + observations.flatMap { [$0.title, $0.reason] }).flatMap { numbers(in: $0) }
         let invented = stated.filter { !printed.contains($0) }
         return [
-            FieldScore("complete", cut.isEmpty, cut.isEmpty ? "" : "cut short: " + cut.map { "\($0.path) \(Scoring.quote($0.text, limit: 40))" }.joined(separator: ", ")),
-            FieldScore("parts", counts == (2, 2, 3), "\(counts.0) strengths, \(counts.1) focus areas, \(counts.2) planned sessions (expected 2, 2, 3)"),
-            FieldScore("plan", Set(days).count == days.count && undated.isEmpty && !days.isEmpty,
-                       Set(days).count == days.count ? (undated.first.map { "no distance or duration: \(Scoring.quote($0.workout))" } ?? "") : "repeated days: \(days.map(\.rawValue))"),
-            FieldScore("citing", !observations.isEmpty && uncited.isEmpty,
-                       uncited.first.map { "\(uncited.count) of \(observations.count) reasons cite no session, day or number of the log, e.g. \(Scoring.quote($0.reason))" } ?? ""),
+            FieldScore(
+                "complete", cut.isEmpty,
+                cut.isEmpty ? "" : "cut short: " + cut.map { "\($0.path) \(Scoring.quote($0.text, limit: 40))" }.joined(separator: ", ")),
+            FieldScore(
+                "parts", counts == (2, 2, 3), "\(counts.0) strengths, \(counts.1) focus areas, \(counts.2) planned sessions (expected 2, 2, 3)"),
+            FieldScore(
+                "plan", Set(days).count == days.count && undated.isEmpty && !days.isEmpty,
+                Set(days).count == days.count
+                    ? (undated.first.map { "no distance or duration: \(Scoring.quote($0.workout))" } ?? "") : "repeated days: \(days.map(\.rawValue))"
+            ),
+            FieldScore(
+                "citing", !observations.isEmpty && uncited.isEmpty,
+                uncited.first.map {
+                    "\(uncited.count) of \(observations.count) reasons cite no session, day or number of the log, e.g. \(Scoring.quote($0.reason))"
+                } ?? ""),
             FieldScore("numbers", invented.isEmpty, invented.isEmpty ? "" : "numbers the log does not print: \(invented.map(Scoring.number))"),
         ]
     }

@@ -64,8 +64,10 @@ package enum CrateTask: EvalTask {
 extension CrateItem {
     /// The crate as the vinyl example holds it.
     package var crate: Crate {
-        Crate(name: name, albums: records.enumerated().map { index, record in
-            Album(id: "\(id)-\(index + 1)", artist: record.artist, title: record.title, year: record.year, genre: record.genre)
-        })
+        Crate(
+            name: name,
+            albums: records.enumerated().map { index, record in
+                Album(id: "\(id)-\(index + 1)", artist: record.artist, title: record.title, year: record.year, genre: record.genre)
+            })
     }
 }

@@ -171,18 +171,28 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
     /// What the corpus's items are, for the report.
     package var summary: String {
         switch self {
-        case .receipts: "fuel receipts as OCR rows → the receipt example's `FuelReceipt`: stationBrand, totalAmount, volume, pricePerUnit (numbers within 1 %); the pipeline is its `ReceiptExtractor` (model, pattern reader, arithmetic check, one re-prompt)"
-        case .receiptsGuideExamples: "the same receipts asked for with guide descriptions that give examples, as app developers write them (`The brand of the fuel station, e.g. SHELL, CHEVRON`); an answer that repeats an example its receipt does not contain copied it"
-        case .receiptsDocumented: "the same receipts asked for with each field documented in a paragraph, as an API's JSON Schema documents it (`DocumentedFuelReceipt`: what the field is, where it is printed, its unit, what it is not); the runs at each schema detail (`FOUNDATION_MODELS_SCHEMA_DETAIL`: descriptions cut to their first sentence, or names and types alone) show what the shorter descriptions a large schema gets keep"
+        case .receipts:
+            "fuel receipts as OCR rows → the receipt example's `FuelReceipt`: stationBrand, totalAmount, volume, pricePerUnit (numbers within 1 %); the pipeline is its `ReceiptExtractor` (model, pattern reader, arithmetic check, one re-prompt)"
+        case .receiptsGuideExamples:
+            "the same receipts asked for with guide descriptions that give examples, as app developers write them (`The brand of the fuel station, e.g. SHELL, CHEVRON`); an answer that repeats an example its receipt does not contain copied it"
+        case .receiptsDocumented:
+            "the same receipts asked for with each field documented in a paragraph, as an API's JSON Schema documents it (`DocumentedFuelReceipt`: what the field is, where it is printed, its unit, what it is not); the runs at each schema detail (`FOUNDATION_MODELS_SCHEMA_DETAIL`: descriptions cut to their first sentence, or names and types alone) show what the shorter descriptions a large schema gets keep"
         case .receiptsPhotoLight, .receiptsPhotoHeavy:
             "the receipts rendered to photos of a thermal receipt (`scripts/receipt_photos.py`, \(self == .receiptsPhotoLight ? "light" : "heavy") noise), read by Tesseract and laid out as `Row NN [y=…]` lines (`ReceiptExtractor.rows(of:)`); the ocr columns say whether each value survived OCR and the row layout at all (in any row, as printed), the others score the answers as for the text receipts; the pipeline is `ReceiptExtractor.extract(photo:)`, OCR included"
-        case .tickets: "support tickets → the ticket example's `Triage`: queue (one of the acceptable ones), priority (low, normal or urgent as the ticket warrants), a summary of at most 15 words; the pipeline is its `TicketTriager` (on device)"
-        case .flashcards: "study notes → the flashcards example's `FlashcardDeck`: 3 cards whose answers come from the notes; the pipeline is its `ModelFlashcardGenerator` (repeated questions dropped)"
-        case .crates: "crates of records → the vinyl example's `CrateInsight`: 3–5 distinct tags, a snippet of at most 20 words, a summary; the input's artists mentioned; the type's name never copied"
-        case .coaching: "training weeks → the coaching example's `CoachingReport` (its `coaching.yaml` instructions and prompt filled from the week): every free string complete, 2 strengths, 2 focus areas and 3 planned sessions on different days with a distance or a duration, every reason citing the log; the pipeline is its `WeeklyCoach.report(for:)`, with the feature's own options"
-        case .albums: "a collection of 12 to 20 records with plays and one album of it → the vinyl example's `AlbumInsight`: a summary within its 30 words, a fit that uses the counts the prompt gives (plays, the collection's size, albums by the artist or of the genre; and no other), 2–3 distinct moods of one or two words, and no fact the input contradicts (a year, another album or artist of the collection, an instrument the player is not known for); the pipeline is its `VinylInsights.albumInsight(for:)`"
-        case .recommendations: "a collection of 12 to 24 records with plays → the vinyl example's 3 `AlbumRecommendation`s, asked with its `searchCollection` tool (required on the first round): each album on the shelves, none twice, none played more than the median of its genre in the collection; the pipeline is its `VinylInsights.recommendations()`, which drops albums not on the shelves"
-        case .jsonObject: "requests for a JSON object with named keys (one, two or three keys, a nested object, a list), answered with the JSON Schema `{\"type\": \"object\"}` as `fm respond --schema` sends it: the requested keys present with the requested kind of value, and the value right where the request fixes it"
+        case .tickets:
+            "support tickets → the ticket example's `Triage`: queue (one of the acceptable ones), priority (low, normal or urgent as the ticket warrants), a summary of at most 15 words; the pipeline is its `TicketTriager` (on device)"
+        case .flashcards:
+            "study notes → the flashcards example's `FlashcardDeck`: 3 cards whose answers come from the notes; the pipeline is its `ModelFlashcardGenerator` (repeated questions dropped)"
+        case .crates:
+            "crates of records → the vinyl example's `CrateInsight`: 3–5 distinct tags, a snippet of at most 20 words, a summary; the input's artists mentioned; the type's name never copied"
+        case .coaching:
+            "training weeks → the coaching example's `CoachingReport` (its `coaching.yaml` instructions and prompt filled from the week): every free string complete, 2 strengths, 2 focus areas and 3 planned sessions on different days with a distance or a duration, every reason citing the log; the pipeline is its `WeeklyCoach.report(for:)`, with the feature's own options"
+        case .albums:
+            "a collection of 12 to 20 records with plays and one album of it → the vinyl example's `AlbumInsight`: a summary within its 30 words, a fit that uses the counts the prompt gives (plays, the collection's size, albums by the artist or of the genre; and no other), 2–3 distinct moods of one or two words, and no fact the input contradicts (a year, another album or artist of the collection, an instrument the player is not known for); the pipeline is its `VinylInsights.albumInsight(for:)`"
+        case .recommendations:
+            "a collection of 12 to 24 records with plays → the vinyl example's 3 `AlbumRecommendation`s, asked with its `searchCollection` tool (required on the first round): each album on the shelves, none twice, none played more than the median of its genre in the collection; the pipeline is its `VinylInsights.recommendations()`, which drops albums not on the shelves"
+        case .jsonObject:
+            "requests for a JSON object with named keys (one, two or three keys, a nested object, a list), answered with the JSON Schema `{\"type\": \"object\"}` as `fm respond --schema` sends it: the requested keys present with the requested kind of value, and the value right where the request fixes it"
         }
     }
 

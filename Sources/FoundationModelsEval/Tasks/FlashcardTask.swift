@@ -1,5 +1,5 @@
-import FoundationModels
 import Flashcards
+import FoundationModels
 
 /// Notes → flashcards, asked for as the flashcards example asks
 /// (``ModelFlashcardGenerator``'s instructions and prompt, its
@@ -35,8 +35,10 @@ package enum FlashcardTask: EvalTask {
         let covered = Set(item.keyTerms.filter { Scoring.contains(text, phrase: $0) }.map { $0.lowercased() })
         return [
             FieldScore("count", cards.count == expected, "expected \(expected), got \(cards.count)"),
-            FieldScore("grounding", !cards.isEmpty && share >= groundingThreshold, "\(grounded) of \(cards.count) answers grounded"
-                + (cards.first { !isGrounded($0.answer, in: item) }.map { ", e.g. not: \(Scoring.quote($0.answer))" } ?? "")),
+            FieldScore(
+                "grounding", !cards.isEmpty && share >= groundingThreshold,
+                "\(grounded) of \(cards.count) answers grounded"
+                    + (cards.first { !isGrounded($0.answer, in: item) }.map { ", e.g. not: \(Scoring.quote($0.answer))" } ?? "")),
             FieldScore("distinct", distinct, "\(Set(questions).count) distinct questions of \(cards.count)"),
             FieldScore("coverage", !covered.isEmpty, "\(covered.count) of \(item.keyTerms.count) key terms used"),
         ]

@@ -40,8 +40,13 @@ package enum JSONObjectTask: EvalTask {
         }
         return [
             FieldScore("keys", missing.isEmpty, missing.joined(separator: "; ")),
-            FieldScore("values", wrong.isEmpty, fixed.isEmpty ? "the request fixes no value"
-                : wrong.map { "\($0.path): expected \($0.value ?? ""), got \(value(at: $0.path, in: answer).map { Scoring.quote($0.jsonString, limit: 40) } ?? "nothing")" }.joined(separator: "; ")),
+            FieldScore(
+                "values", wrong.isEmpty,
+                fixed.isEmpty
+                    ? "the request fixes no value"
+                    : wrong.map {
+                        "\($0.path): expected \($0.value ?? ""), got \(value(at: $0.path, in: answer).map { Scoring.quote($0.jsonString, limit: 40) } ?? "nothing")"
+                    }.joined(separator: "; ")),
         ]
     }
 
@@ -80,7 +85,9 @@ package enum JSONObjectTask: EvalTask {
     static func matches(_ value: GeneratedContent, _ expected: String, kind: JSONObjectItem.Key.Kind) -> Bool {
         switch value.kind {
         case .string(let text):
-            if kind == .number, let number = Double(text.trimmingCharacters(in: .whitespaces)), let wanted = Double(expected) { return number == wanted }
+            if kind == .number, let number = Double(text.trimmingCharacters(in: .whitespaces)), let wanted = Double(expected) {
+                return number == wanted
+            }
             return Scoring.contains(text, phrase: expected)
         case .number(let number): return Double(expected) == number
         case .bool(let flag): return String(flag) == expected

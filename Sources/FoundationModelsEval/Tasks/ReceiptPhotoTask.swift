@@ -75,7 +75,8 @@ extension ReceiptPhotoTask {
             let found = Scoring.containsNumber(text, value, decimals: true)
             return FieldScore(name, found, found ? "\(Scoring.number(value)) is in the rows" : "\(Scoring.number(value)) is in no row")
         }
-        let brand = Scoring.contains(text, phrase: truth.stationBrand)
+        let brand =
+            Scoring.contains(text, phrase: truth.stationBrand)
             || Scoring.words(text).contains { Scoring.normalized($0).hasPrefix(Scoring.normalized(truth.stationBrand)) }
         return [
             number("ocrTotal", truth.totalAmount),
@@ -145,14 +146,16 @@ package enum ReceiptPhotos {
             throw CorpusError("\(renderer.path) is missing: the photo corpora are rendered from the repository root")
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let python = try await run("/bin/bash", [scripts.appendingPathComponent("photo_env.sh").path], timeLimit: .seconds(600))
+        let python =
+            try await run("/bin/bash", [scripts.appendingPathComponent("photo_env.sh").path], timeLimit: .seconds(600))
             .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
         let corpus = folder.appendingPathComponent("items.json")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(items).write(to: corpus, options: .atomic)
-        _ = try await run(python, [renderer.path, "--corpus", corpus.path, "--noise", noise.rawValue, "--output", folder.path],
-                          timeLimit: .seconds(600))
+        _ = try await run(
+            python, [renderer.path, "--corpus", corpus.path, "--noise", noise.rawValue, "--output", folder.path],
+            timeLimit: .seconds(600))
     }
 
     /// Runs a program and returns what it printed; a failure is a
@@ -165,7 +168,8 @@ package enum ReceiptPhotos {
             throw CorpusError("\(([program] + arguments).joined(separator: " ")) did not finish: \(error)")
         }
         guard output.status == 0 else {
-            throw CorpusError("\(([program] + arguments).joined(separator: " ")) failed (status \(output.status)): \(output.standardError.suffix(500))")
+            throw CorpusError(
+                "\(([program] + arguments).joined(separator: " ")) failed (status \(output.status)): \(output.standardError.suffix(500))")
         }
         return output.standardOutput
     }

@@ -20,23 +20,26 @@ package enum ReceiptTask: EvalTask {
     package static let informational: Set<String> = ["consistent"]
 
     package static func score(_ answer: FuelReceipt, for item: ReceiptItem) -> [FieldScore] {
-        scores(stationBrand: answer.stationBrand, totalAmount: answer.totalAmount, volume: answer.volume,
-               pricePerUnit: answer.pricePerUnit, for: item)
+        scores(
+            stationBrand: answer.stationBrand, totalAmount: answer.totalAmount, volume: answer.volume,
+            pricePerUnit: answer.pricePerUnit, for: item)
     }
 
     /// The scores of a receipt's four values, whichever type carried them.
     static func scores(stationBrand: String, totalAmount: Double, volume: Double, pricePerUnit: Double, for item: ReceiptItem) -> [FieldScore] {
         let truth = item.truth
         func number(_ name: String, _ got: Double, _ expected: Double) -> FieldScore {
-            FieldScore(name, Scoring.close(got, expected), "expected \(Scoring.number(expected)), got \(got.isFinite ? Scoring.number(got) : "nothing")")
+            FieldScore(
+                name, Scoring.close(got, expected), "expected \(Scoring.number(expected)), got \(got.isFinite ? Scoring.number(got) : "nothing")")
         }
         let consistent = ReceiptArithmetic.isConsistent(volume: volume, pricePerUnit: pricePerUnit, total: totalAmount)
         return [
             number("totalAmount", totalAmount, truth.totalAmount),
             number("volume", volume, truth.volume),
             number("pricePerUnit", pricePerUnit, truth.pricePerUnit),
-            FieldScore("stationBrand", brandMatches(stationBrand, truth.stationBrand),
-                       "expected \(truth.stationBrand), got \(Scoring.quote(stationBrand))"),
+            FieldScore(
+                "stationBrand", brandMatches(stationBrand, truth.stationBrand),
+                "expected \(truth.stationBrand), got \(Scoring.quote(stationBrand))"),
             FieldScore("consistent", consistent, consistent ? "volume × price per unit is the total" : "volume × price per unit is not the total"),
         ]
     }
@@ -83,13 +86,15 @@ package enum ReceiptTask: EvalTask {
         func describe(_ name: String, _ value: ExtractedReceipt.Value?) -> String {
             value.map { "\(name) \(Scoring.number($0.value)) (\($0.source.rawValue))" } ?? "\(name) none"
         }
-        let output = [
-            "stationBrand \(Scoring.quote(receipt.stationBrand ?? ""))",
-            describe("totalAmount", receipt.totalAmount),
-            describe("volume", receipt.volume),
-            describe("pricePerUnit", receipt.pricePerUnit),
-        ].joined(separator: ", ")
-            + (extraction.reprompted ? "; re-prompted" + (extraction.corrected.isEmpty ? "" : ", corrected \(extraction.corrected.joined(separator: " and "))") : "")
+        let output =
+            [
+                "stationBrand \(Scoring.quote(receipt.stationBrand ?? ""))",
+                describe("totalAmount", receipt.totalAmount),
+                describe("volume", receipt.volume),
+                describe("pricePerUnit", receipt.pricePerUnit),
+            ].joined(separator: ", ")
+            + (extraction.reprompted
+                ? "; re-prompted" + (extraction.corrected.isEmpty ? "" : ", corrected \(extraction.corrected.joined(separator: " and "))") : "")
         return PipelineAnswer(answer: answer, output: output, requests: extraction.modelAnswers.count)
     }
 }
@@ -140,8 +145,9 @@ extension ReceiptVariantTask {
     package static var informational: Set<String> { ReceiptTask.informational }
 
     package static func score(_ answer: Answer, for item: ReceiptItem) -> [FieldScore] {
-        ReceiptTask.scores(stationBrand: answer.stationBrand, totalAmount: answer.totalAmount, volume: answer.volume,
-                           pricePerUnit: answer.pricePerUnit, for: item)
+        ReceiptTask.scores(
+            stationBrand: answer.stationBrand, totalAmount: answer.totalAmount, volume: answer.volume,
+            pricePerUnit: answer.pricePerUnit, for: item)
     }
 
     package static func groups(of item: ReceiptItem) -> [String] { item.features }

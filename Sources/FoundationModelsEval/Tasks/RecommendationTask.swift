@@ -41,11 +41,16 @@ package enum RecommendationTask: EvalTask {
         let played = albums.filter { $0.plays > medianPlays(ofGenre: $0.genre, in: collection) }
         return [
             FieldScore("parts", answer.count == VinylInsights.recommendationCount, "\(answer.count) recommendations"),
-            FieldScore("onShelves", !answer.isEmpty && missing.isEmpty,
-                       missing.isEmpty ? "" : "not on the shelves: \(missing.map { "\"\($0.title)\" by \($0.artist)" })"),
+            FieldScore(
+                "onShelves", !answer.isEmpty && missing.isEmpty,
+                missing.isEmpty ? "" : "not on the shelves: \(missing.map { "\"\($0.title)\" by \($0.artist)" })"),
             FieldScore("distinct", distinct, distinct ? "" : "the same album twice: \(albums.map(\.title))"),
-            FieldScore("leastPlayed", !albums.isEmpty && played.isEmpty,
-                       played.isEmpty ? "" : "played more than most of their genre: \(played.map { "\"\($0.title)\" \($0.plays) (\($0.genre) median \(medianPlays(ofGenre: $0.genre, in: collection)))" })"),
+            FieldScore(
+                "leastPlayed", !albums.isEmpty && played.isEmpty,
+                played.isEmpty
+                    ? ""
+                    : "played more than most of their genre: \(played.map { "\"\($0.title)\" \($0.plays) (\($0.genre) median \(medianPlays(ofGenre: $0.genre, in: collection)))" })"
+            ),
         ]
     }
 

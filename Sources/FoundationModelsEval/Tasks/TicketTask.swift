@@ -24,8 +24,12 @@ package enum TicketTask: EvalTask {
         let expected = item.expected
         let summary = WordLimit.check(answer.summary, limit: summaryWordLimit)
         return [
-            FieldScore("queue", expected.queues.contains(answer.queue.rawValue), "expected \(expected.queues.joined(separator: " or ")), got \(answer.queue.rawValue)"),
-            FieldScore("priority", expected.priorities.contains(answer.priority.rawValue), "expected \(expected.priorities.joined(separator: " or ")), got \(answer.priority.rawValue)"),
+            FieldScore(
+                "queue", expected.queues.contains(answer.queue.rawValue),
+                "expected \(expected.queues.joined(separator: " or ")), got \(answer.queue.rawValue)"),
+            FieldScore(
+                "priority", expected.priorities.contains(answer.priority.rawValue),
+                "expected \(expected.priorities.joined(separator: " or ")), got \(answer.priority.rawValue)"),
             FieldScore("summary", summary.kept, "\(summary.detail): \(Scoring.quote(answer.summary))"),
         ]
     }

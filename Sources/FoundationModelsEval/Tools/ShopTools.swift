@@ -76,13 +76,16 @@ package enum ShopTables {
     /// `amount` converted, rounded to the cent; nil for an unknown currency.
     package static func converted(_ amount: Double, from: String, to: String) -> Double? {
         guard let source = perDollar.first(where: { key($0.code) == key(from) }),
-              let target = perDollar.first(where: { key($0.code) == key(to) }) else { return nil }
+            let target = perDollar.first(where: { key($0.code) == key(to) })
+        else { return nil }
         return ((amount / source.rate * target.rate) * 100).rounded() / 100
     }
 
     /// What `convertCurrency` returns.
     package static func currencyOutput(amount: Double, from: String, to: String) -> String {
-        guard let value = converted(amount, from: from, to: to) else { return "Unknown currency: use one of \(perDollar.map(\.code).joined(separator: ", "))." }
+        guard let value = converted(amount, from: from, to: to) else {
+            return "Unknown currency: use one of \(perDollar.map(\.code).joined(separator: ", "))."
+        }
         return "\(money(amount)) \(from.uppercased()) = \(money(value)) \(to.uppercased())"
     }
 

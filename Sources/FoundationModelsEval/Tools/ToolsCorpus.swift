@@ -101,7 +101,8 @@ package enum ToolsCorpus {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw CorpusError("cannot read \(url.path): \(error.localizedDescription) (run from the repository root, or write it with ToolsCorpus.write)")
+            throw CorpusError(
+                "cannot read \(url.path): \(error.localizedDescription) (run from the repository root, or write it with ToolsCorpus.write)")
         }
         do {
             return try JSONDecoder().decode([ToolsItem].self, from: data)
@@ -131,11 +132,16 @@ package enum ToolsCorpus {
         switch slot % 3 {
         case 0:
             let row = decks.stock(&random)
-            let prompt = random.pick(["How many units of {sku} do we have in stock?", "Is {sku} in stock? How many?", "Check the stock of {sku} for me."])
+            let prompt = random.pick([
+                "How many units of {sku} do we have in stock?", "Is {sku} in stock? How many?", "Check the stock of {sku} for me.",
+            ])
             return [turn(prompt.replacingOccurrences(of: "{sku}", with: row.sku), [stockCall(row.sku)], facts: ["\(row.units)"])]
         case 1:
             let row = decks.weather(&random)
-            let prompt = random.pick(["What's the weather in {city} today?", "How is the weather in {city} right now?", "Do I need a coat in {city} today? What's the weather there?"])
+            let prompt = random.pick([
+                "What's the weather in {city} today?", "How is the weather in {city} right now?",
+                "Do I need a coat in {city} today? What's the weather there?",
+            ])
             return [turn(prompt.replacingOccurrences(of: "{city}", with: row.city), [weatherCall(row.city)], facts: [row.sky])]
         default:
             let row = decks.orders(&random)
@@ -150,10 +156,12 @@ package enum ToolsCorpus {
             let (from, to) = currencyPair(from: slot == 0 ? ["USD"] : ["EUR", "GBP"], &random)
             let amount = random.pick([20, 50, 75, 120, 250, 400, 1000])
             let value = ShopTables.converted(Double(amount), from: from, to: to)!
-            let prompt = random.pick(["How much is {amount} {from} in {to}?", "Convert {amount} {from} to {to}.", "I have {amount} {from}. What is that in {to}?"])
-                .replacingOccurrences(of: "{amount}", with: "\(amount)")
-                .replacingOccurrences(of: "{from}", with: from)
-                .replacingOccurrences(of: "{to}", with: to)
+            let prompt = random.pick([
+                "How much is {amount} {from} in {to}?", "Convert {amount} {from} to {to}.", "I have {amount} {from}. What is that in {to}?",
+            ])
+            .replacingOccurrences(of: "{amount}", with: "\(amount)")
+            .replacingOccurrences(of: "{from}", with: from)
+            .replacingOccurrences(of: "{to}", with: to)
             return [turn(prompt, [currencyCall(amount, from, to)], facts: [ShopTables.money(value)])]
         case 2:
             let row = decks.orders(&random)
@@ -170,16 +178,25 @@ package enum ToolsCorpus {
         switch slot % 3 {
         case 0:
             let stock = decks.stock(&random), place = decks.weather(&random)
-            return [turn("How many units of \(stock.sku) are in stock, and what's the weather in \(place.city)?",
-                         [stockCall(stock.sku), weatherCall(place.city)], facts: ["\(stock.units)", place.sky])]
+            return [
+                turn(
+                    "How many units of \(stock.sku) are in stock, and what's the weather in \(place.city)?",
+                    [stockCall(stock.sku), weatherCall(place.city)], facts: ["\(stock.units)", place.sky])
+            ]
         case 1:
             let order = decks.orders(&random), stock = decks.stock(&random)
-            return [turn("What is the status of order \(order.id)? Also, how many \(stock.sku) do we have in stock?",
-                         [orderCall(order.id), stockCall(stock.sku)], facts: [order.status, "\(stock.units)"])]
+            return [
+                turn(
+                    "What is the status of order \(order.id)? Also, how many \(stock.sku) do we have in stock?",
+                    [orderCall(order.id), stockCall(stock.sku)], facts: [order.status, "\(stock.units)"])
+            ]
         default:
             let pair = decks.weatherPair(&random)
-            return [turn("Compare today's weather in \(pair[0].city) and \(pair[1].city).",
-                         [weatherCall(pair[0].city), weatherCall(pair[1].city)], facts: [pair[0].sky, pair[1].sky])]
+            return [
+                turn(
+                    "Compare today's weather in \(pair[0].city) and \(pair[1].city).",
+                    [weatherCall(pair[0].city), weatherCall(pair[1].city)], facts: [pair[0].sky, pair[1].sky])
+            ]
         }
     }
 
@@ -220,9 +237,10 @@ package enum ToolsCorpus {
             let value = ShopTables.converted(order.total, from: "USD", to: to)!
             return [
                 turn("What was the total of order \(order.id)?", [orderCall(order.id)], facts: [ShopTables.money(order.total)]),
-                turn("What is that total in \(to)?",
-                     [Call(tool: "convertCurrency", arguments: ["amount": ShopTables.money(order.total), "from": "USD", "to": to])],
-                     facts: [ShopTables.money(value)]),
+                turn(
+                    "What is that total in \(to)?",
+                    [Call(tool: "convertCurrency", arguments: ["amount": ShopTables.money(order.total), "from": "USD", "to": to])],
+                    facts: [ShopTables.money(value)]),
             ]
         case 2:
             // The first result reused, no call needed.
@@ -265,11 +283,14 @@ package enum ToolsCorpus {
             preconditionFailure("no row of \(table) allowed")
         }
 
-        mutating func stock(_ random: inout CorpusRandom, where allowed: (((sku: String, units: Int, name: String)) -> Bool) = { _ in true }) -> (sku: String, units: Int, name: String) {
+        mutating func stock(_ random: inout CorpusRandom, where allowed: (((sku: String, units: Int, name: String)) -> Bool) = { _ in true }) -> (
+            sku: String, units: Int, name: String
+        ) {
             ShopTables.stock[deal("stock", count: ShopTables.stock.count, &random) { allowed(ShopTables.stock[$0]) }]
         }
 
-        mutating func weather(_ random: inout CorpusRandom, excluding excluded: String? = nil) -> (city: String, celsius: Int, sky: String, wind: Int) {
+        mutating func weather(_ random: inout CorpusRandom, excluding excluded: String? = nil) -> (city: String, celsius: Int, sky: String, wind: Int)
+        {
             ShopTables.weather[deal("weather", count: ShopTables.weather.count, &random) { ShopTables.weather[$0].city != excluded }]
         }
 

@@ -58,7 +58,8 @@ package enum ToolsEval {
     package static let serverMode = "fm serve"
 
     /// The session's instructions.
-    package static let instructions = "You are the assistant of a small online shop. Use the tools when a question needs the shop's live data (stock, orders, weather, exchange rates) and answer with the numbers they return. Answer other questions directly, without tools."
+    package static let instructions =
+        "You are the assistant of a small online shop. Use the tools when a question needs the shop's live data (stock, orders, weather, exchange rates) and answer with the numbers they return. Answer other questions directly, without tools."
 
     /// The tools every session has.
     package static var tools: [any Tool] { [GetStockTool(), GetWeatherTool(), ConvertCurrencyTool(), LookupOrderTool()] }
@@ -77,8 +78,9 @@ package enum ToolsEval {
         for item in items.prefix(options.limit ?? items.count) {
             records.append(await run(item, model: model, timeLimit: options.timeLimit))
         }
-        return ToolsRun(label: options.label, mode: options.mode, timeLimit: options.timeLimit, records: records,
-                        seconds: seconds(clock.now - start))
+        return ToolsRun(
+            label: options.label, mode: options.mode, timeLimit: options.timeLimit, records: records,
+            seconds: seconds(clock.now - start))
     }
 
     /// One item: its turns in one session, within `timeLimit` seconds together.

@@ -17,7 +17,9 @@ package enum ToolsReport {
             let records = run.records
             let errors = records.filter { $0.error != nil && !$0.timedOut }.count
             let latency = records.isEmpty ? 0 : records.map(\.seconds).reduce(0, +) / Double(records.count)
-            lines.append("| \(run.label) | \(run.mode) | \(records.count) | \(share(records.map(\.score.callsRight))) | \(share(records.map(\.score.answerUsesResult))) | **\(share(records.map(\.score.both)))** | \(share(records.map(\.score.noCallRight))) | \(errors) | \(records.filter(\.timedOut).count) | \(String(format: "%.2f", latency)) s |")
+            lines.append(
+                "| \(run.label) | \(run.mode) | \(records.count) | \(share(records.map(\.score.callsRight))) | \(share(records.map(\.score.answerUsesResult))) | **\(share(records.map(\.score.both)))** | \(share(records.map(\.score.noCallRight))) | \(errors) | \(records.filter(\.timedOut).count) | \(String(format: "%.2f", latency)) s |"
+            )
         }
         if !runs.isEmpty {
             lines += ["", "All right by kind:", ""]

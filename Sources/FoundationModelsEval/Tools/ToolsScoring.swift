@@ -103,7 +103,8 @@ package enum ToolsScoring {
     package static func matches(_ made: MadeCall, _ expected: ToolsItem.ExpectedCall) -> Bool {
         guard made.tool == expected.tool else { return false }
         guard let data = made.arguments.data(using: .utf8),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return false }
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return false }
         return expected.arguments.allSatisfy { key, value in
             guard let got = object[key] else { return false }
             return sameValue(got, value)

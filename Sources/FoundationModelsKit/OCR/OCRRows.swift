@@ -238,7 +238,8 @@ public struct OCRRows: Sendable, Hashable, CustomStringConvertible {
         if correctsSkew, let estimate = Self.estimatedSkew(usable, tolerance: tolerance), estimate != 0 {
             let corrected = Self.cluster(usable, tolerance: tolerance, skew: estimate)
             if corrected.map({ $0.map(\.index) }) != groups.map({ $0.map(\.index) }),
-               Self.misfit(corrected, tolerance: tolerance) < Self.misfit(groups, tolerance: tolerance) {
+                Self.misfit(corrected, tolerance: tolerance) < Self.misfit(groups, tolerance: tolerance)
+            {
                 groups = corrected
                 skew = estimate
             }
@@ -279,8 +280,9 @@ public struct OCRRows: Sendable, Hashable, CustomStringConvertible {
         var sum = 0.0
         for entry in entries {
             if !current.isEmpty,
-               abs(entry.key - sum / Double(current.count)) <= tolerance,
-               !current.contains(where: { stacked($0.word.box, entry.word.box) }) {
+                abs(entry.key - sum / Double(current.count)) <= tolerance,
+                !current.contains(where: { stacked($0.word.box, entry.word.box) })
+            {
                 current.append(entry)
                 sum += entry.key
             } else {
@@ -328,7 +330,8 @@ public struct OCRRows: Sendable, Hashable, CustomStringConvertible {
                 // Side by side (centres at least a character apart, boxes
                 // overlapping by at most one), close, and level enough.
                 guard character > 0, run >= character, gap >= -character, gap < wideGapCharacters * character,
-                      abs(rise) <= tolerance else { continue }
+                    abs(rise) <= tolerance
+                else { continue }
                 if nearest.map({ gap < $0.gap }) ?? true {
                     nearest = (gap, rise / run)
                 }

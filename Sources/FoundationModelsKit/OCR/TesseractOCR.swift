@@ -36,8 +36,10 @@ public struct TesseractOCR: Sendable {
         /// How long one image may take before the process is stopped.
         public var timeLimit: Duration
 
-        public init(executable: String = "tesseract", languages: String = "eng", pageSegmentationMode: Int = 6,
-                    threads: Int = 1, timeLimit: Duration = .seconds(60)) {
+        public init(
+            executable: String = "tesseract", languages: String = "eng", pageSegmentationMode: Int = 6,
+            threads: Int = 1, timeLimit: Duration = .seconds(60)
+        ) {
             self.executable = executable
             self.languages = languages
             self.pageSegmentationMode = pageSegmentationMode
@@ -59,17 +61,22 @@ public struct TesseractOCR: Sendable {
             throw OCRError(.imageUnreadable, "no readable image at \(image.path)")
         }
         guard let executable = Self.resolve(configuration.executable) else {
-            throw OCRError(.engineNotFound, "\(configuration.executable) was not found: install Tesseract (Debian and Ubuntu: apt-get install tesseract-ocr; macOS: brew install tesseract) or set the executable's path")
+            throw OCRError(
+                .engineNotFound,
+                "\(configuration.executable) was not found: install Tesseract (Debian and Ubuntu: apt-get install tesseract-ocr; macOS: brew install tesseract) or set the executable's path"
+            )
         }
         let arguments = [image.path, "-", "--psm", "\(configuration.pageSegmentationMode)", "-l", configuration.languages, "tsv"]
         let output: ChildProcess.Output
         do {
-            output = try await ChildProcess.run(executable, arguments, environment: ["OMP_THREAD_LIMIT": "\(max(configuration.threads, 1))"],
-                                                timeLimit: configuration.timeLimit)
+            output = try await ChildProcess.run(
+                executable, arguments, environment: ["OMP_THREAD_LIMIT": "\(max(configuration.threads, 1))"],
+                timeLimit: configuration.timeLimit)
         } catch {
             switch error {
             case .cannotStart(let reason): throw OCRError(.engineNotFound, "\(executable.path) could not be started: \(reason)")
-            case .timedOut: throw OCRError(.timedOut, "tesseract took longer than \(configuration.timeLimit) on \(image.lastPathComponent) and was stopped")
+            case .timedOut:
+                throw OCRError(.timedOut, "tesseract took longer than \(configuration.timeLimit) on \(image.lastPathComponent) and was stopped")
             case .cancelled: throw OCRError(.cancelled, "cancelled: tesseract was stopped")
             }
         }
@@ -95,8 +102,9 @@ public struct TesseractOCR: Sendable {
                 continue
             }
             guard fields.count >= 11, let level = Int(fields[0]),
-                  let left = Double(fields[6]), let top = Double(fields[7]),
-                  let width = Double(fields[8]), let height = Double(fields[9]) else {
+                let left = Double(fields[6]), let top = Double(fields[7]),
+                let width = Double(fields[8]), let height = Double(fields[9])
+            else {
                 throw OCRError(.malformedOutput, "a row of Tesseract's TSV output cannot be read: \(line.prefix(80))")
             }
             switch level {
@@ -105,8 +113,11 @@ public struct TesseractOCR: Sendable {
             case 5:
                 let text = fields.count > 11 ? fields[11...].joined(separator: "\t").trimmingCharacters(in: .whitespaces) : ""
                 guard !text.isEmpty else { continue }
-                guard let pageSize, let box = OCRWord.Box(pixelLeft: left, top: top, width: width, height: height,
-                                                          imageWidth: pageSize.width, imageHeight: pageSize.height) else {
+                guard let pageSize,
+                    let box = OCRWord.Box(
+                        pixelLeft: left, top: top, width: width, height: height,
+                        imageWidth: pageSize.width, imageHeight: pageSize.height)
+                else {
                     throw OCRError(.malformedOutput, "Tesseract's TSV output gives a word before a page of positive size")
                 }
                 let confidence = Double(fields[10]).flatMap { $0 < 0 ? nil : $0 / 100 }

@@ -157,7 +157,8 @@ package struct GuidedDecoder {
             for index in trie.children(of: node) {
                 let byte = trie.childByte(at: index)
                 guard let next = grammar.leafNext(leaf, state, byte),
-                      let longer = matcher.values.existingText(text, appending: byte), prefixes.contains(longer) else { continue }
+                    let longer = matcher.values.existingText(text, appending: byte), prefixes.contains(longer)
+                else { continue }
                 let child = trie.childNode(at: index)
                 judged.removeAll(keepingCapacity: true)
                 trie.forEachToken(endingAt: child) { judged.append($0) }
@@ -195,7 +196,10 @@ package struct GuidedDecoder {
     /// `alternative` and go on) that the stack below it accepts, among
     /// those `include` keeps; removes from `mask` the tokens longer than
     /// `remaining` first.
-    mutating func addExits(_ masks: LeafMasks, after alternative: Alternative, remaining: Int, into mask: inout TokenMask, where include: (LeafMasks.Exit) -> Bool = { _ in true }) {
+    mutating func addExits(
+        _ masks: LeafMasks, after alternative: Alternative, remaining: Int, into mask: inout TokenMask,
+        where include: (LeafMasks.Exit) -> Bool = { _ in true }
+    ) {
         if remaining < Int.max {
             // A token one byte longer fits only by ending in a quote (the
             // closing one, or an escaped one inside the string).
@@ -481,9 +485,10 @@ package struct GuidedDecoder {
     func tokens(spelling bytes: [UInt8]) -> [Int32]? {
         if bytes.isEmpty { return [] }
         if UTF8Boundary.incompleteSuffixLength(of: bytes) == 0, bytes.first.map({ $0 & 0xC0 != 0x80 }) ?? false,
-           let tokens = vocabulary.tokenize(bytes),
-           tokens.allSatisfy(vocabulary.spellsText),
-           tokens.flatMap({ vocabulary.tokens[Int($0)] }) == bytes {
+            let tokens = vocabulary.tokenize(bytes),
+            tokens.allSatisfy(vocabulary.spellsText),
+            tokens.flatMap({ vocabulary.tokens[Int($0)] }) == bytes
+        {
             return tokens
         }
         var tokens: [Int32] = []

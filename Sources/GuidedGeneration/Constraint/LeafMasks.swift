@@ -71,7 +71,8 @@ struct LeafMasks: Sendable {
             return
         }
         if start == TokenTrie.root, characters == nil, let textReach,
-           textReach.distances[Int(state) &* TextPlace.count &+ Int(TextPlace.boundary)] == Int32.max {
+            textReach.distances[Int(state) &* TextPlace.count &+ Int(TextPlace.boundary)] == Int32.max
+        {
             self = Self(textStaysFrom: state, automaton: automaton, vocabulary: vocabulary)
             return
         }
@@ -119,130 +120,171 @@ struct LeafMasks: Sendable {
         var written = [Int32](repeating: 0, count: counts ? states.count : 0)
         var byteStates = [Int32](repeating: 0, count: byShape ? states.count : 0)
         var byteWritten = [Int32](repeating: 0, count: byShape && counts ? states.count : 0)
-        byteTrie.withWalkTables { byteNodes in shapeTrie.withWalkTables { shapeNodes in
-        automaton.withTables { classes, transitions, flags in always.withUnsafeMutableWords { words in
-        states.withUnsafeMutableBufferPointer { states in written.withUnsafeMutableBufferPointer { written in
-        byteStates.withUnsafeMutableBufferPointer { byteStates in byteWritten.withUnsafeMutableBufferPointer { byteWritten in
-        splits.withUnsafeBufferPointer { splits in
-            @inline(__always) func insert(_ token: Int32) {
-                words[Int(token) >> 6] |= 1 << UInt64(Int(token) & 63)
-            }
-            /// Reads the nodes `first ..< end` of `trie`, whose parents
-            /// above `first` are `base` bytes deep, from `states[0]` (and
-            /// `written[0]`); with `byShape`, the shape trie, handing the
-            /// nodes whose class a state splits to the byte trie.
-            func walk(
-                _ trie: TokenTrie, _ nodes: TokenTrie.WalkTables, from first: Int, to end: Int, base: Int,
-                _ states: UnsafeMutableBufferPointer<Int32>, _ written: UnsafeMutableBufferPointer<Int32>, byShape: Bool, _ found: inout Found
-            ) {
-                var node = first
-                while node < end {
-                    let level = Int(nodes.depths[node]) - base
-                    let current = states[level - 1]
-                    let byte = nodes.bytes[node]
-                    if byShape, !splits.isEmpty, splits[Int(current) &* 4 &+ Int(byte >> 6)] >> UInt64(byte & 63) & 1 != 0 {
-                        // Bytes of this class lead to different states:
-                        // read the byte-trie nodes this node stands for.
-                        for index in Int(shapeTrie.sourceStart[node])..<Int(shapeTrie.sourceStart[node + 1]) {
-                            let source = Int(shapeTrie.sources[index])
-                            byteStates[0] = current
-                            if counts { byteWritten[0] = written[level - 1] }
-                            walk(byteTrie, byteNodes, from: source, to: Int(byteNodes.ends[source]), base: Int(byteNodes.depths[source]) - 1, byteStates, byteWritten, byShape: false, &found)
-                        }
-                        node = Int(nodes.ends[node])
-                        continue
-                    }
-                    let next = transitions[Int(current) &* classCount &+ Int(classes[Int(byte)])]
-                    guard next != ByteDFA.dead else {
-                        node = Int(nodes.ends[node])
-                        continue
-                    }
-                    var characters: Int32 = 0
-                    if counts {
-                        characters = written[level - 1]
-                        if startsCharacter[Int(current)], CharacterCounts.startsCharacter(byte) { characters += 1 }
-                        written[level] = characters
-                    }
-                    let ending = Int(nodes.firstToken[node])..<Int(nodes.firstToken[node + 1])
-                    for position in ending {
-                        let token = nodes.tokenList[position]
-                        insert(token)
-                        if counts {
-                            let least = characters + Int32(fewest[Int(next)])
-                            if least > 0 { found.byFewest.append((token, least)) }
-                            if most[Int(next)] != CharacterCounts.unlimited { found.byMost.append((token, characters + Int32(most[Int(next)]))) }
-                        }
-                    }
-                    let subtreeEndNode = Int(nodes.ends[node])
-                    if flags[Int(next)] & ByteDFA.finalFlag != 0 {
-                        for position in ending { found.closers.append(nodes.tokenList[position]) }
-                        // The leaf closes here; everything longer goes on past it.
-                        let offset = Int32(level + base)
-                        for position in ending.upperBound..<Int(nodes.subtreeEnd[node]) {
-                            found.exits.append(Exit(token: nodes.tokenList[position], offset: offset, characters: characters))
-                        }
-                        node = subtreeEndNode
-                        continue
-                    }
-                    guard subtreeEndNode > node + 1 else {
-                        node += 1
-                        continue
-                    }
-                    // (A state that loops on no byte, as in a counter or a
-                    // search, takes no subtree whole: its bytes are not read.)
-                    if !counts || startsCharacter[Int(next)], case let loop = loopBytes(next, splitting: byShape ? splits : nil, &found.loops), !loop.isEmpty,
-                       trie.bytesBelow(Int32(node)).isSubset(of: loop) {
-                        // (Bytes that loop between characters are ASCII
-                        // characters, one each; a state that loops has no
-                        // most.)
-                        let depth = Int32(level + base)
-                        for position in ending.upperBound..<Int(nodes.subtreeEnd[node]) {
-                            let token = nodes.tokenList[position]
-                            insert(token)
-                            if counts { found.byFewest.append((token, characters + nodes.tokenLengths[position] - depth + Int32(fewest[Int(next)]))) }
-                        }
-                        node = subtreeEndNode
-                        continue
-                    }
-                    if let textReach, !counts, case let place = trie.place(Int32(node)), place != TextPlace.notText,
-                       textReach.textStays(state: next, place: place, height: trie.height(Int32(node)), below: trie.bytesBelow(Int32(node))) {
-                        // No text as long as the longest token below, or of
-                        // the bytes below, can close or kill the string: every
-                        // text token stays inside it. The others are read
-                        // byte by byte.
-                        let below = trie.positionsBelow(Int32(node))
-                        var others = trie.nonTextPositions(in: below).makeIterator()
-                        var other = others.next().map(Int.init)
-                        for position in below {
-                            let token = nodes.tokenList[position]
-                            guard position == other else {
-                                insert(token)
-                                continue
+        byteTrie.withWalkTables { byteNodes in
+            shapeTrie.withWalkTables { shapeNodes in
+                automaton.withTables { classes, transitions, flags in
+                    always.withUnsafeMutableWords { words in
+                        states.withUnsafeMutableBufferPointer { states in
+                            written.withUnsafeMutableBufferPointer { written in
+                                byteStates.withUnsafeMutableBufferPointer { byteStates in
+                                    byteWritten.withUnsafeMutableBufferPointer { byteWritten in
+                                        splits.withUnsafeBufferPointer { splits in
+                                            @inline(__always) func insert(_ token: Int32) {
+                                                words[Int(token) >> 6] |= 1 << UInt64(Int(token) & 63)
+                                            }
+                                            /// Reads the nodes `first ..< end` of `trie`, whose parents
+                                            /// above `first` are `base` bytes deep, from `states[0]` (and
+                                            /// `written[0]`); with `byShape`, the shape trie, handing the
+                                            /// nodes whose class a state splits to the byte trie.
+                                            func walk(
+                                                _ trie: TokenTrie, _ nodes: TokenTrie.WalkTables, from first: Int, to end: Int, base: Int,
+                                                _ states: UnsafeMutableBufferPointer<Int32>, _ written: UnsafeMutableBufferPointer<Int32>,
+                                                byShape: Bool, _ found: inout Found
+                                            ) {
+                                                var node = first
+                                                while node < end {
+                                                    let level = Int(nodes.depths[node]) - base
+                                                    let current = states[level - 1]
+                                                    let byte = nodes.bytes[node]
+                                                    if byShape, !splits.isEmpty,
+                                                        splits[Int(current) &* 4 &+ Int(byte >> 6)] >> UInt64(byte & 63) & 1 != 0
+                                                    {
+                                                        // Bytes of this class lead to different states:
+                                                        // read the byte-trie nodes this node stands for.
+                                                        for index in Int(shapeTrie.sourceStart[node])..<Int(shapeTrie.sourceStart[node + 1]) {
+                                                            let source = Int(shapeTrie.sources[index])
+                                                            byteStates[0] = current
+                                                            if counts { byteWritten[0] = written[level - 1] }
+                                                            walk(
+                                                                byteTrie, byteNodes, from: source, to: Int(byteNodes.ends[source]),
+                                                                base: Int(byteNodes.depths[source]) - 1, byteStates, byteWritten, byShape: false,
+                                                                &found)
+                                                        }
+                                                        node = Int(nodes.ends[node])
+                                                        continue
+                                                    }
+                                                    let next = transitions[Int(current) &* classCount &+ Int(classes[Int(byte)])]
+                                                    guard next != ByteDFA.dead else {
+                                                        node = Int(nodes.ends[node])
+                                                        continue
+                                                    }
+                                                    var characters: Int32 = 0
+                                                    if counts {
+                                                        characters = written[level - 1]
+                                                        if startsCharacter[Int(current)], CharacterCounts.startsCharacter(byte) { characters += 1 }
+                                                        written[level] = characters
+                                                    }
+                                                    let ending = Int(nodes.firstToken[node])..<Int(nodes.firstToken[node + 1])
+                                                    for position in ending {
+                                                        let token = nodes.tokenList[position]
+                                                        insert(token)
+                                                        if counts {
+                                                            let least = characters + Int32(fewest[Int(next)])
+                                                            if least > 0 { found.byFewest.append((token, least)) }
+                                                            if most[Int(next)] != CharacterCounts.unlimited {
+                                                                found.byMost.append((token, characters + Int32(most[Int(next)])))
+                                                            }
+                                                        }
+                                                    }
+                                                    let subtreeEndNode = Int(nodes.ends[node])
+                                                    if flags[Int(next)] & ByteDFA.finalFlag != 0 {
+                                                        for position in ending { found.closers.append(nodes.tokenList[position]) }
+                                                        // The leaf closes here; everything longer goes on past it.
+                                                        let offset = Int32(level + base)
+                                                        for position in ending.upperBound..<Int(nodes.subtreeEnd[node]) {
+                                                            found.exits.append(
+                                                                Exit(token: nodes.tokenList[position], offset: offset, characters: characters))
+                                                        }
+                                                        node = subtreeEndNode
+                                                        continue
+                                                    }
+                                                    guard subtreeEndNode > node + 1 else {
+                                                        node += 1
+                                                        continue
+                                                    }
+                                                    // (A state that loops on no byte, as in a counter or a
+                                                    // search, takes no subtree whole: its bytes are not read.)
+                                                    if !counts || startsCharacter[Int(next)],
+                                                        case let loop = loopBytes(next, splitting: byShape ? splits : nil, &found.loops),
+                                                        !loop.isEmpty,
+                                                        trie.bytesBelow(Int32(node)).isSubset(of: loop)
+                                                    {
+                                                        // (Bytes that loop between characters are ASCII
+                                                        // characters, one each; a state that loops has no
+                                                        // most.)
+                                                        let depth = Int32(level + base)
+                                                        for position in ending.upperBound..<Int(nodes.subtreeEnd[node]) {
+                                                            let token = nodes.tokenList[position]
+                                                            insert(token)
+                                                            if counts {
+                                                                found.byFewest.append(
+                                                                    (
+                                                                        token,
+                                                                        characters + nodes.tokenLengths[position] - depth + Int32(fewest[Int(next)])
+                                                                    ))
+                                                            }
+                                                        }
+                                                        node = subtreeEndNode
+                                                        continue
+                                                    }
+                                                    if let textReach, !counts, case let place = trie.place(Int32(node)), place != TextPlace.notText,
+                                                        textReach.textStays(
+                                                            state: next, place: place, height: trie.height(Int32(node)),
+                                                            below: trie.bytesBelow(Int32(node)))
+                                                    {
+                                                        // No text as long as the longest token below, or of
+                                                        // the bytes below, can close or kill the string: every
+                                                        // text token stays inside it. The others are read
+                                                        // byte by byte.
+                                                        let below = trie.positionsBelow(Int32(node))
+                                                        var others = trie.nonTextPositions(in: below).makeIterator()
+                                                        var other = others.next().map(Int.init)
+                                                        for position in below {
+                                                            let token = nodes.tokenList[position]
+                                                            guard position == other else {
+                                                                insert(token)
+                                                                continue
+                                                            }
+                                                            other = others.next().map(Int.init)
+                                                            switch Self.read(
+                                                                spellings[Int(token)], from: level + base, state: next, classes, transitions, flags,
+                                                                classCount: classCount)
+                                                            {
+                                                            case .dies: break
+                                                            case .stays: insert(token)
+                                                            case .closes:
+                                                                insert(token)
+                                                                found.closers.append(token)
+                                                            case .exits(let offset): found.exits.append(Exit(token: token, offset: offset))
+                                                            }
+                                                        }
+                                                        node = subtreeEndNode
+                                                        continue
+                                                    }
+                                                    states[level] = next
+                                                    node += 1
+                                                }
+                                            }
+                                            states[0] = state
+                                            if byShape {
+                                                walk(
+                                                    shapeTrie, shapeNodes, from: Int(TokenTrie.root) + 1,
+                                                    to: Int(shapeTrie.subtreeEndNode(TokenTrie.root)), base: 0, states, written, byShape: true, &found
+                                                )
+                                            } else {
+                                                walk(
+                                                    byteTrie, byteNodes, from: Int(start) + 1, to: Int(byteTrie.subtreeEndNode(start)),
+                                                    base: Int(byteTrie.depth(start)), states, written, byShape: false, &found)
+                                            }
+                                        }
+                                    }
+                                }
                             }
-                            other = others.next().map(Int.init)
-                            switch Self.read(spellings[Int(token)], from: level + base, state: next, classes, transitions, flags, classCount: classCount) {
-                            case .dies: break
-                            case .stays: insert(token)
-                            case .closes:
-                                insert(token)
-                                found.closers.append(token)
-                            case .exits(let offset): found.exits.append(Exit(token: token, offset: offset))
-                            }
                         }
-                        node = subtreeEndNode
-                        continue
                     }
-                    states[level] = next
-                    node += 1
                 }
             }
-            states[0] = state
-            if byShape {
-                walk(shapeTrie, shapeNodes, from: Int(TokenTrie.root) + 1, to: Int(shapeTrie.subtreeEndNode(TokenTrie.root)), base: 0, states, written, byShape: true, &found)
-            } else {
-                walk(byteTrie, byteNodes, from: Int(start) + 1, to: Int(byteTrie.subtreeEndNode(start)), base: Int(byteTrie.depth(start)), states, written, byShape: false, &found)
-            }
-        } } } } } } } } }
+        }
         self.alwaysByFewest = Self.sortedByCharacters(found.byFewest)
         self.alwaysByMost = found.byMost.sorted { $0.characters < $1.characters }
         (self.exits, self.exitStart) = Self.grouped(found.exits, tokens: vocabulary.tokens)

@@ -261,8 +261,9 @@ extension GuidedDecoder {
         var index = 1
         while index < completion.count {
             if completion[index] == quote, completion[index - 1] == quote,
-               index < 2 || completion[index - 2] != UInt8(ascii: "\\"),
-               index + 1 >= completion.count || completion[index + 1] != UInt8(ascii: ":") {
+                index < 2 || completion[index - 2] != UInt8(ascii: "\\"),
+                index + 1 >= completion.count || completion[index + 1] != UInt8(ascii: ":")
+            {
                 count += 1
                 index += 2
             } else {
@@ -282,7 +283,8 @@ extension GuidedDecoder {
             let byte = content[index]
             var separator = byte == UInt8(ascii: " ")
             if byte == UInt8(ascii: "\\"), index + 1 < content.endIndex,
-               [UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r")].contains(content[index + 1]) {
+                [UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r")].contains(content[index + 1])
+            {
                 separator = true
                 index += 1
             }

@@ -52,7 +52,9 @@ package final class TokenConstraint: Sendable {
     }
 
     /// Compiles `root` (with `definitions`) for `vocabulary`.
-    package convenience init(root: SchemaNode, definitions: [SchemaDefinition], vocabulary: TokenVocabulary, layout: JSONLayout = .compact) throws(GuidedGenerationError) {
+    package convenience init(root: SchemaNode, definitions: [SchemaDefinition], vocabulary: TokenVocabulary, layout: JSONLayout = .compact)
+        throws(GuidedGenerationError)
+    {
         self.init(grammar: try GrammarCompiler.compile(root: root, definitions: definitions, layout: layout), vocabulary: vocabulary)
         // (`minItems` of `minItems`: a value no token budget could hold.)
         guard completions.nodeLength[Int(grammar.root)] <= ShortestCompletion.textLimit else {
@@ -91,7 +93,8 @@ package final class TokenConstraint: Sendable {
     /// schema with the same residual had them yet).
     private func automatonMasks(leaf: Int32, state: LeafState, node: Int32) -> LeafMasks {
         guard case .string(let automaton) = grammar.leaves[Int(leaf)], state.high == 0, state.low < UInt64(automaton.stateCount),
-              automaton.stateCount <= Self.sharedAutomatonStateLimit else {
+            automaton.stateCount <= Self.sharedAutomatonStateLimit
+        else {
             return walk(leaf: leaf, state: state, node: node)
         }
         let key = AutomatonMaskKey(residual: automaton.residual(from: Int32(truncatingIfNeeded: state.low)), node: node)

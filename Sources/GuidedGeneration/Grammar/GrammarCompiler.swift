@@ -85,7 +85,8 @@ package struct GrammarCompiler {
                     value = add(.anyOf([value, add(.leaf(SharedLeaf.null.rawValue))]))
                     isOptional = false
                 }
-                properties.append(.init(name: property.name, value: value, isOptional: isOptional, wordLimit: LengthHint.wordLimit(in: property.description)))
+                properties.append(
+                    .init(name: property.name, value: value, isOptional: isOptional, wordLimit: LengthHint.wordLimit(in: property.description)))
             }
             let extras = try extraKeys(of: object, declared: properties.map(\.name), at: path)
             if object.requiresAProperty, !object.representsNilExplicitly, properties.isEmpty {
@@ -93,9 +94,10 @@ package struct GrammarCompiler {
                 // declared properties, never extra keys.
                 throw .unsupportedGuide("\(path) must have a property but declares none")
             }
-            grammar.objects.append(.init(
-                properties: properties, extras: extras, keyTries: [],
-                requiresAProperty: object.requiresAProperty && !object.representsNilExplicitly))
+            grammar.objects.append(
+                .init(
+                    properties: properties, extras: extras, keyTries: [],
+                    requiresAProperty: object.requiresAProperty && !object.representsNilExplicitly))
             return add(.object(Int32(grammar.objects.count - 1)))
 
         case .string(let string):
@@ -213,7 +215,8 @@ package struct GrammarCompiler {
         var automata: [ByteDFA] = []
         for node in nodes {
             guard case .leaf(let leaf) = grammar.nodes[Int(node)], grammar.sharedLeaf(leaf) == nil,
-                  case .string(let automaton) = grammar.leaves[Int(leaf)] else { return nil }
+                case .string(let automaton) = grammar.leaves[Int(leaf)]
+            else { return nil }
             automata.append(automaton)
         }
         // A leaf is left where it is complete and nothing can follow it
@@ -222,7 +225,8 @@ package struct GrammarCompiler {
         // quoted strings, which end at their closing quote, are merged.
         guard automata.allSatisfy(\.isQuotedString) else { return nil }
         guard let union = try? ByteDFA.combine(automata, subject: "anyOf", workLimit: Self.mergeWorkLimit, accepts: { $0.contains(true) }),
-              union.start >= 0 else { return nil }
+            union.start >= 0
+        else { return nil }
         return add(.leaf(grammar.addLeaf(.string(union))))
     }
 
@@ -234,12 +238,15 @@ package struct GrammarCompiler {
     /// canonical strings that are not a declared property's name (and
     /// follow `propertyNames`), split by which `patternProperties` they
     /// match, so each key has exactly one value schema.
-    private mutating func extraKeys(of object: ObjectNode, declared: [String], at path: String) throws(GuidedGenerationError) -> [Grammar.ObjectShape.Extra] {
+    private mutating func extraKeys(of object: ObjectNode, declared: [String], at path: String) throws(GuidedGenerationError) -> [Grammar.ObjectShape
+        .Extra]
+    {
         guard object.isOpen else { return [] }
         do throws(GuidedGenerationError) {
             var universe = ByteDFA.canonicalString
             if let names = object.propertyNames {
-                universe = try ByteDFA.intersection([universe, try stringAutomaton(names, at: "\(path)/propertyNames") ?? universe], subject: "property names at \(path)")
+                universe = try ByteDFA.intersection(
+                    [universe, try stringAutomaton(names, at: "\(path)/propertyNames") ?? universe], subject: "property names at \(path)")
             }
             if !declared.isEmpty {
                 let names = try ByteDFA.jsonString(oneOf: declared)
@@ -272,7 +279,9 @@ package struct GrammarCompiler {
                             accepts[0] && (0..<patterns.count).allSatisfy { accepts[$0 + 1] == matched.contains($0) }
                         }
                         if !keys.isEmpty {
-                            throw GuidedGenerationError.unsupportedGuide("keys matching several patternProperties with different schemas (\(matched.map { object.patternProperties[$0].pattern }))")
+                            throw GuidedGenerationError.unsupportedGuide(
+                                "keys matching several patternProperties with different schemas (\(matched.map { object.patternProperties[$0].pattern }))"
+                            )
                         }
                         continue
                     }
@@ -282,7 +291,10 @@ package struct GrammarCompiler {
                     accepts[0] && (0..<patterns.count).allSatisfy { accepts[$0 + 1] == matched.contains($0) }
                 }
                 guard !keys.isEmpty else { continue }
-                let valueNode = try node(for: value, at: matched.isEmpty ? "\(path)/additionalProperties" : "\(path)/patternProperties/\(object.patternProperties[matched[0]].pattern)")
+                let valueNode = try node(
+                    for: value,
+                    at: matched.isEmpty ? "\(path)/additionalProperties" : "\(path)/patternProperties/\(object.patternProperties[matched[0]].pattern)"
+                )
                 let leaf = grammar.addLeaf(.string(keys))
                 extras.append(.init(key: leaf, value: valueNode))
             }
@@ -323,7 +335,9 @@ package struct GrammarCompiler {
             }
         }
         if let found = what(node) {
-            throw .unsupportedGuide("keyword \"uniqueItems\" at \(path)/uniqueItems: elements that may be \(found) cannot be compared token by token (strings, integers, booleans, null and constants can)")
+            throw .unsupportedGuide(
+                "keyword \"uniqueItems\" at \(path)/uniqueItems: elements that may be \(found) cannot be compared token by token (strings, integers, booleans, null and constants can)"
+            )
         }
     }
 
@@ -344,9 +358,11 @@ package struct GrammarCompiler {
             if let maximum = string.maximumLength, maximum < minimum {
                 throw .unsatisfiable("\(path): minLength \(minimum) is greater than maxLength \(maximum)")
             }
-            leaf = grammar.addLeaf(.counted(.free(
-                minimum: UInt64(max(minimum, 0)), maximum: string.maximumLength.map { UInt64(max($0, 0)) } ?? UInt64.max
-            )))
+            leaf = grammar.addLeaf(
+                .counted(
+                    .free(
+                        minimum: UInt64(max(minimum, 0)), maximum: string.maximumLength.map { UInt64(max($0, 0)) } ?? UInt64.max
+                    )))
         } else if bounded {
             guard let bounded = try boundedString(string, at: path) else { return SharedLeaf.anyString.rawValue }
             leaf = grammar.addLeaf(bounded)
@@ -404,8 +420,9 @@ package struct GrammarCompiler {
         // to the minimum.)
         guard minimum <= UInt64(PatternParser.maximumCount) else { return nil }
         guard let automaton = try stringAutomaton(free, at: path),
-              let characters = CharacterCounts(automaton, maximum: maximum),
-              characters.most[Int(automaton.start)] == CharacterCounts.unlimited else { return nil }
+            let characters = CharacterCounts(automaton, maximum: maximum),
+            characters.most[Int(automaton.start)] == CharacterCounts.unlimited
+        else { return nil }
         if let maximum, maximum < minimum {
             throw .unsatisfiable("\(path): minLength \(minimum) is greater than maxLength \(maximum)")
         }
@@ -455,8 +472,11 @@ package struct GrammarCompiler {
     /// process (``BuiltAutomata``, which keeps a lone pattern or length
     /// already): only errors name `path`.
     private func stringAutomaton(_ string: StringNode, at path: String) throws(GuidedGenerationError) -> ByteDFA? {
-        let constraints = [string.choices != nil || string.constant != nil, string.pattern != nil, string.format != nil,
-                           (string.minimumLength ?? 0) > 0 || string.maximumLength != nil, !string.excludedValues.isEmpty]
+        let constraints =
+            [
+                string.choices != nil || string.constant != nil, string.pattern != nil, string.format != nil,
+                (string.minimumLength ?? 0) > 0 || string.maximumLength != nil, !string.excludedValues.isEmpty,
+            ]
             .filter { $0 }.count + string.searchPatterns.count + string.excludedPatterns.count
         let kept = constraints > 1 || string.choices != nil
         if kept, let known = BuiltAutomata.known(.string(string)) { return known }
@@ -489,13 +509,16 @@ package struct GrammarCompiler {
                 if let maximum = string.maximumLength, maximum < minimum {
                     throw GuidedGenerationError.unsatisfiable("minLength \(minimum) is greater than maxLength \(maximum)")
                 }
-                let bounded = try ByteDFA.jsonString(length: min(minimum, PatternParser.maximumCount), string.maximumLength.flatMap { $0 > PatternParser.maximumCount ? nil : $0 })
+                let bounded = try ByteDFA.jsonString(
+                    length: min(minimum, PatternParser.maximumCount), string.maximumLength.flatMap { $0 > PatternParser.maximumCount ? nil : $0 })
                 if minimum > PatternParser.maximumCount || (string.maximumLength ?? 0) > PatternParser.maximumCount, !parts.isEmpty {
                     // Long bounds: enforced only where the other constraints
                     // already imply them.
                     let combined = try ByteDFA.intersection(parts, subject: "the string at \(path)")
-                    guard let longest = combined.longestLength(), longest <= (string.maximumLength ?? Int.max), minimum <= PatternParser.maximumCount else {
-                        throw GuidedGenerationError.unsupportedGuide("a length bound above \(PatternParser.maximumCount) together with a pattern, format or choices")
+                    guard let longest = combined.longestLength(), longest <= (string.maximumLength ?? Int.max), minimum <= PatternParser.maximumCount
+                    else {
+                        throw GuidedGenerationError.unsupportedGuide(
+                            "a length bound above \(PatternParser.maximumCount) together with a pattern, format or choices")
                     }
                 }
                 parts.append(bounded)
@@ -542,7 +565,8 @@ package struct GrammarCompiler {
                 case .leaf, .anyValue: value = true
                 case .object(let shape):
                     let object = grammar.objects[Int(shape)]
-                    value = object.properties.allSatisfy { $0.isOptional || productive[Int($0.value)] }
+                    value =
+                        object.properties.allSatisfy { $0.isOptional || productive[Int($0.value)] }
                         && (!object.requiresAProperty || object.properties.contains { productive[Int($0.value)] })
                 case .array(let item, let minimum, _):
                     value = minimum == 0 || productive[Int(item)]

@@ -53,7 +53,8 @@ package enum LengthHint {
         guard bytes.count >= 4 else { return false }
         for start in 0...(bytes.count - 4)
         where bytes[start] | 0x20 == UInt8(ascii: "w") && bytes[start + 1] | 0x20 == UInt8(ascii: "o")
-            && bytes[start + 2] | 0x20 == UInt8(ascii: "r") && bytes[start + 3] | 0x20 == UInt8(ascii: "d") {
+            && bytes[start + 2] | 0x20 == UInt8(ascii: "r") && bytes[start + 3] | 0x20 == UInt8(ascii: "d")
+        {
             return true
         }
         return false

@@ -94,11 +94,12 @@ extension GrammarCompiler {
         for tool in tools {
             let renames = Dictionary(tool.definitions.map { ($0.name, "\(tool.name).\($0.name)") }, uniquingKeysWith: { first, _ in first })
             for definition in tool.definitions {
-                definitions.append(SchemaDefinition(
-                    name: renames[definition.name] ?? definition.name,
-                    description: definition.description,
-                    node: definition.node.renamingReferences(renames)
-                ))
+                definitions.append(
+                    SchemaDefinition(
+                        name: renames[definition.name] ?? definition.name,
+                        description: definition.description,
+                        node: definition.node.renamingReferences(renames)
+                    ))
             }
             arguments.append(tool.arguments.renamingReferences(renames))
         }
@@ -108,10 +109,11 @@ extension GrammarCompiler {
         switch format.style {
         case .jsonArray:
             let calls = zip(tools, arguments).map { tool, arguments in
-                SchemaNode.object(ObjectNode(properties: [
-                    PropertyNode(name: "name", node: .string(StringNode(constant: tool.name))),
-                    PropertyNode(name: "arguments", node: arguments),
-                ]))
+                SchemaNode.object(
+                    ObjectNode(properties: [
+                        PropertyNode(name: "name", node: .string(StringNode(constant: tool.name))),
+                        PropertyNode(name: "arguments", node: arguments),
+                    ]))
             }
             let array = try compiler.node(
                 for: .array(ArrayNode(items: .anyOf(calls), minimumCount: 1, maximumCount: maximumCallsPerTurn)),
@@ -148,7 +150,9 @@ extension GrammarCompiler {
     /// (the last call) or the tail, a line break and the next call. The
     /// head and arguments nodes are shared by every position; only the
     /// choice after each call is repeated.
-    mutating func hermesCalls(tools: [ToolSchema], arguments: [SchemaNode], format: ToolCallFormat, maximum: Int) throws(GuidedGenerationError) -> Int32 {
+    mutating func hermesCalls(tools: [ToolSchema], arguments: [SchemaNode], format: ToolCallFormat, maximum: Int) throws(GuidedGenerationError)
+        -> Int32
+    {
         var values: [Int32] = []
         for (tool, schema) in zip(tools, arguments) {
             values.append(try node(for: schema, at: "#/toolCalls/\(tool.name)/arguments"))

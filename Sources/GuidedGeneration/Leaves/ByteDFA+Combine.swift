@@ -102,7 +102,9 @@ extension ByteDFA {
             for representative in representatives.indices {
                 for position in 0..<count {
                     let current = components[base + position]
-                    next[position] = current < 0 ? ByteDFA.dead
+                    next[position] =
+                        current < 0
+                        ? ByteDFA.dead
                         : table[offsets[position] + Int(current) * classCounts[position] + classes[representative * count + position]]
                 }
                 targets.append(try state(next))
@@ -129,7 +131,9 @@ extension ByteDFA {
     package static let maximumCombineWork = 1 << 25
 
     /// Strings every one of `automata` accepts.
-    package static func intersection(_ automata: [ByteDFA], subject: String, workLimit: Int = maximumCombineWork) throws(GuidedGenerationError) -> ByteDFA {
+    package static func intersection(_ automata: [ByteDFA], subject: String, workLimit: Int = maximumCombineWork) throws(GuidedGenerationError)
+        -> ByteDFA
+    {
         guard automata.count > 1 else { return automata[0] }
         return try combine(automata, subject: subject, workLimit: workLimit) { $0.allSatisfy { $0 } }
     }

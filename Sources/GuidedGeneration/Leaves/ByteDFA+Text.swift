@@ -26,7 +26,8 @@ extension ByteDFA {
     /// Any text that starts with none of `prefixes` (non-empty, ASCII): the
     /// automaton dies exactly when one of them is complete.
     package static func text(notStartingWithAnyOf prefixes: [[UInt8]]) -> ByteDFA {
-        precondition(!prefixes.isEmpty && prefixes.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 < 0x80 } }, "the prefixes are non-empty ASCII markers")
+        precondition(
+            !prefixes.isEmpty && prefixes.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 < 0x80 } }, "the prefixes are non-empty ASCII markers")
         do {
             var nfa = ByteNFA(stateLimit: maximumNFAStateCount, subject: "text")
             nfa.accept = try nfa.addState()

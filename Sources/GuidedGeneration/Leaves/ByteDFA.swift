@@ -63,7 +63,9 @@ package struct ByteDFA: Sendable, Hashable {
 
     /// Calls `body` with ``byteClasses``, ``transitions`` and ``flags`` as
     /// buffers, for loops that step through many bytes.
-    func withTables<Result>(_ body: (_ classes: UnsafeBufferPointer<UInt8>, _ transitions: UnsafeBufferPointer<Int32>, _ flags: UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    func withTables<Result>(
+        _ body: (_ classes: UnsafeBufferPointer<UInt8>, _ transitions: UnsafeBufferPointer<Int32>, _ flags: UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
         byteClasses.withUnsafeBufferPointer { classes in
             transitions.withUnsafeBufferPointer { transitions in
                 flags.withUnsafeBufferPointer { flags in body(classes, transitions, flags) }

@@ -66,7 +66,8 @@ struct CharacterCounts: Sendable, Hashable {
         var representatives: [UInt8] = []
         var signatures = Set<Int>()
         for byte in UInt8.min...UInt8.max {
-            let signature = Int(automaton.byteClasses[Int(byte)]) << 16 | Int(syntax.byteClasses[Int(byte)]) << 1 | (Self.startsCharacter(byte) ? 1 : 0)
+            let signature =
+                Int(automaton.byteClasses[Int(byte)]) << 16 | Int(syntax.byteClasses[Int(byte)]) << 1 | (Self.startsCharacter(byte) ? 1 : 0)
             if signatures.insert(signature).inserted { representatives.append(byte) }
         }
         var place = [Int32](repeating: ByteDFA.dead, count: stateCount)

@@ -345,7 +345,8 @@ private struct SubsetConstruction {
     mutating func spend(_ steps: Int) throws(GuidedGenerationError) {
         work += steps
         guard work <= TransitionTable.maximumSubsetWork else {
-            throw .unsupportedGuide("\(subject) is too large to enforce: building its automaton takes more than \(TransitionTable.maximumSubsetWork) steps")
+            throw .unsupportedGuide(
+                "\(subject) is too large to enforce: building its automaton takes more than \(TransitionTable.maximumSubsetWork) steps")
         }
     }
 
@@ -418,7 +419,9 @@ private struct SubsetConstruction {
             throw ByteNFA.tooLarge(subject, limit: stateLimit)
         }
         guard members.count + closureMembers.count <= TransitionTable.maximumSubsetEntries else {
-            throw .unsupportedGuide("\(subject) is too large to enforce: its automaton needs more than \(TransitionTable.maximumSubsetEntries) state-set entries to build")
+            throw .unsupportedGuide(
+                "\(subject) is too large to enforce: its automaton needs more than \(TransitionTable.maximumSubsetEntries) state-set entries to build"
+            )
         }
         let id = Int32(setHash.count)
         members.append(contentsOf: closureMembers)

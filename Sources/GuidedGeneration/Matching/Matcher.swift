@@ -104,7 +104,9 @@ struct Matcher {
                 if byte == UInt8(ascii: "\n") {
                     // An indented line: a key one level in, or the closing
                     // brace at the object's own level.
-                    let level = depth(below: record.parent) + (grammar.objects[shape].keyTries[trie].child(of: next, byte: UInt8(ascii: "}"), from: position) == nil ? 1 : 0)
+                    let level =
+                        depth(below: record.parent)
+                        + (grammar.objects[shape].keyTries[trie].child(of: next, byte: UInt8(ascii: "}"), from: position) == nil ? 1 : 0)
                     out.append(indentation(level, over: moved))
                 } else {
                     out.append(Alternative(top: moved))
@@ -148,7 +150,8 @@ struct Matcher {
                 }
             case .afterElement:
                 if byte == UInt8(ascii: ","), let item = grammar.element(of: frame.node, at: count),
-                   !grammar.isUnique(frame.node) || hasFreshValue(set: set, node: item) {
+                    !grammar.isUnique(frame.node) || hasFreshValue(set: set, node: item)
+                {
                     let next = push(.array(frame.node, count: count, phase: .afterComma, set: set), parent: record.parent)
                     out.append(expanded ? indentation(depth(below: record.parent) + 1, newline: true, over: next) : separated(next))
                 } else if count >= minimum {
@@ -392,7 +395,8 @@ struct Matcher {
         // kept, and hashed: its list is as long as the array).
         guard !(values.prefixes(of: array.frame.elementSet).contains(text) && values.contains(array.frame.elementSet, text)) else { return nil }
         let set = values.set(array.frame.elementSet, adding: text)
-        return Alternative(top: push(.array(array.frame.node, count: array.frame.elementCount + 1, phase: .afterElement, set: set), parent: array.parent))
+        return Alternative(
+            top: push(.array(array.frame.node, count: array.frame.elementCount + 1, phase: .afterElement, set: set), parent: array.parent))
     }
 
     /// Starts a value of `node` whose first byte is `byte`, above `parent`.

@@ -157,7 +157,9 @@ struct ShortestCompletion: Sendable {
     /// What finishing the object through outcome node `end` costs after
     /// its key's bytes: the value and the rest after it, or nothing.
     @inline(__always)
-    private static func cost(of end: Int32, in trie: KeyTrie, _ grammar: Grammar, shape: Int, length: [Int], rest: [[Int]], below base: Int = 0) -> Int {
+    private static func cost(of end: Int32, in trie: KeyTrie, _ grammar: Grammar, shape: Int, length: [Int], rest: [[Int]], below base: Int = 0)
+        -> Int
+    {
         let bytes = trie.depth(end) - base
         switch trie.outcome(end) {
         case .close, .none:
@@ -171,7 +173,9 @@ struct ShortestCompletion: Sendable {
     /// The cheapest way to finish an object from `node` of one of its key
     /// tries: the bytes to an outcome, plus the value and the rest after it.
     /// Of equal costs, the outcome whose bytes come last wins.
-    static func trieCost(_ grammar: Grammar, shape: Int, trieIndex: Int, from node: Int32, length: [Int], rest: [[Int]]) -> (cost: Int, path: [UInt8], outcome: KeyTrie.Outcome) {
+    static func trieCost(_ grammar: Grammar, shape: Int, trieIndex: Int, from node: Int32, length: [Int], rest: [[Int]]) -> (
+        cost: Int, path: [UInt8], outcome: KeyTrie.Outcome
+    ) {
         let trie = grammar.objects[shape].keyTries[grammar.objects[shape].keyTrie(Int32(trieIndex))]
         let position = Int32(trieIndex >> 1)
         var best: (cost: Int, node: Int32) = (infinity, -1)
@@ -216,7 +220,7 @@ struct ShortestCompletion: Sendable {
             let alphabet = Array("0123456789-.".utf8)
             while !number.isAccepting(current) {
                 guard path.count <= NumberConstraint.maximumLength,
-                      let (byte, next) = alphabet.lazy.compactMap({ byte in number.next(current, byte).map { (byte, $0) } }).first
+                    let (byte, next) = alphabet.lazy.compactMap({ byte in number.next(current, byte).map { (byte, $0) } }).first
                 else { return nil }
                 path.append(byte)
                 current = next
@@ -351,12 +355,14 @@ struct ShortestCompletion: Sendable {
                 }
                 result = bytes
             case .tuple where grammar.isUnique(node):
-                let (open, separator, close) = grammar.minimumCount(of: node) > 0 ? grammar.arrayPunctuation(node) : ([UInt8(ascii: "[")], [], [UInt8(ascii: "]")])
+                let (open, separator, close) =
+                    grammar.minimumCount(of: node) > 0 ? grammar.arrayPunctuation(node) : ([UInt8(ascii: "[")], [], [UInt8(ascii: "]")])
                 result = grammar.freshElements(of: node, from: 0, to: Int(grammar.minimumCount(of: node)), excluding: []).map { elements in
                     open + elements.joined(separator: separator) + close
                 }
             case .tuple:
-                let (open, separator, close) = grammar.minimumCount(of: node) > 0 ? grammar.arrayPunctuation(node) : ([UInt8(ascii: "[")], [], [UInt8(ascii: "]")])
+                let (open, separator, close) =
+                    grammar.minimumCount(of: node) > 0 ? grammar.arrayPunctuation(node) : ([UInt8(ascii: "[")], [], [UInt8(ascii: "]")])
                 var bytes: [UInt8]? = open
                 for index in 0..<grammar.minimumCount(of: node) {
                     if index > 0 { bytes? += separator }
@@ -426,7 +432,8 @@ extension Matcher {
             let record = arena[Int(alternative.top)]
             if record.frame.kind == .space {
                 // The whitespace left, then whatever the frame it leads to needs.
-                let whitespace = (record.frame.lineBreakDue ? [UInt8(ascii: "\n")] : []) + [UInt8](repeating: UInt8(ascii: " "), count: Int(record.frame.spaces))
+                let whitespace =
+                    (record.frame.lineBreakDue ? [UInt8(ascii: "\n")] : []) + [UInt8](repeating: UInt8(ascii: " "), count: Int(record.frame.spaces))
                 return try whitespace + completionBytes(of: Alternative(top: record.parent), table: table)
             }
         }
@@ -450,7 +457,9 @@ extension Matcher {
             let record = arena[Int(alternative.top)]
             let written = values.bytes(of: record.frame.elementText)
             let excluded = values.memberBytes(of: arena[Int(record.parent)].frame.elementSet)
-            guard let text = grammar.completions(of: alternative.leaf, from: alternative.leafState, after: written, count: 1, excluding: excluded).first else { throw .init() }
+            guard
+                let text = grammar.completions(of: alternative.leaf, from: alternative.leafState, after: written, count: 1, excluding: excluded).first
+            else { throw .init() }
             try append(Array(text[written.count...]))
             leafCount = bytes.count
             finished = (record.parent, text)
@@ -467,7 +476,9 @@ extension Matcher {
             case .value:
                 try append(table.text(frame.node))
             case .object:
-                let best = ShortestCompletion.trieCost(grammar, shape: Int(frame.node), trieIndex: Int(frame.keySlot), from: frame.keyNode, length: table.nodeLength, rest: table.restLength)
+                let best = ShortestCompletion.trieCost(
+                    grammar, shape: Int(frame.node), trieIndex: Int(frame.keySlot), from: frame.keyNode, length: table.nodeLength,
+                    rest: table.restLength)
                 // Part way through a key, the path closes its string first.
                 startsInString = ShortestCompletion.unescapedQuotes(in: best.path) % 2 == 1
                 try append(best.path)
@@ -537,7 +548,8 @@ extension Matcher {
                     var best: [UInt8]?
                     for extra in extras {
                         guard let key = ShortestCompletion.leafCompletion(grammar, extra.key, grammar.leafInitial(extra.key)),
-                              let value = try? table.text(extra.value) else { continue }
+                            let value = try? table.text(extra.value)
+                        else { continue }
                         let candidate = key + colon + value + closeObject
                         if best.map({ candidate.count < $0.count }) ?? true { best = candidate }
                     }
@@ -591,7 +603,10 @@ extension Matcher {
                 var excluded = values.memberBytes(of: frame.elementSet)
                 if let finished, finished.array == waiting { excluded.insert(finished.text) }
                 let start = Int(frame.elementCount) + 1
-                guard let elements = grammar.freshElements(of: frame.node, from: start, to: max(start, Int(grammar.minimumCount(of: frame.node))), excluding: excluded) else { throw .init() }
+                guard
+                    let elements = grammar.freshElements(
+                        of: frame.node, from: start, to: max(start, Int(grammar.minimumCount(of: frame.node))), excluding: excluded)
+                else { throw .init() }
                 for element in elements { try append(separator + element) }
                 try append(close)
             case .array:
@@ -664,7 +679,13 @@ extension ShortestCompletion {
             out.append(byte)
             index += 1
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {

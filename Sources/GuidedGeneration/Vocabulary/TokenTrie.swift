@@ -301,10 +301,11 @@ package struct TokenTrie: Sendable {
                         tokenList.withUnsafeBufferPointer { tokenList in
                             tokenLengths.withUnsafeBufferPointer { tokenLengths in
                                 subtreeEnd.withUnsafeBufferPointer { subtreeEnd in
-                                    body(WalkTables(
-                                        bytes: bytes, depths: depths, ends: ends, firstToken: firstToken, tokenList: tokenList,
-                                        tokenLengths: tokenLengths, subtreeEnd: subtreeEnd
-                                    ))
+                                    body(
+                                        WalkTables(
+                                            bytes: bytes, depths: depths, ends: ends, firstToken: firstToken, tokenList: tokenList,
+                                            tokenLengths: tokenLengths, subtreeEnd: subtreeEnd
+                                        ))
                                 }
                             }
                         }
@@ -412,12 +413,13 @@ package struct ByteSet: Hashable, Sendable {
 
     @inline(__always)
     package func contains(_ byte: UInt8) -> Bool {
-        let word = switch byte >> 6 {
-        case 0: words.0
-        case 1: words.1
-        case 2: words.2
-        default: words.3
-        }
+        let word =
+            switch byte >> 6 {
+            case 0: words.0
+            case 1: words.1
+            case 2: words.2
+            default: words.3
+            }
         return word >> UInt64(byte & 63) & 1 != 0
     }
 

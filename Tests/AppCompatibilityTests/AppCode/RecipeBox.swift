@@ -48,7 +48,10 @@ final class RecipeBox {
 
     func label(for recipe: Recipe) async {
         do {
-            let response = try await session.respond(to: Prompt { "Write a shelf label for"; recipe }, generating: Label.self)
+            let response = try await session.respond(
+                to: Prompt {
+                    "Write a shelf label for"; recipe
+                }, generating: Label.self)
             labels.append(response.content)
         } catch {
             failure = await classify(error)

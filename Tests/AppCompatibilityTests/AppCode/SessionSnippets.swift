@@ -1,6 +1,6 @@
 import FoundationModels
-import Testing
 import TestSupport
+import Testing
 
 /// Apple's documentation builds prompts and instructions from a string directly.
 @Suite("Prompts from strings")

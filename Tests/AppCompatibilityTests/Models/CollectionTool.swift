@@ -29,7 +29,8 @@ struct FindAlbumTool: Tool {
     let collection: [Album]
 
     func call(arguments: Arguments) async throws -> String {
-        let matches = collection
+        let matches =
+            collection
             .filter { $0.artist.localizedCaseInsensitiveContains(arguments.artist) }
             .filter { album in arguments.decade.map { album.year / 10 * 10 == $0 } ?? true }
             .prefix(arguments.limit)

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import TestSupport
 import Testing
+
 @testable import FoundationModelsServer
 
 /// fm serve's router driven in process (HummingbirdTesting's `.router`):

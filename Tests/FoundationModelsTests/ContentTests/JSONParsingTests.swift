@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FoundationModels
 
 extension ContentTests {
@@ -15,9 +16,11 @@ extension ContentTests {
             }
             #expect(keys == ["b", "a", "c"])
             #expect(properties["b"]?.kind == .number(1))
-            #expect(properties["a"]?.kind == .array([
-                GeneratedContent(kind: .bool(true)), GeneratedContent(kind: .null), GeneratedContent(kind: .string("x")),
-            ]))
+            #expect(
+                properties["a"]?.kind
+                    == .array([
+                        GeneratedContent(kind: .bool(true)), GeneratedContent(kind: .null), GeneratedContent(kind: .string("x")),
+                    ]))
             #expect(try properties["c"]?.value(Double.self, forProperty: "d") == -2.5)
             #expect(content.jsonString == #"{"b":1,"a":[true,null,"x"],"c":{"d":-2.5}}"#)
         }
@@ -42,10 +45,12 @@ extension ContentTests {
             #expect(content.jsonString == "[\"héllo 👋🏽 日本\"]")
         }
 
-        @Test("numbers keep their exact text", arguments: [
-            "0", "-0", "12", "-7", "1.5", "0.1", "1e3", "1E-2", "-2.5e+10", "123456789012345678901234567890",
-            "9007199254740993", "1e400",
-        ])
+        @Test(
+            "numbers keep their exact text",
+            arguments: [
+                "0", "-0", "12", "-7", "1.5", "0.1", "1e3", "1E-2", "-2.5e+10", "123456789012345678901234567890",
+                "9007199254740993", "1e400",
+            ])
         func numbers(text: String) throws {
             let content = try GeneratedContent(json: text)
             #expect(content.isComplete)
@@ -57,13 +62,15 @@ extension ContentTests {
             #expect(value == Double(text))
         }
 
-        @Test("compact documents print back identically", arguments: [
-            #"{}"#, #"[]"#, #""""#, #"null"#, #"true"#, #"false"#,
-            #"{"a":{"b":{"c":[1,[2,[3,{}]]]}},"z":""}"#,
-            #"["\"quoted\"","back\\slash","tab\tnew\nline","\u0001\u001f"]"#,
-            #"{"emoji":"😀","accent":"é","cjk":"中文"}"#,
-            #"[-0.5,1e-7,3.14159,-1,1000000]"#,
-        ])
+        @Test(
+            "compact documents print back identically",
+            arguments: [
+                #"{}"#, #"[]"#, #""""#, #"null"#, #"true"#, #"false"#,
+                #"{"a":{"b":{"c":[1,[2,[3,{}]]]}},"z":""}"#,
+                #"["\"quoted\"","back\\slash","tab\tnew\nline","\u0001\u001f"]"#,
+                #"{"emoji":"😀","accent":"é","cjk":"中文"}"#,
+                #"[-0.5,1e-7,3.14159,-1,1000000]"#,
+            ])
         func roundTrip(json: String) throws {
             let content = try GeneratedContent(json: json)
             #expect(content.jsonString == json)
@@ -105,10 +112,11 @@ extension ContentTests {
         @Test("structures print keys in orderedKeys order, then any unlisted keys sorted")
         func printingStructures() {
             let value = GeneratedContent(kind: .number(1))
-            let content = GeneratedContent(kind: .structure(
-                properties: ["x": value, "y": value, "b": value, "a": value],
-                orderedKeys: ["y", "x", "missing"]
-            ))
+            let content = GeneratedContent(
+                kind: .structure(
+                    properties: ["x": value, "y": value, "b": value, "a": value],
+                    orderedKeys: ["y", "x", "missing"]
+                ))
             #expect(content.jsonString == #"{"y":1,"x":1,"a":1,"b":1}"#)
         }
 

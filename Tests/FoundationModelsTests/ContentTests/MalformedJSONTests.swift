@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FoundationModels
 
 extension ContentTests {
@@ -22,11 +23,13 @@ extension ContentTests {
             }
         }
 
-        @Test("throws with the byte offset of the problem", arguments: [
-            (#"{"a" 1}"#, 5), (#"[1,]"#, 3), (#"{"a":1,}"#, 7), ("01", 1), ("-a", 1), ("tx", 1),
-            (#""a\qb""#, 2), ("[1 2]", 3), (#"{"a":1}}"#, 7), ("{1:2}", 1), ("1.x", 2), ("1e+x", 3),
-            ("[\"a\u{01}\"]", 3), (#""\u12G4""#, 5), ("@", 0), ("[1]x", 3), (#"{"é":1 x"#, 8), ("nulx", 3),
-        ])
+        @Test(
+            "throws with the byte offset of the problem",
+            arguments: [
+                (#"{"a" 1}"#, 5), (#"[1,]"#, 3), (#"{"a":1,}"#, 7), ("01", 1), ("-a", 1), ("tx", 1),
+                (#""a\qb""#, 2), ("[1 2]", 3), (#"{"a":1}}"#, 7), ("{1:2}", 1), ("1.x", 2), ("1e+x", 3),
+                ("[\"a\u{01}\"]", 3), (#""\u12G4""#, 5), ("@", 0), ("[1]x", 3), (#"{"é":1 x"#, 8), ("nulx", 3),
+            ])
         func offsets(json: String, offset: Int) throws {
             let error = try #require(Self.syntaxError(json))
             #expect(error.offset == offset, "\(json): \(error.message)")

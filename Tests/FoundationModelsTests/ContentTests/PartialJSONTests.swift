@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FoundationModels
 
 extension ContentTests {
@@ -85,20 +86,24 @@ extension ContentTests {
             #expect(try elements[1].value(String.self, forProperty: "q") == "y")
         }
 
-        @Test("members without a value yet are left out", arguments: [
-            (#"{"a""#, "{}"), (#"{"a":"#, "{}"), (#"{"a" :  "#, "{}"), (#"{"a":1,"b"#, #"{"a":1}"#),
-            (#"{"a":1,"#, #"{"a":1}"#), (#"{"#, "{}"), (#"["#, "[]"), (#"[1,"#, "[1]"),
-        ])
+        @Test(
+            "members without a value yet are left out",
+            arguments: [
+                (#"{"a""#, "{}"), (#"{"a":"#, "{}"), (#"{"a" :  "#, "{}"), (#"{"a":1,"b"#, #"{"a":1}"#),
+                (#"{"a":1,"#, #"{"a":1}"#), (#"{"#, "{}"), (#"["#, "[]"), (#"[1,"#, "[1]"),
+            ])
         func danglingMembers(input: String, expected: String) throws {
             let content = try GeneratedContent(json: input)
             #expect(content.jsonString == expected)
             #expect(!content.isComplete)
         }
 
-        @Test("unfinished numbers: kept when already a number, left out otherwise", arguments: [
-            (#"[1"#, "[1]"), (#"[-"#, "[]"), (#"[1."#, "[]"), (#"[1.5"#, "[1.5]"), (#"[1e"#, "[]"),
-            (#"[1e+"#, "[]"), (#"[1e+2"#, "[1e+2]"), (#"{"n":-12"#, #"{"n":-12}"#), (#"{"n":0"#, #"{"n":0}"#),
-        ])
+        @Test(
+            "unfinished numbers: kept when already a number, left out otherwise",
+            arguments: [
+                (#"[1"#, "[1]"), (#"[-"#, "[]"), (#"[1."#, "[]"), (#"[1.5"#, "[1.5]"), (#"[1e"#, "[]"),
+                (#"[1e+"#, "[]"), (#"[1e+2"#, "[1e+2]"), (#"{"n":-12"#, #"{"n":-12}"#), (#"{"n":0"#, #"{"n":0}"#),
+            ])
         func unfinishedNumbers(input: String, expected: String) throws {
             let content = try GeneratedContent(json: input)
             #expect(content.jsonString == expected)
@@ -123,18 +128,22 @@ extension ContentTests {
             #expect(try GeneratedContent(json: "12 ").isComplete)
         }
 
-        @Test("unfinished literals are left out", arguments: [
-            (#"[t"#, "[]"), (#"[tr"#, "[]"), (#"[fals"#, "[]"), (#"{"a":nu"#, "{}"), (#"[true"#, "[true]"),
-        ])
+        @Test(
+            "unfinished literals are left out",
+            arguments: [
+                (#"[t"#, "[]"), (#"[tr"#, "[]"), (#"[fals"#, "[]"), (#"{"a":nu"#, "{}"), (#"[true"#, "[true]"),
+            ])
         func unfinishedLiterals(input: String, expected: String) throws {
             let content = try GeneratedContent(json: input)
             #expect(content.jsonString == expected)
         }
 
-        @Test("escape sequences cut in the middle are left out", arguments: [
-            (#""abc\"#, "abc"), (#""abc\u"#, "abc"), (#""abc\u00"#, "abc"), (#""abc\ud83d"#, "abc"),
-            (#""abc\ud83d\"#, "abc"), (#""abc\ud83d\ude0"#, "abc"), (#""abc\ud83d\ude00"#, "abc😀"),
-        ])
+        @Test(
+            "escape sequences cut in the middle are left out",
+            arguments: [
+                (#""abc\"#, "abc"), (#""abc\u"#, "abc"), (#""abc\u00"#, "abc"), (#""abc\ud83d"#, "abc"),
+                (#""abc\ud83d\"#, "abc"), (#""abc\ud83d\ude0"#, "abc"), (#""abc\ud83d\ude00"#, "abc😀"),
+            ])
         func unfinishedEscapes(input: String, expected: String) throws {
             let content = try GeneratedContent(json: input)
             #expect(content.kind == .string(expected))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FoundationModels
 
 /// Hand-written conversions shaped like the ones `@Generable` generates.
@@ -91,17 +92,19 @@ extension ContentTests {
             #expect(context.codingPath.map(\.intValue) == [nil, 2, nil])
         }
 
-        @Test("errors name the path for every kind of failure", arguments: [
-            (#"{"cards":[{"question":"a"}]}"#, "cards[0].answer", "cards[0].answer: required property is missing"),
-            (#"{}"#, "cards", "cards: required property is missing"),
-            (#"{"cards":"none"}"#, "cards", "cards: expected an array, found a string"),
-            (#"{"cards":[null]}"#, "cards[0]", #"cards[0]: expected a structure with the property "question", found null"#),
-            (#"{"cards":[{"question":"a","answer":null}]}"#, "cards[0].answer", "cards[0].answer: expected a string, found null"),
-            (#"{"cards":[],"scores":[[1],[2,2.5]]}"#, "scores[1][1]", "scores[1][1]: expected an integer, found the number 2.5"),
-            (#"{"cards":[],"scores":[[1e30]]}"#, "scores[0][0]", "scores[0][0]: expected an integer within Int's range, found 1e30"),
-            (#"{"cards":[{"question":"a","answer":"b","hint":true}]}"#, "cards[0].hint", "cards[0].hint: expected a string, found a boolean"),
-            (#"[1]"#, "", #"expected a structure with the property "cards", found an array"#),
-        ])
+        @Test(
+            "errors name the path for every kind of failure",
+            arguments: [
+                (#"{"cards":[{"question":"a"}]}"#, "cards[0].answer", "cards[0].answer: required property is missing"),
+                (#"{}"#, "cards", "cards: required property is missing"),
+                (#"{"cards":"none"}"#, "cards", "cards: expected an array, found a string"),
+                (#"{"cards":[null]}"#, "cards[0]", #"cards[0]: expected a structure with the property "question", found null"#),
+                (#"{"cards":[{"question":"a","answer":null}]}"#, "cards[0].answer", "cards[0].answer: expected a string, found null"),
+                (#"{"cards":[],"scores":[[1],[2,2.5]]}"#, "scores[1][1]", "scores[1][1]: expected an integer, found the number 2.5"),
+                (#"{"cards":[],"scores":[[1e30]]}"#, "scores[0][0]", "scores[0][0]: expected an integer within Int's range, found 1e30"),
+                (#"{"cards":[{"question":"a","answer":"b","hint":true}]}"#, "cards[0].hint", "cards[0].hint: expected a string, found a boolean"),
+                (#"[1]"#, "", #"expected a structure with the property "cards", found an array"#),
+            ])
         func paths(json: String, path: String, message: String) throws {
             let error = Self.decodingError { _ = try CardSet(GeneratedContent(json: json)) }
             let described = try #require(Self.describe(error))

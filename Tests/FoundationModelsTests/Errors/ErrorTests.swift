@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FoundationModels
 
 @Suite struct ErrorTests {
@@ -49,7 +50,8 @@ import Testing
     @Test func catchPatternsFromAppsCompile() async {
         func failing() throws {
             throw GenerationError.refusal(
-                .init(transcriptEntries: [.response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "I can't help with that."))]))]),
+                .init(transcriptEntries: [.response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "I can't help with that."))]))]
+                ),
                 Self.context
             )
         }
@@ -70,7 +72,8 @@ import Testing
         let entries: [Transcript.Entry] = [
             .prompt(Transcript.Prompt(segments: [.text(.init(content: "Do something bad."))])),
             .response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "First."))])),
-            .response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "I won't do that,")), .text(.init(content: "it is unsafe."))])),
+            .response(
+                Transcript.Response(assetIDs: [], segments: [.text(.init(content: "I won't do that,")), .text(.init(content: "it is unsafe."))])),
         ]
         let refusal = GenerationError.Refusal(transcriptEntries: entries)
         let explanation = try await refusal.explanation
@@ -87,7 +90,7 @@ import Testing
 
     @Test func refusalExplanationStream() async throws {
         let refusal = GenerationError.Refusal(transcriptEntries: [
-            .response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "Not allowed."))])),
+            .response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "Not allowed."))]))
         ])
         var snapshots: [String] = []
         for try await snapshot in refusal.explanationStream {

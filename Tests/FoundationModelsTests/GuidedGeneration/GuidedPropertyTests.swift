@@ -1,8 +1,9 @@
 import Foundation
 import GuidedGeneration
 import PropertyBased
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 extension OnDeviceTests {
@@ -69,7 +70,9 @@ extension OnDeviceTests {
                                 let mask = decoder.allowedTokens()
                                 let accepted = mask.contains(token) && decoder.accept(token)
                                 guard accepted else {
-                                    Issue.record("seed \(seed): token \(index) of \(document) refused after \(String(decoding: decoder.output, as: UTF8.self))")
+                                    Issue.record(
+                                        "seed \(seed): token \(index) of \(document) refused after \(String(decoding: decoder.output, as: UTF8.self))"
+                                    )
                                     break
                                 }
                             }
@@ -93,7 +96,10 @@ extension OnDeviceTests {
                 if !forced.isEmpty {
                     for token in forced {
                         let accepted = decoder.accept(token)
-                        try #require(accepted, "forced token \(token) \(constraint.vocabulary.tokens[Int(token)]) refused after \(String(decoding: decoder.output, as: UTF8.self))")
+                        try #require(
+                            accepted,
+                            "forced token \(token) \(constraint.vocabulary.tokens[Int(token)]) refused after \(String(decoding: decoder.output, as: UTF8.self))"
+                        )
                     }
                     used += forced.count
                     continue

@@ -1,6 +1,7 @@
 import Foundation
 import GuidedGeneration
 import TestSupport
+
 @testable import FoundationModels
 
 /// Random schemas of every supported shape, and random valid documents of a
@@ -27,15 +28,20 @@ struct RandomSchemas {
         var recursive: String?
         if Bool.random(using: &random) {
             let name = "Node"
-            definitions.append(SchemaDefinition(name: name, node: .object(ObjectNode(properties: [
-                PropertyNode(name: "label", node: .string(StringNode(choices: ["x", "y", "z"]))),
-                PropertyNode(name: "children", node: .array(ArrayNode(items: .reference(name), maximumCount: 2)), isOptional: true),
-            ]))))
+            definitions.append(
+                SchemaDefinition(
+                    name: name,
+                    node: .object(
+                        ObjectNode(properties: [
+                            PropertyNode(name: "label", node: .string(StringNode(choices: ["x", "y", "z"]))),
+                            PropertyNode(name: "children", node: .array(ArrayNode(items: .reference(name), maximumCount: 2)), isOptional: true),
+                        ]))))
             recursive = name
         }
         var properties: [PropertyNode] = []
         for index in 0..<Int.random(in: 1...4, using: &random) {
-            properties.append(PropertyNode(name: "p\(index)", node: node(depth: 2, reference: recursive), isOptional: Int.random(in: 0..<4, using: &random) == 0))
+            properties.append(
+                PropertyNode(name: "p\(index)", node: node(depth: 2, reference: recursive), isOptional: Int.random(in: 0..<4, using: &random) == 0))
         }
         let root = SchemaNode.object(ObjectNode(properties: properties, representsNilExplicitly: Int.random(in: 0..<4, using: &random) == 0))
         return GenerationSchema(name: "Random", description: nil, root: root, definitions: definitions, isNamedType: true)
@@ -49,7 +55,10 @@ struct RandomSchemas {
         case 2: return .string(StringNode(pattern: Self.patterns.randomElement(using: &random)!.pattern))
         case 3:
             let low = Int.random(in: -50...50, using: &random)
-            return .integer(NumberNode(minimum: Bool.random(using: &random) ? Double(low) : nil, maximum: Bool.random(using: &random) ? Double(low + Int.random(in: 0...200, using: &random)) : nil))
+            return .integer(
+                NumberNode(
+                    minimum: Bool.random(using: &random) ? Double(low) : nil,
+                    maximum: Bool.random(using: &random) ? Double(low + Int.random(in: 0...200, using: &random)) : nil))
         case 4:
             let low = Double(Int.random(in: -500...500, using: &random)) / 100
             return .number(NumberNode(minimum: low, maximum: low + Double(Int.random(in: 0...1000, using: &random)) / 100))
@@ -57,11 +66,15 @@ struct RandomSchemas {
         case 6: return .string(StringNode(constant: Self.words.randomElement(using: &random)!))
         case 7:
             let minimum = Int.random(in: 0...2, using: &random)
-            return .array(ArrayNode(items: node(depth: depth - 1, reference: reference), minimumCount: minimum, maximumCount: minimum + Int.random(in: 0...2, using: &random)))
+            return .array(
+                ArrayNode(
+                    items: node(depth: depth - 1, reference: reference), minimumCount: minimum,
+                    maximumCount: minimum + Int.random(in: 0...2, using: &random)))
         case 8:
             var properties: [PropertyNode] = []
             for index in 0..<Int.random(in: 0...3, using: &random) {
-                properties.append(PropertyNode(name: "k\(index)", node: node(depth: depth - 1, reference: reference), isOptional: Bool.random(using: &random)))
+                properties.append(
+                    PropertyNode(name: "k\(index)", node: node(depth: depth - 1, reference: reference), isOptional: Bool.random(using: &random)))
             }
             return .object(ObjectNode(properties: properties))
         case 9:

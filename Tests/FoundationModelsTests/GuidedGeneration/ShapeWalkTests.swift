@@ -1,5 +1,6 @@
-@testable import GuidedGeneration
 import Testing
+
+@testable import GuidedGeneration
 
 extension OnDeviceTests {
     /// The mask walk over the tokens' shapes (``ByteShape``), over the
@@ -44,9 +45,12 @@ extension OnDeviceTests {
                     let bytes = LeafMasks(automaton: automaton, state: state, vocabulary: vocabulary, characters: characters)
                     #expect(shapes.always == bytes.always, "\(node), state \(state): always")
                     #expect(Set(shapes.closers) == Set(bytes.closers), "\(node), state \(state): closers")
-                    #expect(Set(shapes.exits.map { [$0.token, $0.offset, $0.characters] }) == Set(bytes.exits.map { [$0.token, $0.offset, $0.characters] }))
+                    #expect(
+                        Set(shapes.exits.map { [$0.token, $0.offset, $0.characters] })
+                            == Set(bytes.exits.map { [$0.token, $0.offset, $0.characters] }))
                     #expect(shapes.exitStart == bytes.exitStart, "\(node), state \(state): exits by byte")
-                    #expect(Set(shapes.alwaysByFewest.map { [$0.token, $0.characters] }) == Set(bytes.alwaysByFewest.map { [$0.token, $0.characters] }))
+                    #expect(
+                        Set(shapes.alwaysByFewest.map { [$0.token, $0.characters] }) == Set(bytes.alwaysByFewest.map { [$0.token, $0.characters] }))
                     #expect(Set(shapes.alwaysByMost.map { [$0.token, $0.characters] }) == Set(bytes.alwaysByMost.map { [$0.token, $0.characters] }))
                     if !splits.isEmpty, splits[Int(state) * 4..<Int(state) * 4 + 4].contains(where: { $0 != 0 }) { split += 1 }
                 }
@@ -56,7 +60,9 @@ extension OnDeviceTests {
 
         @Test func theShapeTrieIsAFractionOfTheByteTrie() async throws {
             let vocabulary = try await GuidedProperties.vocabulary()
-            #expect(vocabulary.shapeTrie.nodeCount * 3 < vocabulary.trie.nodeCount, "\(vocabulary.shapeTrie.nodeCount) shapes, \(vocabulary.trie.nodeCount) nodes")
+            #expect(
+                vocabulary.shapeTrie.nodeCount * 3 < vocabulary.trie.nodeCount,
+                "\(vocabulary.shapeTrie.nodeCount) shapes, \(vocabulary.trie.nodeCount) nodes")
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import LlamaKit
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 /// LoRA adapters the tests make for the model under test, with
@@ -69,7 +70,8 @@ extension OnDeviceTests {
     struct AdapterTests {
         /// The model's next-token logits for `prompt`, in a context applying `adapters`.
         func logits(_ model: LlamaModel, _ prompt: String, adapters: [(adapter: LlamaAdapter, scale: Float)]) throws -> [Float] {
-            let context = try LlamaBatchContext(model: model, parameters: .init(contextLength: 128, batchSize: 128, threads: 2), sequences: 1, adapters: adapters)
+            let context = try LlamaBatchContext(
+                model: model, parameters: .init(contextLength: 128, batchSize: 128, threads: 2), sequences: 1, adapters: adapters)
             let tokens = try model.vocabulary.tokenize(prompt, addSpecial: true, parseSpecial: false)
             let rows = try context.decode([.init(sequence: 0, position: 0, tokens: tokens[...], computesLogits: true)])
             return Array(try context.logits(row: try #require(rows.first ?? nil)))
@@ -110,7 +112,9 @@ extension OnDeviceTests {
                 Issue.record("a model file was taken for an adapter"); return
             }
             #expect(notAdapter.debugDescription.contains("not a LoRA adapter"))
-            guard case .invalidAsset? = await assetError({ _ = try SystemLanguageModel.Adapter(fileURL: URL(fileURLWithPath: "/nonexistent/a.gguf")) }) else {
+            guard
+                case .invalidAsset? = await assetError({ _ = try SystemLanguageModel.Adapter(fileURL: URL(fileURLWithPath: "/nonexistent/a.gguf")) })
+            else {
                 Issue.record("a missing file was accepted"); return
             }
             // Made for another model: refused by compile(), naming what differs.

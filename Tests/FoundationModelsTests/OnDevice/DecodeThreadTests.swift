@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import FoundationModels
 
 /// The thread every local model's decodes run on, without a model: one body

@@ -1,6 +1,7 @@
 import Foundation
 import LlamaKit
 import Testing
+
 @testable import FoundationModels
 
 /// `LlamaError` is LlamaKit's, a module callers cannot import: every case

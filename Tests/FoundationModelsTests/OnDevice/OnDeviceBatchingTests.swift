@@ -1,7 +1,8 @@
 import Foundation
 import LlamaKit
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 extension OnDeviceTests {

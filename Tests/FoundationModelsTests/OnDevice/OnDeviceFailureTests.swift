@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 extension OnDeviceTests {
@@ -64,7 +65,8 @@ extension OnDeviceTests {
         @Test func aSecondRequestDuringTheFirstThrowsConcurrentRequests() async throws {
             try OnDevice.requireModel()
             let session = LanguageModelSession()
-            async let first = session.respond(to: "Count from one to twenty.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 60))
+            async let first = session.respond(
+                to: "Count from one to twenty.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 60))
             while !session.isResponding { await Task.yield() }
             await #expect {
                 try await session.respond(to: "Hello")
@@ -195,7 +197,9 @@ extension OnDeviceTests {
             let answers = try await withThrowingTaskGroup(of: String.self) { group in
                 for (index, session) in sessions.enumerated() {
                     group.addTask {
-                        try await session.respond(to: "Say the number \(index).", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8)).content
+                        try await session.respond(
+                            to: "Say the number \(index).", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8)
+                        ).content
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 /// Whether llama.cpp found a GPU in this process (its GPU backend and a device).
@@ -63,7 +64,9 @@ extension OnDeviceTests {
                 #expect(!answer.isEmpty, "\(prompt): the GPU gave no answer")
                 if answer != expected { differences.append("\(prompt): the GPU said \(answer), the CPU \(expected)") }
             }
-            #expect(differences.count <= 1, "\(differences.count) of \(Self.prompts.count) greedy answers differ from the CPU's: \(differences.joined(separator: " | "))")
+            #expect(
+                differences.count <= 1,
+                "\(differences.count) of \(Self.prompts.count) greedy answers differ from the CPU's: \(differences.joined(separator: " | "))")
         }
 
         @Test func typedAnswersAreValid() async throws {

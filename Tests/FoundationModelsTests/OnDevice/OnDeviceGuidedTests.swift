@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 /// A city with a string the model would not end on its own within a small
@@ -73,7 +74,7 @@ extension OnDeviceTests {
             #expect(city.landmarks.count == 2)
             // The transcript holds the structured answer.
             guard case .response(let entry) = try #require(session.transcript.last),
-                  case .structure(let segment) = try #require(entry.segments.first)
+                case .structure(let segment) = try #require(entry.segments.first)
             else {
                 Issue.record("expected a structured response entry")
                 return
@@ -144,14 +145,17 @@ extension OnDeviceTests {
             #expect(SystemLanguageModel.Configuration(environment: ["FOUNDATION_MODELS_SCHEMA_DETAIL": "terse"]).forcedSchemaDetail == nil)
             let outlined = SystemLanguageModel(configuration: configuration)
             let transcript = Transcript(entries: [
-                .prompt(Transcript.Prompt(segments: [.text(.init(content: "Describe Rome."))],
-                                          responseFormat: Transcript.ResponseFormat(schema: GuidedCity.generationSchema))),
+                .prompt(
+                    Transcript.Prompt(
+                        segments: [.text(.init(content: "Describe Rome."))],
+                        responseFormat: Transcript.ResponseFormat(schema: GuidedCity.generationSchema)))
             ])
             let full = try await SystemLanguageModel.default.renderedInput(for: transcript).text
             let outline = try await outlined.renderedInput(for: transcript).text
             #expect(full.contains("Population in millions") && full.contains("\"landmarks\""), "\(full)")
             #expect(!outline.contains("Population in millions") && outline.contains("\"landmarks\""), "\(outline)")
-            let response = try await LanguageModelSession(model: outlined).respond(to: "Describe Rome.", generating: GuidedCity.self, options: Self.options)
+            let response = try await LanguageModelSession(model: outlined).respond(
+                to: "Describe Rome.", generating: GuidedCity.self, options: Self.options)
             #expect(response.content.landmarks.count == 2)
             #expect((0...40).contains(response.content.population))
         }
@@ -165,8 +169,9 @@ extension OnDeviceTests {
             let configuration = OnDevice.configuration(pacesStrings: false)
             let engine = OnDeviceEngine.shared(for: configuration)
             let before = engine.statistics.withLock { $0 }
-            let session = LanguageModelSession(model: SystemLanguageModel(configuration: configuration),
-                                               instructions: "You describe cities at great length.")
+            let session = LanguageModelSession(
+                model: SystemLanguageModel(configuration: configuration),
+                instructions: "You describe cities at great length.")
             let options = GenerationOptions(samplingMode: .random(top: 40, seed: 3), maximumResponseTokens: 40)
             let response = try await session.respond(to: "Describe London in detail.", generating: GuidedEssay.self, options: options)
             #expect(response.usage.output.totalTokenCount <= 40)
@@ -204,9 +209,11 @@ extension OnDeviceTests {
 
         @Test func anUnsatisfiableSchemaIsADecodingFailure() async throws {
             try OnDevice.requireModel()
-            let impossible = DynamicGenerationSchema(name: "Impossible", properties: [
-                .init(name: "value", schema: .init(type: Int.self, guides: [.minimum(5), .maximum(3)])),
-            ])
+            let impossible = DynamicGenerationSchema(
+                name: "Impossible",
+                properties: [
+                    .init(name: "value", schema: .init(type: Int.self, guides: [.minimum(5), .maximum(3)]))
+                ])
             let schema = try GenerationSchema(root: impossible, dependencies: [])
             await #expect {
                 _ = try await LanguageModelSession().respond(to: "Go.", schema: schema)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 @Generable(description: "Notes for a traveller")
@@ -53,7 +54,8 @@ extension OnDeviceTests {
         @Test func stringsEndWithoutABudgetAndAimAtAStatedWordLimit() async throws {
             try OnDevice.requireModel()
             let session = LanguageModelSession(instructions: "You write short insights about record crates.")
-            let prompt = "Crate: Miles Davis - Kind of Blue (1959); John Coltrane - A Love Supreme (1965); Bill Evans - Sunday at the Village Vanguard (1961)."
+            let prompt =
+                "Crate: Miles Davis - Kind of Blue (1959); John Coltrane - A Love Supreme (1965); Bill Evans - Sunday at the Village Vanguard (1961)."
             let response = try await session.respond(to: prompt, generating: CrateNotes.self, options: GenerationOptions(samplingMode: .greedy))
             let crate = response.content
             // A stated limit is a target: the snippet may finish its
@@ -96,13 +98,17 @@ extension OnDeviceTests {
         @Test func receiptNumbersComeFromTheReceipt() async throws {
             try OnDevice.requireModel()
             let receipts: [(text: String, total: Double, volume: Double, price: Double)] = [
-                ("SHELL STATION 1234 MAIN ST\nPUMP 04  12:31\nUNLEADED 95\nVOLUME 30.15 L\nPRICE/L 1.493\nTOTAL EUR 45.01\nVISA ****1234", 45.01, 30.15, 1.493),
+                (
+                    "SHELL STATION 1234 MAIN ST\nPUMP 04  12:31\nUNLEADED 95\nVOLUME 30.15 L\nPRICE/L 1.493\nTOTAL EUR 45.01\nVISA ****1234", 45.01,
+                    30.15, 1.493
+                ),
                 ("ARAL\nReceipt no 88812\nDiesel  42.70 l  x 1.659 EUR/l\nAMOUNT DUE 70.84\nThank you", 70.84, 42.70, 1.659),
                 ("BP Express 0042\n07/11/2026 08:02\nFUEL SALE\n  Gallons 11.204\n  Price/Gal 3.459\nSALE $38.75\nAUTH 553102", 38.75, 11.204, 3.459),
             ]
             for receipt in receipts {
                 let session = LanguageModelSession(instructions: "You read fuel receipts. Copy numbers exactly as printed.")
-                let response = try await session.respond(to: receipt.text, generating: ReceiptValues.self, options: GenerationOptions(samplingMode: .greedy))
+                let response = try await session.respond(
+                    to: receipt.text, generating: ReceiptValues.self, options: GenerationOptions(samplingMode: .greedy))
                 let values = response.content
                 #expect(abs(values.totalAmount - receipt.total) <= receipt.total * 0.01, "\(response.rawContent.jsonString) for\n\(receipt.text)")
                 #expect(abs(values.volume - receipt.volume) <= receipt.volume * 0.01, "\(response.rawContent.jsonString) for\n\(receipt.text)")

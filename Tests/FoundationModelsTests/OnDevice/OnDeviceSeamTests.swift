@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 extension OnDeviceTests {
@@ -57,7 +58,8 @@ extension OnDeviceTests {
         @Test func configuredModelsCoexistAndUnloadGivesTheMemoryBack() async throws {
             try OnDevice.requireModel()
             let environment = ProcessInfo.processInfo.environment
-            let largerPath = environment["FOUNDATION_MODELS_FAST_MODEL"]
+            let largerPath =
+                environment["FOUNDATION_MODELS_FAST_MODEL"]
                 ?? SystemLanguageModel.Configuration.installedFastModelFile.path
             try #require(FileManager.default.fileExists(atPath: largerPath), "needs the fast model (make setup): \(largerPath)")
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 /// Every test on the real model. They share one engine — its weights and its
@@ -21,9 +22,10 @@ extension OnDevice {
         contextSize: Int? = nil,
         pacesStrings: Bool = true
     ) -> SystemLanguageModel {
-        SystemLanguageModel(configuration: configuration(
-            path: path, contexts: contexts, maximumQueuedRequests: maximumQueuedRequests,
-            contextSize: contextSize, pacesStrings: pacesStrings))
+        SystemLanguageModel(
+            configuration: configuration(
+                path: path, contexts: contexts, maximumQueuedRequests: maximumQueuedRequests,
+                contextSize: contextSize, pacesStrings: pacesStrings))
     }
 
     /// The engine configuration behind ``model(path:contexts:maximumQueuedRequests:contextSize:pacesStrings:)``.

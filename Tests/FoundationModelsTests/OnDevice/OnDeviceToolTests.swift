@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 /// Reports a flight's status; the argument is a flight number by pattern.
@@ -171,14 +172,16 @@ extension OnDeviceTests {
             let outputs: [Transcript.Entry] = [("call_1", "17 units"), ("call_2", "5 units")].map { id, text in
                 .toolOutput(Transcript.ToolOutput(id: id, toolName: "getStock", segments: [.text(Transcript.TextSegment(content: text))]))
             }
-            let transcript = Transcript(entries: [
-                .prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "How many units of ABC-123 and XY-9 do we have?"))])),
-                .toolCalls(Transcript.ToolCalls(calls)),
-            ] + outputs)
+            let transcript = Transcript(
+                entries: [
+                    .prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "How many units of ABC-123 and XY-9 do we have?"))])),
+                    .toolCalls(Transcript.ToolCalls(calls)),
+                ] + outputs)
             let messages = rendering.messages(for: transcript)
             #expect(messages.map(\.role) == ["user", "assistant", "user"])
-            #expect(messages.last?.content == "<tool_response>\n17 units\n</tool_response>\n<tool_response>\n5 units\n</tool_response>"
-                + ChatRendering.toolResultsNote)
+            #expect(
+                messages.last?.content == "<tool_response>\n17 units\n</tool_response>\n<tool_response>\n5 units\n</tool_response>"
+                    + ChatRendering.toolResultsNote)
         }
 
         @Test func aToolWithoutSchemaInInstructionsIsStillCallable() async throws {
@@ -365,12 +368,13 @@ extension OnDeviceTests.Tools {
         try OnDevice.requireModel()
         let tool = MeetingFlightTool()
         // An example of two calls in the model's own format.
-        let example = switch try await OnDeviceEngine.shared(for: .default).loaded().rendering.toolFormat.style {
-        case .jsonArray:
-            #"<tool_call>[{"name": "flightStatus", "arguments": {"flightNumber": "AB1"}}, {"name": "flightStatus", "arguments": {"flightNumber": "CD2"}}]</tool_call>"#
-        case .hermes:
-            #"<tool_call>\#n{"name": "flightStatus", "arguments": {"flightNumber": "AB1"}}\#n</tool_call>\#n<tool_call>\#n{"name": "flightStatus", "arguments": {"flightNumber": "CD2"}}\#n</tool_call>"#
-        }
+        let example =
+            switch try await OnDeviceEngine.shared(for: .default).loaded().rendering.toolFormat.style {
+            case .jsonArray:
+                #"<tool_call>[{"name": "flightStatus", "arguments": {"flightNumber": "AB1"}}, {"name": "flightStatus", "arguments": {"flightNumber": "CD2"}}]</tool_call>"#
+            case .hermes:
+                #"<tool_call>\#n{"name": "flightStatus", "arguments": {"flightNumber": "AB1"}}\#n</tool_call>\#n<tool_call>\#n{"name": "flightStatus", "arguments": {"flightNumber": "CD2"}}\#n</tool_call>"#
+            }
         let instructions = "You check flights. For several flights, call flightStatus once per flight, all in one turn, like \(example)"
         let session = LanguageModelSession(tools: [tool], instructions: instructions)
         // Room for two calls in the spaced layout (about 25 tokens each):

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FoundationModels
 
 /// How a turn's generated text is sorted into answer text and tool calls,
@@ -43,10 +44,13 @@ struct ToolCallRouterTests {
         }
         let (streamed, turn) = try Self.route(pieces)
         #expect(streamed.isEmpty)
-        #expect(turn == .toolCalls([
-            .init(name: "findAlbum", arguments: #"{"artist":"Miles","limit":2}"#),
-            .init(name: "price", arguments: "{}"),
-        ], tokenCount: pieces.count))
+        #expect(
+            turn
+                == .toolCalls(
+                    [
+                        .init(name: "findAlbum", arguments: #"{"artist":"Miles","limit":2}"#),
+                        .init(name: "price", arguments: "{}"),
+                    ], tokenCount: pieces.count))
         // Rendering the calls gives back the text the model generated.
         guard case .toolCalls(let calls, _) = turn else { return }
         #expect(ToolCallRouter.block(calls) == block)
@@ -68,7 +72,10 @@ struct HermesToolCallRouterTests {
             .init(name: "price", arguments: "{}"),
         ]
         let text = ToolCallRouter.block(calls, format: .hermes)
-        #expect(text == "<tool_call>\n{\"name\": \"findAlbum\", \"arguments\": {\"artist\":\"Miles\",\"limit\":2}}\n</tool_call>\n<tool_call>\n{\"name\": \"price\", \"arguments\": {}}\n</tool_call>")
+        #expect(
+            text
+                == "<tool_call>\n{\"name\": \"findAlbum\", \"arguments\": {\"artist\":\"Miles\",\"limit\":2}}\n</tool_call>\n<tool_call>\n{\"name\": \"price\", \"arguments\": {}}\n</tool_call>"
+        )
         var router = ToolCallRouter(format: .hermes)
         var streamed: [String] = []
         for character in text {
@@ -91,10 +98,13 @@ extension HermesToolCallRouterTests {
         let text = "{\"name\": \"findAlbum\", \"arguments\": {\"artist\":\"Miles\"}}\n{\"name\": \"price\", \"arguments\": {}}"
         #expect(router.route("{\"na", tokenCount: 1) == nil, "could still be a call")
         #expect(router.route(String(text.dropFirst(4)), tokenCount: 1) == nil)
-        #expect(try router.finish() == .toolCalls([
-            .init(name: "findAlbum", arguments: #"{"artist":"Miles"}"#),
-            .init(name: "price", arguments: "{}"),
-        ], tokenCount: 2))
+        #expect(
+            try router.finish()
+                == .toolCalls(
+                    [
+                        .init(name: "findAlbum", arguments: #"{"artist":"Miles"}"#),
+                        .init(name: "price", arguments: "{}"),
+                    ], tokenCount: 2))
     }
 
     @Test func proseStartingWithABraceStreams() throws {
@@ -110,8 +120,9 @@ extension HermesToolCallRouterTests {
 /// offered tools with valid arguments.
 @Suite("Tool calls written as text, on device")
 struct WrittenToolCallTests {
-    static let stock = try! GenerationSchema(jsonSchema: GeneratedContent(
-        json: #"{"type":"object","properties":{"sku":{"type":"string","pattern":"^[A-Z]{2}-[0-9]{3}$"}},"required":["sku"]}"#))
+    static let stock = try! GenerationSchema(
+        jsonSchema: GeneratedContent(
+            json: #"{"type":"object","properties":{"sku":{"type":"string","pattern":"^[A-Z]{2}-[0-9]{3}$"}},"required":["sku"]}"#))
     static let tools = [Transcript.ToolDefinition(name: "getStock", description: "Units in stock.", parameters: stock)]
     static let fenced = "```json\n{\n  \"name\": \"getStock\",\n  \"arguments\": {\n    \"sku\": \"AB-123\"\n  }\n}\n```"
 
@@ -133,8 +144,12 @@ struct WrittenToolCallTests {
     @Test func writtenCallsToOfferedToolsWithValidArgumentsAreCalls() {
         #expect(OnDeviceExecutor.writtenCalls(in: Self.fenced, tools: Self.tools) == [.init(name: "getStock", arguments: #"{"sku":"AB-123"}"#)])
         #expect(OnDeviceExecutor.writtenCalls(in: " {\"name\": \"getStock\", \"arguments\": {\"sku\": \"AB-123\"}}", tools: Self.tools)?.count == 1)
-        #expect(OnDeviceExecutor.writtenCalls(in: Self.fenced.replacingOccurrences(of: "getStock", with: "getPrice"), tools: Self.tools) == nil, "not offered")
-        #expect(OnDeviceExecutor.writtenCalls(in: Self.fenced.replacingOccurrences(of: "AB-123", with: "ab123"), tools: Self.tools) == nil, "breaks the pattern")
+        #expect(
+            OnDeviceExecutor.writtenCalls(in: Self.fenced.replacingOccurrences(of: "getStock", with: "getPrice"), tools: Self.tools) == nil,
+            "not offered")
+        #expect(
+            OnDeviceExecutor.writtenCalls(in: Self.fenced.replacingOccurrences(of: "AB-123", with: "ab123"), tools: Self.tools) == nil,
+            "breaks the pattern")
         #expect(OnDeviceExecutor.writtenCalls(in: Self.fenced + "\nThis returns the stock.", tools: Self.tools) == nil, "more than calls")
         #expect(OnDeviceExecutor.writtenCalls(in: "We have 17 units.", tools: Self.tools) == nil)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FoundationModels
 
 @Suite("UTF-8 accumulation")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FoundationModels
 
 @Suite struct OptionsTests {
@@ -53,11 +54,14 @@ import Testing
     @Test func jsonShape() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let options = GenerationOptions(samplingMode: .random(top: 50, seed: 42), temperature: 0.5, maximumResponseTokens: 10, toolCallingMode: .allowed)
-        #expect(String(decoding: try encoder.encode(options), as: UTF8.self)
-            == #"{"maximumResponseTokens":10,"samplingMode":{"k":50,"seed":42,"type":"topK"},"temperature":0.5,"toolCallingMode":"allowed"}"#)
+        let options = GenerationOptions(
+            samplingMode: .random(top: 50, seed: 42), temperature: 0.5, maximumResponseTokens: 10, toolCallingMode: .allowed)
+        #expect(
+            String(decoding: try encoder.encode(options), as: UTF8.self)
+                == #"{"maximumResponseTokens":10,"samplingMode":{"k":50,"seed":42,"type":"topK"},"temperature":0.5,"toolCallingMode":"allowed"}"#)
         #expect(String(decoding: try encoder.encode(GenerationOptions()), as: UTF8.self) == "{}")
-        #expect(String(decoding: try encoder.encode(GenerationOptions(samplingMode: .greedy)), as: UTF8.self) == #"{"samplingMode":{"type":"greedy"}}"#)
+        #expect(
+            String(decoding: try encoder.encode(GenerationOptions(samplingMode: .greedy)), as: UTF8.self) == #"{"samplingMode":{"type":"greedy"}}"#)
     }
 
     @Test func badJSONNamesThePath() {

@@ -12,10 +12,12 @@ struct PromptCity: Generable, Equatable {
     }
 
     static var generationSchema: GenerationSchema {
-        GenerationSchema(type: PromptCity.self, description: "A city", properties: [
-            GenerationSchema.Property(name: "name", description: "Its name", type: String.self),
-            GenerationSchema.Property(name: "population", type: Int.self),
-        ])
+        GenerationSchema(
+            type: PromptCity.self, description: "A city",
+            properties: [
+                GenerationSchema.Property(name: "name", description: "Its name", type: String.self),
+                GenerationSchema.Property(name: "population", type: Int.self),
+            ])
     }
 
     init(_ content: GeneratedContent) throws {

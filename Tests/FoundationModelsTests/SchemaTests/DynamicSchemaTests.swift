@@ -1,19 +1,24 @@
 import Foundation
 import Testing
+
 @testable import FoundationModels
 
 /// Dynamic schemas shared by several tests.
 enum DynamicSchemas {
-    static let book = DynamicGenerationSchema(name: "Book", description: "A book", properties: [
-        .init(name: "title", schema: .init(type: String.self)),
-        .init(name: "year", description: "Year published", schema: .init(type: Int.self, guides: [.range(1450...2100)])),
-        .init(name: "genre", schema: .init(name: "BookGenre", anyOf: ["novel", "poetry"]), isOptional: true),
-    ])
+    static let book = DynamicGenerationSchema(
+        name: "Book", description: "A book",
+        properties: [
+            .init(name: "title", schema: .init(type: String.self)),
+            .init(name: "year", description: "Year published", schema: .init(type: Int.self, guides: [.range(1450...2100)])),
+            .init(name: "genre", schema: .init(name: "BookGenre", anyOf: ["novel", "poetry"]), isOptional: true),
+        ])
 
-    static let library = DynamicGenerationSchema(name: "Library", properties: [
-        .init(name: "books", schema: .init(arrayOf: .init(referenceTo: "Book"), minimumElements: 1, maximumElements: 10)),
-        .init(name: "motto", schema: .null, isOptional: true),
-    ])
+    static let library = DynamicGenerationSchema(
+        name: "Library",
+        properties: [
+            .init(name: "books", schema: .init(arrayOf: .init(referenceTo: "Book"), minimumElements: 1, maximumElements: 10)),
+            .init(name: "motto", schema: .null, isOptional: true),
+        ])
 }
 
 extension SchemaTests {
@@ -22,16 +27,19 @@ extension SchemaTests {
         @Test("references resolve to definitions; nested named schemas are defined too")
         func resolution() throws {
             let schema = try GenerationSchema(root: DynamicSchemas.library, dependencies: [DynamicSchemas.book])
-            let expected = ##"{"title":"Library","type":"object","properties":{"books":{"type":"array","items":{"$ref":"#/$defs/Book"},"minItems":1,"maxItems":10},"motto":{"type":"null"}},"required":["books"],"additionalProperties":false,"x-order":["books","motto"],"$defs":{"Book":{"description":"A book","type":"object","properties":{"title":{"type":"string"},"year":{"description":"Year published","type":"integer","minimum":1450,"maximum":2100},"genre":{"type":"string","enum":["novel","poetry"]}},"required":["title","year"],"additionalProperties":false,"x-order":["title","year","genre"]}}}"##
+            let expected =
+                ##"{"title":"Library","type":"object","properties":{"books":{"type":"array","items":{"$ref":"#/$defs/Book"},"minItems":1,"maxItems":10},"motto":{"type":"null"}},"required":["books"],"additionalProperties":false,"x-order":["books","motto"],"$defs":{"Book":{"description":"A book","type":"object","properties":{"title":{"type":"string"},"year":{"description":"Year published","type":"integer","minimum":1450,"maximum":2100},"genre":{"type":"string","enum":["novel","poetry"]}},"required":["title","year"],"additionalProperties":false,"x-order":["title","year","genre"]}}}"##
             #expect(SchemaTests.json(schema) == expected)
             #expect(schema.name == "Library")
         }
 
         @Test("a named string choice used as a property is written inline, as Apple writes it")
         func namedStringChoiceInline() throws {
-            let root = DynamicGenerationSchema(name: "Edit", properties: [
-                .init(name: "op", schema: .init(name: "Operation", anyOf: ["insert", "delete"])),
-            ])
+            let root = DynamicGenerationSchema(
+                name: "Edit",
+                properties: [
+                    .init(name: "op", schema: .init(name: "Operation", anyOf: ["insert", "delete"]))
+                ])
             let schema = try GenerationSchema(root: root, dependencies: [])
             func member(_ content: GeneratedContent?, _ key: String) -> GeneratedContent? {
                 guard case .structure(let properties, _)? = content?.kind else { return nil }
@@ -40,18 +48,22 @@ extension SchemaTests {
             let document = try GeneratedContent(json: SchemaTests.json(schema))
             let op = try #require(member(member(document, "properties"), "op"))
             #expect(member(op, "type") == GeneratedContent(kind: .string("string")))
-            #expect(member(op, "enum") == GeneratedContent(kind: .array([GeneratedContent(kind: .string("insert")), GeneratedContent(kind: .string("delete"))])))
+            #expect(
+                member(op, "enum")
+                    == GeneratedContent(kind: .array([GeneratedContent(kind: .string("insert")), GeneratedContent(kind: .string("delete"))])))
             #expect(member(op, "$ref") == nil)
             #expect(member(document, "$defs") == nil)
         }
 
         @Test("any-of schemas, Generable types and recursion")
         func anyOfAndRecursion() throws {
-            let node = DynamicGenerationSchema(name: "Node", description: "A tree node", properties: [
-                .init(name: "label", schema: .init(type: String.self, guides: [.anyOf(["x", "y"])])),
-                .init(name: "next", schema: .init(name: "NextOrEnd", anyOf: [.init(referenceTo: "Node"), .null]), isOptional: true),
-                .init(name: "owner", schema: .init(type: Person.self)),
-            ])
+            let node = DynamicGenerationSchema(
+                name: "Node", description: "A tree node",
+                properties: [
+                    .init(name: "label", schema: .init(type: String.self, guides: [.anyOf(["x", "y"])])),
+                    .init(name: "next", schema: .init(name: "NextOrEnd", anyOf: [.init(referenceTo: "Node"), .null]), isOptional: true),
+                    .init(name: "owner", schema: .init(type: Person.self)),
+                ])
             let schema = try GenerationSchema(root: node, dependencies: [])
             #expect(schema.definitions.map(\.name) == ["NextOrEnd", "Node", "Person"])
             #expect(schema.resolve("NextOrEnd") == .anyOf([.reference("Node"), .null]))
@@ -63,9 +75,11 @@ extension SchemaTests {
         @Test("the same schema value used twice is defined once")
         func sharedDefinition() throws {
             let address = DynamicGenerationSchema(name: "Place", properties: [.init(name: "city", schema: .init(type: String.self))])
-            let root = DynamicGenerationSchema(name: "Trip", properties: [
-                .init(name: "from", schema: address), .init(name: "to", schema: address),
-            ])
+            let root = DynamicGenerationSchema(
+                name: "Trip",
+                properties: [
+                    .init(name: "from", schema: address), .init(name: "to", schema: address),
+                ])
             let schema = try GenerationSchema(root: root, dependencies: [address])
             #expect(schema.definitions.map(\.name) == ["Place"])
         }
@@ -78,11 +92,16 @@ extension SchemaTests {
 
         @Test("representNilExplicitly carries through")
         func explicitNil() throws {
-            let root = DynamicGenerationSchema(name: "R", representNilExplicitlyInGeneratedContent: true, properties: [
-                .init(name: "x", schema: .init(type: Bool.self), isOptional: true),
-            ])
+            let root = DynamicGenerationSchema(
+                name: "R", representNilExplicitlyInGeneratedContent: true,
+                properties: [
+                    .init(name: "x", schema: .init(type: Bool.self), isOptional: true)
+                ])
             let schema = try GenerationSchema(root: root, dependencies: [])
-            #expect(SchemaTests.json(schema) == #"{"title":"R","type":"object","properties":{"x":{"anyOf":[{"type":"boolean"},{"type":"null"}]}},"required":["x"],"additionalProperties":false,"x-order":["x"]}"#)
+            #expect(
+                SchemaTests.json(schema)
+                    == #"{"title":"R","type":"object","properties":{"x":{"anyOf":[{"type":"boolean"},{"type":"null"}]}},"required":["x"],"additionalProperties":false,"x-order":["x"]}"#
+            )
         }
     }
 
@@ -107,7 +126,8 @@ extension SchemaTests {
             let first = DynamicGenerationSchema(name: "Thing", properties: [.init(name: "a", schema: .init(type: Int.self))])
             let second = DynamicGenerationSchema(name: "Thing", properties: [.init(name: "b", schema: .init(type: Int.self))])
             let root = DynamicGenerationSchema(name: "Root", properties: [.init(name: "t", schema: .init(referenceTo: "Thing"))])
-            guard case .duplicateType(let schema, let type, _) = Self.error({ try GenerationSchema(root: root, dependencies: [first, second]) }) else {
+            guard case .duplicateType(let schema, let type, _) = Self.error({ try GenerationSchema(root: root, dependencies: [first, second]) })
+            else {
                 Issue.record("expected duplicateType")
                 return
             }
@@ -127,9 +147,11 @@ extension SchemaTests {
 
         @Test("a repeated property: duplicateProperty")
         func duplicateProperty() {
-            let root = DynamicGenerationSchema(name: "Root", properties: [
-                .init(name: "a", schema: .init(type: Int.self)), .init(name: "a", schema: .init(type: String.self)),
-            ])
+            let root = DynamicGenerationSchema(
+                name: "Root",
+                properties: [
+                    .init(name: "a", schema: .init(type: Int.self)), .init(name: "a", schema: .init(type: String.self)),
+                ])
             let error = Self.error { try GenerationSchema(root: root, dependencies: []) }
             guard case .duplicateProperty(let schema, let property, let context) = error else {
                 Issue.record("expected duplicateProperty")
@@ -141,10 +163,12 @@ extension SchemaTests {
             #expect(error?.errorDescription == "The schema Root has more than one property named a.")
         }
 
-        @Test("no choices: emptyTypeChoices", arguments: [
-            DynamicGenerationSchema(name: "Empty", anyOf: [DynamicGenerationSchema]()),
-            DynamicGenerationSchema(name: "Empty", anyOf: [String]()),
-        ])
+        @Test(
+            "no choices: emptyTypeChoices",
+            arguments: [
+                DynamicGenerationSchema(name: "Empty", anyOf: [DynamicGenerationSchema]()),
+                DynamicGenerationSchema(name: "Empty", anyOf: [String]()),
+            ])
         func emptyChoices(root: DynamicGenerationSchema) {
             guard case .emptyTypeChoices(let schema, _) = Self.error({ try GenerationSchema(root: root, dependencies: []) }) else {
                 Issue.record("expected emptyTypeChoices")
@@ -155,11 +179,13 @@ extension SchemaTests {
 
         @Test("references to nothing: undefinedReferences lists them all")
         func undefinedReferences() {
-            let root = DynamicGenerationSchema(name: "Root", properties: [
-                .init(name: "a", schema: .init(referenceTo: "Zed")),
-                .init(name: "b", schema: .init(arrayOf: .init(referenceTo: "Alpha"))),
-                .init(name: "c", schema: .init(referenceTo: "Zed")),
-            ])
+            let root = DynamicGenerationSchema(
+                name: "Root",
+                properties: [
+                    .init(name: "a", schema: .init(referenceTo: "Zed")),
+                    .init(name: "b", schema: .init(arrayOf: .init(referenceTo: "Alpha"))),
+                    .init(name: "c", schema: .init(referenceTo: "Zed")),
+                ])
             let error = Self.error { try GenerationSchema(root: root, dependencies: []) }
             guard case .undefinedReferences(let schema, let references, _) = error else {
                 Issue.record("expected undefinedReferences")

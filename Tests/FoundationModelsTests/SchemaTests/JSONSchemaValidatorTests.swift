@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Tests for the test-oracle JSON Schema validator itself.
 @Suite struct JSONSchemaValidatorTests {
@@ -214,9 +214,9 @@ import TestSupport
 
     @Test func refToDefs() throws {
         let schema = #"""
-        {"$defs": {"Name": {"type": "string", "minLength": 1}},
-         "type": "object", "properties": {"first": {"$ref": "#/$defs/Name"}}}
-        """#
+            {"$defs": {"Name": {"type": "string", "minLength": 1}},
+             "type": "object", "properties": {"first": {"$ref": "#/$defs/Name"}}}
+            """#
         #expect(try check(schema, #"{"first": "A"}"#).isEmpty)
         let violations = try check(schema, #"{"first": ""}"#)
         #expect(violations.map(\.path) == ["/first"])
@@ -225,11 +225,11 @@ import TestSupport
 
     @Test func recursiveRefToDefs() throws {
         let schema = #"""
-        {"$ref": "#/$defs/Node",
-         "$defs": {"Node": {"type": "object", "required": ["value"], "additionalProperties": false,
-                            "properties": {"value": {"type": "integer"},
-                                           "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}}
-        """#
+            {"$ref": "#/$defs/Node",
+             "$defs": {"Node": {"type": "object", "required": ["value"], "additionalProperties": false,
+                                "properties": {"value": {"type": "integer"},
+                                               "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}}
+            """#
         #expect(try check(schema, #"{"value": 1, "children": [{"value": 2, "children": [{"value": 3}]}]}"#).isEmpty)
         let violations = try check(schema, #"{"value": 1, "children": [{"value": 2, "children": [{"value": "3"}, {"x": 1}]}]}"#)
         #expect(violations.map(\.path) == ["/children/0/children/0/value", "/children/0/children/1", "/children/0/children/1/x"])
@@ -250,7 +250,8 @@ import TestSupport
     }
 
     @Test func refWithEscapedPointerTokens() throws {
-        let schema = ##"{"$defs": {"a/b": {"type": "null"}, "c d": {"type": "boolean"}}, "anyOf": [{"$ref": "#/$defs/a~1b"}, {"$ref": "#/$defs/c%20d"}]}"##
+        let schema =
+            ##"{"$defs": {"a/b": {"type": "null"}, "c d": {"type": "boolean"}}, "anyOf": [{"$ref": "#/$defs/a~1b"}, {"$ref": "#/$defs/c%20d"}]}"##
         #expect(try check(schema, "null").isEmpty)
         #expect(try check(schema, "true").isEmpty)
         #expect(try keywords(schema, "1") == ["anyOf"])
@@ -275,9 +276,9 @@ import TestSupport
 
     @Test func nestedPaths() throws {
         let schema = #"""
-        {"type": "object", "properties": {"items": {"type": "array", "items": {
-            "type": "object", "properties": {"name": {"type": "string"}}}}}}
-        """#
+            {"type": "object", "properties": {"items": {"type": "array", "items": {
+                "type": "object", "properties": {"name": {"type": "string"}}}}}}
+            """#
         let violations = try check(schema, #"{"items": [{"name": "a"}, {"name": "b"}, {"name": 7}]}"#)
         #expect(violations.map(\.path) == ["/items/2/name"])
         #expect(violations.first?.schemaLocation == "#/properties/items/items/properties/name/type")
@@ -292,10 +293,10 @@ import TestSupport
 
     @Test func annotationsAreIgnored() throws {
         let schema = #"""
-        {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:x", "title": "T",
-         "description": "D", "x-order": ["a"], "default": 1, "examples": [1], "$comment": "c",
-         "type": "integer"}
-        """#
+            {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:x", "title": "T",
+             "description": "D", "x-order": ["a"], "default": 1, "examples": [1], "$comment": "c",
+             "type": "integer"}
+            """#
         #expect(try check(schema, "1").isEmpty)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GuidedGeneration
 import Testing
+
 @testable import FoundationModels
 
 extension SchemaTests {
@@ -43,8 +44,9 @@ extension SchemaTests {
         @Test func aDeclaredPropertyNoValueSatisfiesKeepsTheObjectClosed() throws {
             // MaskBench's Github_trivial---o30283: "mode" can only be absent,
             // so {"mode": "all"} is invalid; an open object would write it.
-            let schema = try GenerationSchema(jsonSchema: GeneratedContent(
-                json: #"{"type":"object","properties":{"mode":{"enum":["all","misc"],"type":"object"}}}"#))
+            let schema = try GenerationSchema(
+                jsonSchema: GeneratedContent(
+                    json: #"{"type":"object","properties":{"mode":{"enum":["all","misc"],"type":"object"}}}"#))
             guard case .object(let object) = schema.root else { return }
             #expect(object.properties.isEmpty)
             #expect(object.additionalProperties == nil)
@@ -54,8 +56,10 @@ extension SchemaTests {
         }
 
         @Test func mapsAreDescribedByTheirValues() throws {
-            let schema = try GenerationSchema(jsonSchema: GeneratedContent(
-                json: #"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":{"type":"integer"}}"#))
+            let schema = try GenerationSchema(
+                jsonSchema: GeneratedContent(
+                    json: #"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":{"type":"integer"}}"#)
+            )
             let description = schema.promptDescription(style: .fieldLines)
             #expect(description.contains("then other keys, each an integer"), "\(description)")
         }

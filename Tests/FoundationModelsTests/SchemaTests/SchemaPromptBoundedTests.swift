@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 extension SchemaTests {
@@ -16,7 +17,8 @@ extension SchemaTests {
             try GenerationSchema(jsonSchema: GeneratedContent(json: json))
         }
 
-        static let sentence = "What this field holds, where it is printed, and the unit it is given in. "
+        static let sentence =
+            "What this field holds, where it is printed, and the unit it is given in. "
             + "It is validated against the documentation before it is stored, and rejected when it does not match."
 
         /// 3,000 documented top-level fields.
@@ -30,7 +32,8 @@ extension SchemaTests {
             var node = #"{"type":"string","description":"The innermost value."}"#
             for level in (1...18).reversed() {
                 let many = (1...60).map { #""value\#(level)_\#($0)":{"type":"string"}"# }.joined(separator: ",")
-                node = #"{"type":"object","description":"Level \#(level). \#(sentence)","properties":{"name\#(level)":{"type":"string"},\#(many),"#
+                node =
+                    #"{"type":"object","description":"Level \#(level). \#(sentence)","properties":{"name\#(level)":{"type":"string"},\#(many),"#
                     + #""count\#(level)":{"type":"integer","minimum":0},"kind\#(level)":{"enum":["a","b","c"]},"next":\#(node)},"#
                     + #""required":["name\#(level)","next"]}"#
             }
@@ -47,8 +50,9 @@ extension SchemaTests {
                 return #""Type\#(index)":{"type":"object","description":"Type \#(index)","properties":{"# + fields.joined(separator: ",")
                     + #","point":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}}}"# + next + "}}"
             }
-            return try schema(##"{"type":"object","properties":{"root":{"$ref":"#/$defs/Type1"},"note":{"type":"string"}},"##
-                + #""required":["root"],"$defs":{"# + definitions.joined(separator: ",") + "}}")
+            return try schema(
+                ##"{"type":"object","properties":{"root":{"$ref":"#/$defs/Type1"},"note":{"type":"string"}},"##
+                    + #""required":["root"],"$defs":{"# + definitions.joined(separator: ",") + "}}")
         }
 
         /// Two branches of 200 fields that differ in one required field (a
@@ -57,8 +61,9 @@ extension SchemaTests {
         static func branches() throws -> GenerationSchema {
             let fields = (1...200).map { #""p\#($0)":{"type":"string","description":"Property \#($0). \#(sentence)"}"# }
             let codes = (1...2000).map { "\"code\($0)\"" }.joined(separator: ",")
-            return try schema(#"{"type":"object","properties":{"code":{"enum":["# + codes + "]}," + fields.joined(separator: ",")
-                + #"},"oneOf":[{"required":["p1"]},{"required":["p2"]}]}"#)
+            return try schema(
+                #"{"type":"object","properties":{"code":{"enum":["# + codes + "]}," + fields.joined(separator: ",")
+                    + #"},"oneOf":[{"required":["p1"]},{"required":["p2"]}]}"#)
         }
 
         static let budgets = [64, 128, 256, 512, 1024, 2048, 4096]
@@ -77,7 +82,9 @@ extension SchemaTests {
                 // Most of the budget is used: the fill stops at what does not
                 // fit, not before (a deep one stops at its depth cut, and a
                 // shape told as its difference needs less than its brief description).
-                if budget >= 256, name == "wide" || name == "manyDefinitions" { #expect(Self.tokens(text) >= budget * 3 / 4, "\(name) at \(budget): \(Self.tokens(text))") }
+                if budget >= 256, name == "wide" || name == "manyDefinitions" {
+                    #expect(Self.tokens(text) >= budget * 3 / 4, "\(name) at \(budget): \(Self.tokens(text))")
+                }
                 // The chosen detail, through the one entry point the prompt uses.
                 let rendering = schema.promptRendering(style: .fieldLines, budget: budget, tokenCount: Self.tokens)
                 #expect(rendering.detail == .bounded && rendering.text == text)
@@ -99,7 +106,8 @@ extension SchemaTests {
             let fields = (1...12).map { #""field\#($0)":{"type":"string","description":"\#(Self.sentence)"}"# }
             let schema = try Self.schema(#"{"type":"object","properties":{"# + fields.joined(separator: ",") + "}}")
             let roomy = schema.boundedPromptDescription(budget: 1024, tokenCount: Self.tokens)
-            #expect(roomy.contains(#""field12" (optional): a string. What this field holds, where it is printed, and the unit it is given in\#n"#)
+            #expect(
+                roomy.contains(#""field12" (optional): a string. What this field holds, where it is printed, and the unit it is given in\#n"#)
                     || roomy.hasSuffix("and the unit it is given in"), "\(roomy)")
             #expect(!roomy.contains("validated"))
             // Tighter: the first fields keep a sentence, later ones a clause, the last none.
@@ -121,8 +129,9 @@ extension SchemaTests {
 
         @Test func aRepeatedShapeIsDescribedOnceAndThenByName() throws {
             let address = #"{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"},"zip":{"type":"string"}}}"#
-            let schema = try Self.schema(#"{"type":"object","properties":{"billing":\#(address),"shipping":\#(address),"#
-                + #""people":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"home":\#(address)}}}}}"#)
+            let schema = try Self.schema(
+                #"{"type":"object","properties":{"billing":\#(address),"shipping":\#(address),"#
+                    + #""people":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"home":\#(address)}}}}}"#)
             let text = schema.boundedPromptDescription(budget: 256, tokenCount: Self.tokens)
             #expect(text.contains(#"  "billing" (optional): an object with these fields:\#n    "street" (optional): a string"#), "\(text)")
             #expect(text.contains(#"  "shipping" (optional): an object with the same fields as "billing""#), "\(text)")
@@ -165,7 +174,9 @@ extension SchemaTests {
 
         @Test func theBudgetIsAConfigurationValueWithAnEnvironmentDefault() {
             #expect(SystemLanguageModel.Configuration(environment: [:]).schemaPromptTokenBudget == SchemaPromptDetail.standardTokenBudget)
-            let configured = SystemLanguageModel.Configuration(environment: ["FOUNDATION_MODELS_SCHEMA_BUDGET": "300", "FOUNDATION_MODELS_TOOLS_BUDGET": "900"])
+            let configured = SystemLanguageModel.Configuration(environment: [
+                "FOUNDATION_MODELS_SCHEMA_BUDGET": "300", "FOUNDATION_MODELS_TOOLS_BUDGET": "900",
+            ])
             #expect(configured.schemaPromptTokenBudget == 300 && configured.toolsPromptTokenBudget == 900)
             var tiny = configured
             tiny.schemaPromptTokenBudget = 1
@@ -191,7 +202,9 @@ extension SchemaTests {
             }
             // The whole signature is the one the Hermes block always wrote.
             let tool = tools[0]
-            let function = GeneratedContent(properties: ["name": tool.name, "description": tool.description, "parameters": tool.parameters.jsonSchema])
+            let function = GeneratedContent(properties: [
+                "name": tool.name, "description": tool.description, "parameters": tool.parameters.jsonSchema,
+            ])
             #expect(tool.signatureLevels.last == GeneratedContent(properties: ["type": "function", "function": function]).jsonString)
             #expect(tool.promptDescriptionLevels.last == tool.promptDescription)
         }
@@ -206,8 +219,9 @@ extension SchemaTests {
                 #expect(Self.tokens(chosen.joined(separator: "\n")) <= budget)
                 for (index, text) in chosen.enumerated() { #expect(text.contains("tool\(index + 1)")) }
                 // Parameters go to the tools in order: the first has them, the last not whole.
-                #expect(chosen[0].contains("arg8") && chosen[0].count >= chosen[63].count && chosen[63] != levels[63].last,
-                        "\(chosen[0])\n\(chosen[63])")
+                #expect(
+                    chosen[0].contains("arg8") && chosen[0].count >= chosen[63].count && chosen[63] != levels[63].last,
+                    "\(chosen[0])\n\(chosen[63])")
                 #expect(ToolListBudget.fill(levels: levels, separator: "\n", budget: budget, tokenCount: Self.tokens) == chosen)
             }
         }

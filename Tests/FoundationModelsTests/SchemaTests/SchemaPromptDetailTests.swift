@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 extension SchemaTests {
@@ -44,10 +45,13 @@ extension SchemaTests {
             #expect(schema.promptDescription(style: .typeScript, budget: tokens(brief), tokenCount: tokens) == brief)
             // Below the limit the whole one is sent, and a description of one
             // sentence is whole at any size.
-            let short = try GenerationSchema(jsonSchema: GeneratedContent(json: #"{"type":"object","properties":{"name":{"type":"string","description":"The name. It is unique."}},"required":["name"]}"#))
+            let short = try GenerationSchema(
+                jsonSchema: GeneratedContent(
+                    json: #"{"type":"object","properties":{"name":{"type":"string","description":"The name. It is unique."}},"required":["name"]}"#))
             #expect(short.promptDescription(style: .fieldLines, budget: 100_000, tokenCount: tokens).contains("It is unique."))
             let fields = (1...60).map { #""field\#($0)":{"type":"string","description":"What the form's field number \#($0) holds"}"# }
-            let wide = try GenerationSchema(jsonSchema: GeneratedContent(json: #"{"type":"object","properties":{"# + fields.joined(separator: ",") + "}}"))
+            let wide = try GenerationSchema(
+                jsonSchema: GeneratedContent(json: #"{"type":"object","properties":{"# + fields.joined(separator: ",") + "}}"))
             let whole = wide.promptDescription(style: .fieldLines)
             #expect(tokens(whole) > limit)
             #expect(wide.promptDescription(style: .fieldLines, budget: 100_000, tokenCount: tokens) == whole)
@@ -55,7 +59,8 @@ extension SchemaTests {
 
         @Test func aLongChoiceListIsShortenedInTheOutlineOnly() throws {
             let choices = (1...30).map { "\"c\($0)\"" }.joined(separator: ",")
-            let schema = try GenerationSchema(jsonSchema: GeneratedContent(json: #"{"type":"object","properties":{"code":{"enum":["# + choices + "]}},\"required\":[\"code\"]}"))
+            let schema = try GenerationSchema(
+                jsonSchema: GeneratedContent(json: #"{"type":"object","properties":{"code":{"enum":["# + choices + "]}},\"required\":[\"code\"]}"))
             #expect(schema.promptDescription(detail: .brief).contains("\"c30\""))
             let outline = schema.promptDescription(detail: .outline)
             #expect(outline.contains(#""c6", … (30 in all)"#), "\(outline)")

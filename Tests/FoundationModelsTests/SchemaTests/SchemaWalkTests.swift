@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FoundationModels
 
 extension SchemaTests {
@@ -17,11 +18,12 @@ extension SchemaTests {
                 default: kinds.append("other")
                 }
             }
-            #expect(kinds == [
-                "object", "ref:Address", "array", "ref:Address", "ref:Person",  // Contact
-                "object", "string", "string",  // Address
-                "object", "string", "integer", "string",  // Person
-            ])
+            #expect(
+                kinds == [
+                    "object", "ref:Address", "array", "ref:Address", "ref:Person",  // Contact
+                    "object", "string", "string",  // Address
+                    "object", "string", "integer", "string",  // Person
+                ])
         }
 
         @Test("recursive schemas terminate and resolve references")

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import FoundationModels
 
 /// A turn whose tool calls go back to the caller (what `fm serve` runs for

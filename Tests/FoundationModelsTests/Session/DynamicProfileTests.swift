@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import FoundationModels
 
 extension SessionPropertyValues {
@@ -217,7 +218,9 @@ struct DynamicProfileTests {
         let session = LanguageModelSession(model: model)
         let photo = Attachment(imageURL: URL(fileURLWithPath: "/tmp/photo.png")).label("photo")
         await #expect {
-            try await session.respond { "What is in this picture?"; photo }
+            try await session.respond {
+                "What is in this picture?"; photo
+            }
         } throws: { error in
             guard case LanguageModelError.unsupportedTranscriptContent(let info) = error else { return false }
             return info.unsupportedContent.count == 1
@@ -226,7 +229,9 @@ struct DynamicProfileTests {
 
         let vision = ScriptedModel([[.text("a cat")]], capabilities: LanguageModelCapabilities(capabilities: [.vision]))
         let seeing = LanguageModelSession(model: vision)
-        try await seeing.respond { "What is in this picture?"; photo }
+        try await seeing.respond {
+            "What is in this picture?"; photo
+        }
         let reference = ImageReference(attachmentLabel: "photo")
         #expect(reference.resolved(in: seeing.transcript)?.url?.path == "/tmp/photo.png")
         #expect(ImageReference(attachmentLabel: "other").resolved(in: seeing.transcript) == nil)
@@ -298,7 +303,9 @@ struct DynamicProfileTests {
     }
 
     @Test func numbersAndGenerableValuesArePromptContent() {
-        let prompt = Prompt { "Rooms:"; 3; "Pets:"; true; "Budget:"; 2.5 }
+        let prompt = Prompt {
+            "Rooms:"; 3; "Pets:"; true; "Budget:"; 2.5
+        }
         #expect(prompt.segments.count == 6)
         guard case .structure(let rooms) = prompt.segments[1] else { Issue.record("a number is a structured segment"); return }
         #expect(rooms.content.jsonString == "3")

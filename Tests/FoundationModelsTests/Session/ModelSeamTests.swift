@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import FoundationModels
 
 /// The one seam models plug into: availability, per-instance configuration,
@@ -132,7 +133,9 @@ struct ModelSeamTests {
             struct Configuration: Hashable, Sendable {}
             typealias Model = Broken
             init(configuration: Configuration) throws { throw NoCredentials() }
-            func respond(to request: LanguageModelExecutorGenerationRequest, model: Broken, streamingInto channel: LanguageModelExecutorGenerationChannel) async throws {}
+            func respond(
+                to request: LanguageModelExecutorGenerationRequest, model: Broken, streamingInto channel: LanguageModelExecutorGenerationChannel
+            ) async throws {}
         }
         await #expect(throws: NoCredentials.self) {
             try await LanguageModelSession(model: Broken()).respond(to: "x")

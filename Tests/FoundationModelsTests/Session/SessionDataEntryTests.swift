@@ -85,7 +85,9 @@ struct LoggingExecutor<Model: LanguageModel>: LanguageModelExecutor {
 
     @Test func aModelThatListsNoTypesRefusesEveryDataEntryAndAttachment() async throws {
         let log = DataEntryLog(events: [])
-        let attachment = Transcript.Prompt(segments: [.attachment(.init(content: .data(Transcript.DataAttachment(contentType: .json, content: Data("{}".utf8)))))])
+        let attachment = Transcript.Prompt(segments: [
+            .attachment(.init(content: .data(Transcript.DataAttachment(contentType: .json, content: Data("{}".utf8)))))
+        ])
         for entries: [Transcript.Entry] in [[.data(Self.json)], [.prompt(attachment)]] {
             let session = LanguageModelSession(model: PlainModel(log: log), transcript: Transcript(entries: entries))
             await #expect(throws: LanguageModelError.self) { _ = try await session.respond(to: "Go.") }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import FoundationModels
 
 /// Failed, cancelled and concurrent requests leave the session as it was.
@@ -72,20 +73,39 @@ struct SessionFailureTests {
         func translated(_ error: any Error) -> GenerationError? {
             LanguageModelSession.generationError(for: error, entries: [prompt])
         }
-        guard case .exceededContextWindowSize(let context)? = translated(LanguageModelError.contextSizeExceeded(.init(contextSize: 10, tokenCount: 12, debugDescription: "long"))) else {
+        guard
+            case .exceededContextWindowSize(let context)? = translated(
+                LanguageModelError.contextSizeExceeded(.init(contextSize: 10, tokenCount: 12, debugDescription: "long")))
+        else {
             Issue.record("contextSizeExceeded"); return
         }
         #expect(context.debugDescription.contains("12 tokens needed, context size 10"))
-        guard case .rateLimited? = translated(LanguageModelError.rateLimited(.init(resetDate: nil, debugDescription: "busy"))) else { Issue.record("rateLimited"); return }
-        guard case .guardrailViolation? = translated(LanguageModelError.guardrailViolation(.init(debugDescription: "unsafe"))) else { Issue.record("guardrailViolation"); return }
-        guard case .refusal(let refusal, let refusalContext)? = translated(LanguageModelError.refusal(.init(debugDescription: "no"))) else { Issue.record("refusal"); return }
+        guard case .rateLimited? = translated(LanguageModelError.rateLimited(.init(resetDate: nil, debugDescription: "busy"))) else {
+            Issue.record("rateLimited"); return
+        }
+        guard case .guardrailViolation? = translated(LanguageModelError.guardrailViolation(.init(debugDescription: "unsafe"))) else {
+            Issue.record("guardrailViolation"); return
+        }
+        guard case .refusal(let refusal, let refusalContext)? = translated(LanguageModelError.refusal(.init(debugDescription: "no"))) else {
+            Issue.record("refusal"); return
+        }
         #expect(refusal.transcriptEntries == [prompt])
         #expect(refusalContext.debugDescription == "no")
-        guard case .unsupportedGuide? = translated(LanguageModelError.unsupportedGenerationGuide(.init(schemaName: "S", debugDescription: "regex"))) else { Issue.record("unsupportedGenerationGuide"); return }
-        guard case .unsupportedLanguageOrLocale? = translated(LanguageModelError.unsupportedLanguageOrLocale(.init(languageCode: "xx", debugDescription: "xx"))) else { Issue.record("unsupportedLanguageOrLocale"); return }
-        guard case .assetsUnavailable? = translated(SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "gone"))) else { Issue.record("assetsUnavailable"); return }
-        guard case .concurrentRequests? = translated(LanguageModelSession.Error.concurrentRequests) else { Issue.record("concurrentRequests"); return }
-        guard case .decodingFailure(let decoding)? = translated(GeneratedContent.ParsingError(rawContent: "{", debugDescription: "cut off")) else { Issue.record("decodingFailure"); return }
+        guard case .unsupportedGuide? = translated(LanguageModelError.unsupportedGenerationGuide(.init(schemaName: "S", debugDescription: "regex")))
+        else { Issue.record("unsupportedGenerationGuide"); return }
+        guard
+            case .unsupportedLanguageOrLocale? = translated(
+                LanguageModelError.unsupportedLanguageOrLocale(.init(languageCode: "xx", debugDescription: "xx")))
+        else { Issue.record("unsupportedLanguageOrLocale"); return }
+        guard case .assetsUnavailable? = translated(SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "gone"))) else {
+            Issue.record("assetsUnavailable"); return
+        }
+        guard case .concurrentRequests? = translated(LanguageModelSession.Error.concurrentRequests) else {
+            Issue.record("concurrentRequests"); return
+        }
+        guard case .decodingFailure(let decoding)? = translated(GeneratedContent.ParsingError(rawContent: "{", debugDescription: "cut off")) else {
+            Issue.record("decodingFailure"); return
+        }
         #expect(decoding.debugDescription == "cut off")
         // No 26 counterpart: passed through unchanged.
         #expect(translated(LanguageModelError.timeout(.init(debugDescription: "slow"))) == nil)

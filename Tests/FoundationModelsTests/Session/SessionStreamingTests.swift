@@ -1,7 +1,9 @@
 import Foundation
 import Observation
+import Synchronization
 import TestSupport
 import Testing
+
 @testable import FoundationModels
 
 @Generable
@@ -31,10 +33,11 @@ struct SessionStreamingTests {
     /// if complete, and only once the session is free: the caller may send
     /// the next request at once.
     @Test func aCancelledStreamThrowsOnceTheSessionIsFree() async throws {
-        let session = LanguageModelSession(model: ScriptedModel([
-            [.text("Once"), .delay(.seconds(30)), .text(" upon")],
-            [.text("Hi")],
-        ]))
+        let session = LanguageModelSession(
+            model: ScriptedModel([
+                [.text("Once"), .delay(.seconds(30)), .text(" upon")],
+                [.text("Hi")],
+            ]))
         let reading = Task {
             var seen: [String] = []
             for try await snapshot in session.streamResponse(to: "story") {
@@ -108,5 +111,3 @@ struct SessionStreamingTests {
         #expect(changed.withLock { $0 })
     }
 }
-
-import Synchronization

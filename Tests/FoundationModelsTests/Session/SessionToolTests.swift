@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import FoundationModels
 
 /// The session's tool loop, against a scripted model.
@@ -51,7 +52,7 @@ struct SessionToolTests {
         #expect(output.segments.map(\.text) == ["Bowie: 3 records"])
         // The second executor call saw the tool output.
         #expect(model.script.requests.count == 2)
-        #expect(model.script.requests[1].transcript.count == 4) // instructions, prompt, tool calls, tool output
+        #expect(model.script.requests[1].transcript.count == 4)  // instructions, prompt, tool calls, tool output
         #expect(model.script.requests[0].enabledToolDefinitions.map(\.name) == ["Lookup"])
     }
 
@@ -170,7 +171,7 @@ struct SessionToolTests {
         } throws: { error in
             (error as? GeneratedContent.ParsingError)?.debugDescription.contains("maximumToolRounds is 2") == true
         }
-        #expect(session.transcript.count == 1) // the instructions entry with the tool
+        #expect(session.transcript.count == 1)  // the instructions entry with the tool
 
     }
 
@@ -196,9 +197,10 @@ struct SessionToolTests {
         ])
         let session = LanguageModelSession(model: model, tools: [Shelf()])
         let response = try await session.respond(to: "What is on shelf 2?")
-        let output = try #require(response.transcriptEntries.compactMap { entry -> Transcript.ToolOutput? in
-            if case .toolOutput(let output) = entry { output } else { nil }
-        }.first)
+        let output = try #require(
+            response.transcriptEntries.compactMap { entry -> Transcript.ToolOutput? in
+                if case .toolOutput(let output) = entry { output } else { nil }
+            }.first)
         guard case .structure(let segment) = try #require(output.segments.first) else {
             Issue.record("expected a structured segment, got \(output.segments)")
             return

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import FoundationModels
 
 /// The session's transcript bookkeeping, against a scripted model.

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import FoundationModels
 
 #if canImport(Glibc)
@@ -226,7 +227,9 @@ struct LoadSoakTests {
         let bystanders = (0..<4).map { index in
             Task {
                 await Self.outcome(within: .seconds(60)) {
-                    try await LanguageModelSession(model: model).respond(to: "Name a colour, number \(index).", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 12)).content
+                    try await LanguageModelSession(model: model).respond(
+                        to: "Name a colour, number \(index).", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 12)
+                    ).content
                 }
             }
         }

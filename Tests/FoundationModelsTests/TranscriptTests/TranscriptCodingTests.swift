@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FoundationModels
 
 extension TranscriptTests {
@@ -74,18 +75,19 @@ extension TranscriptTests {
 
         @Test func readsApplesNewerFormat() throws {
             let json = #"""
-            {"type":"FoundationModels.Transcript","version":"1.1","transcript":{"entries":[
-              {"id":"i","role":"instructions","contents":[{"id":"t1","type":"text","text":"Be terse."}],"tools":[]},
-              {"id":"p","role":"user","contents":[{"id":"t2","type":"text","text":"Hi"}],"options":{},"contextOptions":{}},
-              {"id":"c","role":"response","contents":[],"toolCalls":[{"id":"k","name":"lookup","arguments":"{\"q\":\"x\"}"}]},
-              {"id":"o","role":"tool","toolName":"lookup","toolCallID":"k","contents":[{"id":"t3","type":"text","text":"found"}]},
-              {"id":"r","role":"response","assets":["a"],"contents":[{"id":"t4","type":"text","text":"Hello."}]}
-            ]}}
-            """#
+                {"type":"FoundationModels.Transcript","version":"1.1","transcript":{"entries":[
+                  {"id":"i","role":"instructions","contents":[{"id":"t1","type":"text","text":"Be terse."}],"tools":[]},
+                  {"id":"p","role":"user","contents":[{"id":"t2","type":"text","text":"Hi"}],"options":{},"contextOptions":{}},
+                  {"id":"c","role":"response","contents":[],"toolCalls":[{"id":"k","name":"lookup","arguments":"{\"q\":\"x\"}"}]},
+                  {"id":"o","role":"tool","toolName":"lookup","toolCallID":"k","contents":[{"id":"t3","type":"text","text":"found"}]},
+                  {"id":"r","role":"response","assets":["a"],"contents":[{"id":"t4","type":"text","text":"Hello."}]}
+                ]}}
+                """#
             let transcript = try JSONDecoder().decode(Transcript.self, from: Data(json.utf8))
             #expect(transcript.count == 5)
             guard case .toolCalls(let calls) = transcript[2], case .toolOutput(let output) = transcript[3],
-                  case .response(let response) = transcript[4] else {
+                case .response(let response) = transcript[4]
+            else {
                 Issue.record("unexpected entry kinds: \(transcript)")
                 return
             }
@@ -99,7 +101,8 @@ extension TranscriptTests {
         }
 
         @Test func inlineJSONIsAcceptedWhereJSONTextIsWritten() throws {
-            let json = entries(#"{"id":"c","role":"response","contents":[],"toolCalls":[{"id":"k","name":"t","arguments":{"city":"Oslo","days":3}}]}"#)
+            let json = entries(
+                #"{"id":"c","role":"response","contents":[],"toolCalls":[{"id":"k","name":"t","arguments":{"city":"Oslo","days":3}}]}"#)
             let transcript = try JSONDecoder().decode(Transcript.self, from: Data(json.utf8))
             guard case .toolCalls(let calls) = transcript[0] else {
                 Issue.record("expected tool calls")
@@ -155,19 +158,25 @@ extension TranscriptTests {
         }
 
         @Test func badToolArgumentsNameTheirPath() throws {
-            let error = try #require(decodingError(entries(#"{"id":"c","role":"response","contents":[],"toolCalls":[{"id":"k","name":"t","arguments":"not-json"}]}"#)))
+            let error = try #require(
+                decodingError(entries(#"{"id":"c","role":"response","contents":[],"toolCalls":[{"id":"k","name":"t","arguments":"not-json"}]}"#)))
             #expect(codingPathDescription(error) == "transcript.entries.0.toolCalls.0.arguments")
         }
 
         @Test func badSegmentNamesItsPath() throws {
-            let error = try #require(decodingError(entries(#"{"id":"p","role":"user","contents":[{"id":"s","type":"text","text":"ok"},{"id":"s2","type":"video"}]}"#)))
+            let error = try #require(
+                decodingError(entries(#"{"id":"p","role":"user","contents":[{"id":"s","type":"text","text":"ok"},{"id":"s2","type":"video"}]}"#)))
             #expect(codingPathDescription(error) == "transcript.entries.0.contents.1.type")
             let missingText = try #require(decodingError(entries(#"{"id":"p","role":"user","contents":[{"id":"s","type":"text"}]}"#)))
             #expect(codingPathDescription(missingText) == "transcript.entries.0.contents.0.text")
         }
 
         @Test func badSchemaNamesItsPath() throws {
-            let error = try #require(decodingError(entries(#"{"id":"p","role":"user","contents":[],"responseFormat":{"type":"jsonSchema","jsonSchema":{"name":"X","schema":{"type":"future"}}}}"#)))
+            let error = try #require(
+                decodingError(
+                    entries(
+                        #"{"id":"p","role":"user","contents":[],"responseFormat":{"type":"jsonSchema","jsonSchema":{"name":"X","schema":{"type":"future"}}}}"#
+                    )))
             #expect(codingPathDescription(error).hasPrefix("transcript.entries.0.responseFormat.jsonSchema.schema"))
         }
 

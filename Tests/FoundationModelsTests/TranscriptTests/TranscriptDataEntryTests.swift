@@ -34,12 +34,14 @@ extension TranscriptTests {
         /// UTF-8 and metadata, between a response and the next prompt.
         static func transcript() throws -> Transcript {
             var entries = Array(try everyKindTranscript())
-            entries.append(.data(Transcript.DataEntry(
-                id: "data-1",
-                contentType: .json,
-                content: Data([0x7B, 0xFF, 0x00, 0x7D]),
-                metadata: GeneratedContent(properties: ["source": "search", "rank": 2])
-            )))
+            entries.append(
+                .data(
+                    Transcript.DataEntry(
+                        id: "data-1",
+                        contentType: .json,
+                        content: Data([0x7B, 0xFF, 0x00, 0x7D]),
+                        metadata: GeneratedContent(properties: ["source": "search", "rank": 2])
+                    )))
             entries.append(.data(SearchAttribution(sources: ["a.example", "b.example"]).transcriptRepresentation))
             return Transcript(entries: entries)
         }
@@ -70,20 +72,20 @@ extension TranscriptTests {
 
         @Test func aDataEntryWithoutMetadataDecodesWithEmptyMetadata() throws {
             let json = #"""
-            {"version": 1, "type": "FoundationModels.Transcript", "transcript": {"entries": [
-              {"id": "d", "role": "data", "contents": [], "contentType": "public.plain-text", "data": "aGk="}
-            ]}}
-            """#
+                {"version": 1, "type": "FoundationModels.Transcript", "transcript": {"entries": [
+                  {"id": "d", "role": "data", "contents": [], "contentType": "public.plain-text", "data": "aGk="}
+                ]}}
+                """#
             let transcript = try JSONDecoder().decode(Transcript.self, from: Data(json.utf8))
             #expect(transcript.first == .data(Transcript.DataEntry(id: "d", contentType: .plainText, content: Data("hi".utf8))))
         }
 
         @Test func anEmptyContentTypeIsRefusedNamingTheKey() throws {
             let json = #"""
-            {"version": 1, "type": "FoundationModels.Transcript", "transcript": {"entries": [
-              {"id": "d", "role": "data", "contents": [], "contentType": "", "data": "aGk="}
-            ]}}
-            """#
+                {"version": 1, "type": "FoundationModels.Transcript", "transcript": {"entries": [
+                  {"id": "d", "role": "data", "contents": [], "contentType": "", "data": "aGk="}
+                ]}}
+                """#
             do {
                 _ = try JSONDecoder().decode(Transcript.self, from: Data(json.utf8))
                 Issue.record("an empty content type decoded")
@@ -94,10 +96,10 @@ extension TranscriptTests {
 
         @Test func anUnknownRoleNamesDataAmongTheExpectedOnes() throws {
             let json = #"""
-            {"version": 1, "type": "FoundationModels.Transcript", "transcript": {"entries": [
-              {"id": "d", "role": "blob", "contents": []}
-            ]}}
-            """#
+                {"version": 1, "type": "FoundationModels.Transcript", "transcript": {"entries": [
+                  {"id": "d", "role": "blob", "contents": []}
+                ]}}
+                """#
             do {
                 _ = try JSONDecoder().decode(Transcript.self, from: Data(json.utf8))
                 Issue.record("an unknown role decoded")

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import FoundationModels
 
 /// A tool for transcript tests: its definition is what matters.
@@ -7,10 +8,12 @@ struct WeatherTool: Tool {
     let description = "Looks up the weather in a city."
 
     var parameters: GenerationSchema {
-        GenerationSchema(type: GeneratedContent.self, description: "Weather query", properties: [
-            GenerationSchema.Property(name: "city", description: "The city", type: String.self),
-            GenerationSchema.Property(name: "days", type: Int?.self),
-        ])
+        GenerationSchema(
+            type: GeneratedContent.self, description: "Weather query",
+            properties: [
+                GenerationSchema.Property(name: "city", description: "The city", type: String.self),
+                GenerationSchema.Property(name: "days", type: Int?.self),
+            ])
     }
 
     func call(arguments: GeneratedContent) async throws -> String {
@@ -36,10 +39,12 @@ func everyKindTranscript() throws -> Transcript {
         options: GenerationOptions(samplingMode: .random(top: 40, seed: 7), temperature: 0.5, maximumResponseTokens: 200, toolCallingMode: .required),
         responseFormat: Transcript.ResponseFormat(type: PromptCity.self)
     )
-    let calls = Transcript.ToolCalls(id: "calls-1", [
-        Transcript.ToolCall(id: "call-1", toolName: "getWeather", arguments: try GeneratedContent(json: #"{"city":"Paris","days":2}"#)),
-        Transcript.ToolCall(id: "call-2", toolName: "getWeather", arguments: try GeneratedContent(json: #"{"city":"Lyon"}"#)),
-    ])
+    let calls = Transcript.ToolCalls(
+        id: "calls-1",
+        [
+            Transcript.ToolCall(id: "call-1", toolName: "getWeather", arguments: try GeneratedContent(json: #"{"city":"Paris","days":2}"#)),
+            Transcript.ToolCall(id: "call-2", toolName: "getWeather", arguments: try GeneratedContent(json: #"{"city":"Lyon"}"#)),
+        ])
     let output = Transcript.ToolOutput(id: "call-1", toolName: "getWeather", segments: [.text(.init(id: "o-text", content: "Sunny, 24°C"))])
     let reasoning = Transcript.Reasoning(
         id: "reasoning-1",

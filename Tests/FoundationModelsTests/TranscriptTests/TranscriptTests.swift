@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FoundationModels
 
 @Suite struct TranscriptTests {
@@ -38,7 +39,10 @@ import Testing
         #expect(definition.description == "Looks up the weather in a city.")
         let schema = try jsonObject(definition.parameters)
         #expect((schema["properties"] as? [String: Any])?.keys.sorted() == ["city", "days"])
-        #expect(definition == Transcript.ToolDefinition(name: "getWeather", description: "Looks up the weather in a city.", parameters: WeatherTool().parameters))
+        #expect(
+            definition
+                == Transcript.ToolDefinition(name: "getWeather", description: "Looks up the weather in a city.", parameters: WeatherTool().parameters)
+        )
         #expect(definition != Transcript.ToolDefinition(name: "getWeather", description: "other", parameters: WeatherTool().parameters))
     }
 
@@ -72,7 +76,9 @@ import Testing
         #expect(transcript[3].description == "Tool output (getWeather): Sunny, 24°C")
         #expect(transcript[4].description.contains("Both cities are in France."))
         #expect(transcript[5].description.hasPrefix("Response: It is sunny."))
-        #expect(Transcript.Segment.attachment(.init(content: .image(.init(imageURL: URL(string: "file:///a.png")!)), label: "pic")).description == "[pic: image file:///a.png]")
+        #expect(
+            Transcript.Segment.attachment(.init(content: .image(.init(imageURL: URL(string: "file:///a.png")!)), label: "pic")).description
+                == "[pic: image file:///a.png]")
         #expect(transcript.description.components(separatedBy: "\n").count >= 6)
     }
 

@@ -3,8 +3,8 @@
 // for figures worth a look, and anything else for a failure.
 
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One run of a Python check script, judged by its lines. FMServeTests,
 /// FMServeLoadTests and FMServeBrowserTests each read the scripts' lines

@@ -52,7 +52,8 @@ struct ChatRendering: Sendable {
             guard let message = message(for: entry) else { continue }
             // Hermes-style templates put consecutive outputs in one user turn.
             if toolFormat.style == .hermes, case .toolOutput = entry,
-               let last = messages.last, last.role == "user", last.content.hasSuffix(Self.toolResultsNote) {
+                let last = messages.last, last.role == "user", last.content.hasSuffix(Self.toolResultsNote)
+            {
                 messages[messages.count - 1].content.removeLast(Self.toolResultsNote.count)
                 messages[messages.count - 1].content += "\n" + message.content
             } else {
@@ -74,7 +75,8 @@ struct ChatRendering: Sendable {
     /// the question, in a complete sentence (or call another function if
     /// you still need one)", which a second turn copied as its answer; a
     /// question that needs two different tools still gets one call.
-    static let toolResultsNote = "\nIf the question asks for something this does not give, call the function for it first; otherwise use this to answer the question in a complete sentence."
+    static let toolResultsNote =
+        "\nIf the question asks for something this does not give, call the function for it first; otherwise use this to answer the question in a complete sentence."
 
     func message(for entry: Transcript.Entry) -> LlamaChatMessage? {
         switch entry {
@@ -85,7 +87,8 @@ struct ChatRendering: Sendable {
         case .response(let response):
             return .assistant(response.segments.renderedText)
         case .toolCalls(let calls):
-            return .assistant(ToolCallRouter.block(calls.map { ToolCallRouter.Call(name: $0.toolName, arguments: $0.arguments.jsonString) }, format: toolFormat))
+            return .assistant(
+                ToolCallRouter.block(calls.map { ToolCallRouter.Call(name: $0.toolName, arguments: $0.arguments.jsonString) }, format: toolFormat))
         case .toolOutput(let output):
             switch toolFormat.style {
             case .jsonArray: return LlamaChatMessage(role: "tool", content: output.segments.renderedText)
@@ -111,7 +114,8 @@ struct ChatRendering: Sendable {
         case .jsonArray:
             let tools = toolsWithinBudget(instructions.toolDefinitions.map(\.promptDescriptionLevels))
             // In the layout the turn grammar writes calls in (ConstraintCache's turnLayout).
-            let usage = "To call tools, reply with only \(toolFormat.open)[{\"name\": \"<tool name>\", \"arguments\": {…}}]\(toolFormat.close). "
+            let usage =
+                "To call tools, reply with only \(toolFormat.open)[{\"name\": \"<tool name>\", \"arguments\": {…}}]\(toolFormat.close). "
                 + "Each tool's output comes back to you; then answer."
             return (text.isEmpty ? "" : text + "\n\n") + "Tools:\n" + tools.joined(separator: "\n") + "\n" + usage
         case .hermes:
@@ -164,7 +168,10 @@ struct ChatRendering: Sendable {
     /// whole, in the configured style).
     func schemaRendering(_ schema: GenerationSchema) -> (text: String, detail: SchemaPromptDetail?) {
         if forcedSchemaDetail == .bounded {
-            return (schema.boundedPromptDescription(budget: schemaTokenBudget ?? SchemaPromptDetail.standardTokenBudget, tokenCount: countTokens), .bounded)
+            return (
+                schema.boundedPromptDescription(budget: schemaTokenBudget ?? SchemaPromptDetail.standardTokenBudget, tokenCount: countTokens),
+                .bounded
+            )
         }
         if let forcedSchemaDetail { return (schema.promptDescription(detail: forcedSchemaDetail), forcedSchemaDetail) }
         guard let budget = schemaTokenBudget else { return (schema.promptDescription(style: schemaStyle), nil) }
@@ -183,7 +190,8 @@ struct ChatRendering: Sendable {
         let messages = messages(for: transcript)
         let rendered = try model.applyChatTemplate(messages, addAssistantPrefix: false)
         guard let last = messages.last, !last.content.isEmpty,
-              let range = rendered.range(of: last.content, options: .backwards) else {
+            let range = rendered.range(of: last.content, options: .backwards)
+        else {
             return rendered
         }
         return String(rendered[..<range.upperBound])

@@ -77,7 +77,8 @@ package final class ConstraintCache: Sendable {
         format: ToolCallFormat
     ) throws(GuidedGenerationError) -> TokenConstraint {
         let toolSchemas = tools.map { ToolSchema(name: $0.name, arguments: $0.parameters.root, definitions: $0.parameters.definitions) }
-        let key = Key(root: answer?.root, definitions: answer?.definitions ?? [], tools: toolSchemas, requiresToolCall: requiresToolCall, format: format)
+        let key = Key(
+            root: answer?.root, definitions: answer?.definitions ?? [], tools: toolSchemas, requiresToolCall: requiresToolCall, format: format)
         return try cached(key) { () throws(GuidedGenerationError) in
             try GrammarCompiler.compileTurn(
                 answer: answer?.root,

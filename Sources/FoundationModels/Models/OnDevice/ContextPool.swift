@@ -48,9 +48,10 @@ final class ContextPool: Sendable {
     func acquire(for prompt: [LlamaToken]) async throws -> ContextSlot {
         let decision = state.withLock { state -> Decision in
             if !state.idle.isEmpty {
-                let best = state.idle.indices.max { lhs, rhs in
-                    Self.commonPrefix(state.idle[lhs].cachedTokens, prompt) < Self.commonPrefix(state.idle[rhs].cachedTokens, prompt)
-                } ?? 0
+                let best =
+                    state.idle.indices.max { lhs, rhs in
+                        Self.commonPrefix(state.idle[lhs].cachedTokens, prompt) < Self.commonPrefix(state.idle[rhs].cachedTokens, prompt)
+                    } ?? 0
                 return .use(state.idle.remove(at: best))
             }
             if state.created < capacity {
@@ -72,10 +73,12 @@ final class ContextPool: Sendable {
                 throw error
             }
         case .reject(let waiting):
-            throw LanguageModelError.rateLimited(.init(
-                resetDate: nil,
-                debugDescription: "All \(capacity) contexts of the on-device model are busy and \(waiting) requests are already waiting (SystemLanguageModel.Configuration.maximumQueuedRequests)."
-            ))
+            throw LanguageModelError.rateLimited(
+                .init(
+                    resetDate: nil,
+                    debugDescription:
+                        "All \(capacity) contexts of the on-device model are busy and \(waiting) requests are already waiting (SystemLanguageModel.Configuration.maximumQueuedRequests)."
+                ))
         case .wait:
             return try await waitForSlot()
         }

@@ -217,10 +217,11 @@ final class ContextSlot: Sendable {
             if slot.abortFlag.isAbortRequested { throw LlamaError.aborted }
             logits = nil
             pending = nil
-            logits = try slot.scheduler.step(DecodeScheduler.Pass(
-                sequence: slot.sequence, tokens: newTokens, position: tokens.count,
-                computesLogits: computeLogits, abort: slot.abortFlag, wake: slot.wake, meanwhile: meanwhile
-            ))
+            logits = try slot.scheduler.step(
+                DecodeScheduler.Pass(
+                    sequence: slot.sequence, tokens: newTokens, position: tokens.count,
+                    computesLogits: computeLogits, abort: slot.abortFlag, wake: slot.wake, meanwhile: meanwhile
+                ))
             tokens += newTokens
         }
 
@@ -304,7 +305,9 @@ final class ContextSlot: Sendable {
     /// only, until the value is complete. Free strings are paced
     /// (``StringPacing``): where one should end, the token is sampled again
     /// from the tokens that close it.
-    private func generateGuided(_ job: Job, constraint: TokenConstraint, _ sequence: inout SlotSequence, _ onText: @escaping TextHandler, _ outcome: inout Outcome) throws {
+    private func generateGuided(
+        _ job: Job, constraint: TokenConstraint, _ sequence: inout SlotSequence, _ onText: @escaping TextHandler, _ outcome: inout Outcome
+    ) throws {
         dispatchPrecondition(condition: .onQueue(queue))
         let sampler = try LlamaSampler(mode: job.sampling)
         let vocabulary = constraint.vocabulary

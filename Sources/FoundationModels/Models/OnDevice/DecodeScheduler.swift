@@ -230,7 +230,8 @@ package final class DecodeScheduler: Sendable {
     func abortChanged() {
         state.withLock { state in
             if let running = state.running, !running.isEmpty,
-               running.allSatisfy({ state.requests[$0]?.abort.isAbortRequested ?? true }) {
+                running.allSatisfy({ state.requests[$0]?.abort.isAbortRequested ?? true })
+            {
                 contextAbort.requestAbort()
             }
             Self.wakeAll(state)
@@ -266,10 +267,11 @@ package final class DecodeScheduler: Sendable {
             let completes = range.upperBound == request.tokens.count
             room -= count
             parts.append(Part(sequence: sequence, start: request.position, range: range, completes: completes))
-            runs.append(LlamaBatchContext.Run(
-                sequence: sequence, position: request.position + range.lowerBound,
-                tokens: request.tokens[range], computesLogits: completes && request.computesLogits
-            ))
+            runs.append(
+                LlamaBatchContext.Run(
+                    sequence: sequence, position: request.position + range.lowerBound,
+                    tokens: request.tokens[range], computesLogits: completes && request.computesLogits
+                ))
         }
         guard !parts.isEmpty else { return nil }
         // Laid out by sequence, not by size: a step's layout does not
@@ -302,10 +304,11 @@ package final class DecodeScheduler: Sendable {
                 // Every row's address now, on this thread: reading
                 // them is llama.cpp's business; the floats
                 // themselves stay put until the next decode.
-                outcome = .success(try rows.map { row throws(LlamaError) -> UInt in
-                    guard let row else { return 0 }
-                    return UInt(bitPattern: try context.logits(row: row).baseAddress)
-                })
+                outcome = .success(
+                    try rows.map { row throws(LlamaError) -> UInt in
+                        guard let row else { return 0 }
+                        return UInt(bitPattern: try context.logits(row: row).baseAddress)
+                    })
             } catch {
                 // `decode` cut each run back; a long pass's earlier
                 // steps are cut here, so that the pass fails as a

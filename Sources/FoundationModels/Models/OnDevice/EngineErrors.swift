@@ -30,30 +30,33 @@ enum EngineErrors {
         case .aborted:
             return CancellationError()
         case .contextWindowExceeded(let requested, _, let capacity):
-            return LanguageModelError.contextSizeExceeded(.init(
-                contextSize: capacity,
-                tokenCount: requested,
-                debugDescription: "The conversation and response need \(requested) tokens, more than the context size of \(capacity)"
-            ))
+            return LanguageModelError.contextSizeExceeded(
+                .init(
+                    contextSize: capacity,
+                    tokenCount: requested,
+                    debugDescription: "The conversation and response need \(requested) tokens, more than the context size of \(capacity)"
+                ))
         case .kvCacheFull:
             let size = contextSize ?? 0
-            return LanguageModelError.contextSizeExceeded(.init(
-                contextSize: size,
-                tokenCount: size + 1,
-                debugDescription: "The model's KV cache has no room left for the conversation (context size \(size))"
-            ))
+            return LanguageModelError.contextSizeExceeded(
+                .init(
+                    contextSize: size,
+                    tokenCount: size + 1,
+                    debugDescription: "The model's KV cache has no room left for the conversation (context size \(size))"
+                ))
         case .noAllowedTokens:
             return GeneratedContent.ParsingError(
                 rawContent: "",
                 debugDescription: "Guided generation reached a point no token of the model's vocabulary can continue; the value cannot be finished."
             )
         case .fileNotFound, .notAGGUFFile, .modelLoadFailed, .contextCreationFailed, .invalidArgument,
-             .tokenizationFailed, .invalidToken, .decodeFailed, .noLogits, .chatTemplateUnavailable,
-             .incompatibleLibrary,
-             .notAnAdapter, .adapterMismatch, .adapterLoadFailed:
-            return SystemLanguageModel.Error.assetsUnavailable(.init(
-                debugDescription: "The on-device model cannot serve the request: \(error.description)."
-            ))
+            .tokenizationFailed, .invalidToken, .decodeFailed, .noLogits, .chatTemplateUnavailable,
+            .incompatibleLibrary,
+            .notAnAdapter, .adapterMismatch, .adapterLoadFailed:
+            return SystemLanguageModel.Error.assetsUnavailable(
+                .init(
+                    debugDescription: "The on-device model cannot serve the request: \(error.description)."
+                ))
         }
     }
 }

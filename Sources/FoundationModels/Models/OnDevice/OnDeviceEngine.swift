@@ -69,7 +69,8 @@ package final class OnDeviceEngine: Sendable {
             self.contextSize = scheduler.sequenceLength
             let promptEndsAlone = configuration.promptEndsAlone ?? !onGPU
             self.pool = ContextPool(capacity: scheduler.sequenceCount, maximumWaiting: configuration.maximumQueuedRequests) { number in
-                ContextSlot(sequence: number - 1, scheduler: scheduler, promptEndsAlone: promptEndsAlone, label: "foundation-models.sequence.\(number)")
+                ContextSlot(
+                    sequence: number - 1, scheduler: scheduler, promptEndsAlone: promptEndsAlone, label: "foundation-models.sequence.\(number)")
             }
         }
     }
@@ -143,9 +144,10 @@ package final class OnDeviceEngine: Sendable {
             loading.withLock { if $0 == task { $0 = nil } }
             // A file that is not there (or not a model): why, and what to run.
             if let unavailable = SystemModelRuntime.unavailabilityError(configuration) { throw unavailable }
-            throw SystemLanguageModel.Error.assetsUnavailable(.init(
-                debugDescription: "The on-device model at \(configuration.modelPath) could not be loaded: \(error)"
-            ))
+            throw SystemLanguageModel.Error.assetsUnavailable(
+                .init(
+                    debugDescription: "The on-device model at \(configuration.modelPath) could not be loaded: \(error)"
+                ))
         }
     }
 
@@ -167,7 +169,9 @@ package final class OnDeviceEngine: Sendable {
 
     private static func loadOnCPU(_ configuration: SystemLanguageModel.Configuration, after error: LlamaError) throws -> Loaded {
         let gpus = ComputeDevice.all.filter(\.isGPU).map(\.summary)
-        logger.warning("\(configuration.modelPath) did not load on the GPU (\(gpus.joined(separator: "; "))): \(error); loading it on the CPU instead (set gpuLayers, FOUNDATION_MODELS_GPU_LAYERS, to offload fewer layers)")
+        logger.warning(
+            "\(configuration.modelPath) did not load on the GPU (\(gpus.joined(separator: "; "))): \(error); loading it on the CPU instead (set gpuLayers, FOUNDATION_MODELS_GPU_LAYERS, to offload fewer layers)"
+        )
         return try Loaded(
             model: LlamaModel(path: configuration.modelPath, options: LlamaModel.Options(gpuLayers: 0)),
             configuration: configuration
@@ -229,18 +233,20 @@ extension SystemLanguageModel.Configuration {
     /// The llama.cpp context this configuration asks for, with sequences
     /// of `contextLength` positions.
     func contextParameters(contextLength: Int) -> LlamaBatchContext.Parameters {
-        let cacheType: LlamaBatchContext.Parameters.CacheType = switch kvCacheType {
-        case .f16: .f16
-        case .bf16: .bf16
-        case .f32: .f32
-        case .q8_0: .q8_0
-        case .q4_0: .q4_0
-        }
-        let flash: LlamaBatchContext.Parameters.FlashAttention = switch flashAttention {
-        case .automatic: .automatic
-        case .enabled: .enabled
-        case .disabled: .disabled
-        }
+        let cacheType: LlamaBatchContext.Parameters.CacheType =
+            switch kvCacheType {
+            case .f16: .f16
+            case .bf16: .bf16
+            case .f32: .f32
+            case .q8_0: .q8_0
+            case .q4_0: .q4_0
+            }
+        let flash: LlamaBatchContext.Parameters.FlashAttention =
+            switch flashAttention {
+            case .automatic: .automatic
+            case .enabled: .enabled
+            case .disabled: .disabled
+            }
         return LlamaBatchContext.Parameters(
             contextLength: contextLength, threads: threads,
             flashAttention: flash, keyCacheType: cacheType, valueCacheType: cacheType

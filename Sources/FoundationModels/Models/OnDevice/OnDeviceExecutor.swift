@@ -46,11 +46,13 @@ struct OnDeviceExecutor: Sendable {
         let requested = request.generationOptions.maximumResponseTokens
         let reserved = requested ?? 1
         guard prompt.count + reserved <= loaded.contextSize else {
-            throw LanguageModelError.contextSizeExceeded(.init(
-                contextSize: loaded.contextSize,
-                tokenCount: prompt.count + reserved,
-                debugDescription: "The instructions, transcript and prompt take \(prompt.count) tokens and \(reserved) are reserved for the response: \(prompt.count + reserved) tokens, more than the context size of \(loaded.contextSize)"
-            ))
+            throw LanguageModelError.contextSizeExceeded(
+                .init(
+                    contextSize: loaded.contextSize,
+                    tokenCount: prompt.count + reserved,
+                    debugDescription:
+                        "The instructions, transcript and prompt take \(prompt.count) tokens and \(reserved) are reserved for the response: \(prompt.count + reserved) tokens, more than the context size of \(loaded.contextSize)"
+                ))
         }
         let tools = request.enabledToolDefinitions
         let constraint: TokenConstraint?
@@ -90,29 +92,35 @@ struct OnDeviceExecutor: Sendable {
         }
         try Task.checkCancellation()
         if outcome.incomplete {
-            let limit = outcome.contextFull
+            let limit =
+                outcome.contextFull
                 ? "the context filled up (\(loaded.contextSize) tokens)"
                 : "the response reached its limit of \(outcome.generatedTokens) tokens"
             let what = request.schema.map { "the \($0.name) value" } ?? "the tool call"
             throw GeneratedContent.ParsingError(
                 rawContent: "",
-                debugDescription: "\(limit) before \(what) was complete; raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
+                debugDescription:
+                    "\(limit) before \(what) was complete; raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
             )
         }
         if outcome.contextFull {
-            throw LanguageModelError.contextSizeExceeded(.init(
-                contextSize: loaded.contextSize,
-                tokenCount: prompt.count + outcome.generatedTokens + 1,
-                debugDescription: "The response filled the context (\(prompt.count) prompt and \(outcome.generatedTokens) response tokens) before it ended; set maximumResponseTokens or shorten the conversation"
-            ))
+            throw LanguageModelError.contextSizeExceeded(
+                .init(
+                    contextSize: loaded.contextSize,
+                    tokenCount: prompt.count + outcome.generatedTokens + 1,
+                    debugDescription:
+                        "The response filled the context (\(prompt.count) prompt and \(outcome.generatedTokens) response tokens) before it ended; set maximumResponseTokens or shorten the conversation"
+                ))
         }
         if !tools.isEmpty {
             try await Self.finishTurn(router.withLock { $0 }, tools: tools, into: channel)
         }
-        await channel.send(.response(action: .updateUsage(
-            input: .init(totalTokenCount: prompt.count, cachedTokenCount: outcome.cachedPromptTokens),
-            output: .init(totalTokenCount: outcome.generatedTokens, reasoningTokenCount: 0)
-        )))
+        await channel.send(
+            .response(
+                action: .updateUsage(
+                    input: .init(totalTokenCount: prompt.count, cachedTokenCount: outcome.cachedPromptTokens),
+                    output: .init(totalTokenCount: outcome.generatedTokens, reasoningTokenCount: 0)
+                )))
     }
 
     /// Whether the conversation has tools: declared in its instructions, or
@@ -154,11 +162,13 @@ struct OnDeviceExecutor: Sendable {
             }
         case .toolCalls(let calls, let tokenCount):
             for (index, call) in calls.enumerated() {
-                await channel.send(.toolCalls(action: .toolCall(
-                    id: UUID().uuidString,
-                    name: call.name,
-                    action: .appendArguments(call.arguments, tokenCount: index == 0 ? tokenCount : 0)
-                )))
+                await channel.send(
+                    .toolCalls(
+                        action: .toolCall(
+                            id: UUID().uuidString,
+                            name: call.name,
+                            action: .appendArguments(call.arguments, tokenCount: index == 0 ? tokenCount : 0)
+                        )))
             }
         }
     }
@@ -170,8 +180,8 @@ struct OnDeviceExecutor: Sendable {
         guard !text.isEmpty, let calls = TextToolCalls.calls(in: text, offered: Set(tools.map(\.name))) else { return nil }
         for call in calls {
             guard let tool = tools.first(where: { $0.name == call.name }),
-                  let arguments = try? GeneratedContent(json: call.arguments),
-                  (try? SchemaConformance.validate(arguments, against: tool.parameters)) != nil
+                let arguments = try? GeneratedContent(json: call.arguments),
+                (try? SchemaConformance.validate(arguments, against: tool.parameters)) != nil
             else { return nil }
         }
         return calls.map { ToolCallRouter.Call(name: $0.name, arguments: $0.arguments) }
@@ -190,10 +200,11 @@ struct OnDeviceExecutor: Sendable {
             )
         } catch .unsupportedGuide(let message) {
             let names = ([request.schema?.name].compactMap { $0 } + request.enabledToolDefinitions.map(\.name)).joined(separator: ", ")
-            throw LanguageModelError.unsupportedGenerationGuide(.init(
-                schemaName: request.schema?.name ?? request.enabledToolDefinitions[0].name,
-                debugDescription: "The response schema or a tool's arguments (\(names)) cannot be enforced: \(message)"
-            ))
+            throw LanguageModelError.unsupportedGenerationGuide(
+                .init(
+                    schemaName: request.schema?.name ?? request.enabledToolDefinitions[0].name,
+                    debugDescription: "The response schema or a tool's arguments (\(names)) cannot be enforced: \(message)"
+                ))
         } catch .unsatisfiable(let message) {
             throw GeneratedContent.ParsingError(
                 rawContent: "",
@@ -208,10 +219,11 @@ struct OnDeviceExecutor: Sendable {
         do {
             return try loaded.constraints.constraint(for: schema)
         } catch .unsupportedGuide(let message) {
-            throw LanguageModelError.unsupportedGenerationGuide(.init(
-                schemaName: schema.name,
-                debugDescription: "\(schema.name) cannot be enforced: \(message)"
-            ))
+            throw LanguageModelError.unsupportedGenerationGuide(
+                .init(
+                    schemaName: schema.name,
+                    debugDescription: "\(schema.name) cannot be enforced: \(message)"
+                ))
         } catch .unsatisfiable(let message) {
             throw GeneratedContent.ParsingError(
                 rawContent: "",
@@ -231,11 +243,13 @@ struct OnDeviceExecutor: Sendable {
                 guard let prefix = try? loaded.rendering.openPrefix(for: transcript) else { return }
                 text = prefix
             } else {
-                guard let rendered = try? loaded.model.applyChatTemplate(loaded.rendering.messages(for: transcript), addAssistantPrefix: false) else { return }
+                guard let rendered = try? loaded.model.applyChatTemplate(loaded.rendering.messages(for: transcript), addAssistantPrefix: false) else {
+                    return
+                }
                 text = rendered
             }
             guard let tokens = try? loaded.promptTokenizer.tokenize(text),
-                  tokens.count < loaded.contextSize
+                tokens.count < loaded.contextSize
             else { return }
             _ = try? await engine.run(.init(promptTokens: tokens, sampling: .greedy, maximumTokens: 0), in: loaded) { _, _ in }
         }

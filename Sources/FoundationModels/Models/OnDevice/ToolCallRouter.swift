@@ -93,7 +93,7 @@ struct ToolCallRouter {
             }
             let json = String(held.dropFirst(format.open.count).dropLast(format.close.count))
             guard let content = try? GeneratedContent(json: json), content.isComplete,
-                  case .array(let elements) = content.kind
+                case .array(let elements) = content.kind
             else {
                 throw .incompleteBlock(held)
             }
@@ -129,8 +129,8 @@ struct ToolCallRouter {
     /// One call object: `{"name": …, "arguments": …}`.
     private static func call(_ element: GeneratedContent, in block: String) throws(ToolCallRouterError) -> Call {
         guard case .structure(let properties, _) = element.kind,
-              case .string(let name)? = properties["name"]?.kind,
-              let arguments = properties["arguments"]
+            case .string(let name)? = properties["name"]?.kind,
+            let arguments = properties["arguments"]
         else {
             throw .incompleteBlock(block)
         }

@@ -133,14 +133,16 @@ struct AnthropicRequest {
                 answerWrapped = true
                 input = Self.wrapped(input)
             }
-            tools.append(WireJSON.object([
-                ("name", WireJSON.string(name)),
-                ("description", WireJSON.string("Give your answer: the input is the answer itself, following this schema.")),
-                ("input_schema", input),
-            ]))
+            tools.append(
+                WireJSON.object([
+                    ("name", WireJSON.string(name)),
+                    ("description", WireJSON.string("Give your answer: the input is the answer itself, following this schema.")),
+                    ("input_schema", input),
+                ]))
             // With tools of its own the model may call them first; the
             // answer is still only ever this tool's input.
-            toolChoice = tools.count == 1
+            toolChoice =
+                tools.count == 1
                 ? WireJSON.object([("type", WireJSON.string("tool")), ("name", WireJSON.string(name))])
                 : WireJSON.object([("type", WireJSON.string("any"))])
         } else if !tools.isEmpty {
@@ -237,27 +239,33 @@ struct AnthropicRequest {
                 if (try? reasoning.metadata["redacted"]?.value(Bool.self)) == true {
                     add("assistant", WireJSON.object([("type", WireJSON.string("redacted_thinking")), ("data", WireJSON.string(signatureText))]))
                 } else {
-                    add("assistant", WireJSON.object([
-                        ("type", WireJSON.string("thinking")),
-                        ("thinking", WireJSON.string(Transcript.wireText(reasoning.segments))),
-                        ("signature", WireJSON.string(signatureText)),
-                    ]))
+                    add(
+                        "assistant",
+                        WireJSON.object([
+                            ("type", WireJSON.string("thinking")),
+                            ("thinking", WireJSON.string(Transcript.wireText(reasoning.segments))),
+                            ("signature", WireJSON.string(signatureText)),
+                        ]))
                 }
             case .toolCalls(let calls):
                 for call in calls {
-                    add("assistant", WireJSON.object([
-                        ("type", WireJSON.string("tool_use")),
-                        ("id", WireJSON.string(call.id)),
-                        ("name", WireJSON.string(call.toolName)),
-                        ("input", call.arguments),
-                    ]))
+                    add(
+                        "assistant",
+                        WireJSON.object([
+                            ("type", WireJSON.string("tool_use")),
+                            ("id", WireJSON.string(call.id)),
+                            ("name", WireJSON.string(call.toolName)),
+                            ("input", call.arguments),
+                        ]))
                 }
             case .toolOutput(let output):
-                add("user", WireJSON.object([
-                    ("type", WireJSON.string("tool_result")),
-                    ("tool_use_id", WireJSON.string(output.id)),
-                    ("content", WireJSON.string(Transcript.wireText(output.segments))),
-                ]))
+                add(
+                    "user",
+                    WireJSON.object([
+                        ("type", WireJSON.string("tool_result")),
+                        ("tool_use_id", WireJSON.string(output.id)),
+                        ("content", WireJSON.string(Transcript.wireText(output.segments))),
+                    ]))
             case .response(let response):
                 add("assistant", text(Transcript.wireText(response.segments)))
             @unknown default:
@@ -359,11 +367,12 @@ struct AnthropicStream {
                 await channel.send(.reasoning(entryID: entryID, action: .updateSignature(Data(signature.utf8), tokenCount: 0)))
             case (.toolUse(let id, let name)?, "input_json_delta"):
                 let json = delta?[wire: "partial_json"]?.wireString ?? ""
-                await channel.send(.toolCalls(action: .toolCall(id: id, name: name, action: .appendArguments(json, tokenCount: json.isEmpty ? 0 : 1))))
+                await channel.send(
+                    .toolCalls(action: .toolCall(id: id, name: name, action: .appendArguments(json, tokenCount: json.isEmpty ? 0 : 1))))
             case (.answer?, "input_json_delta"):
                 let json = delta?[wire: "partial_json"]?.wireString ?? ""
                 if request.answerWrapped {
-                    answer += json   // unwrapped once complete (finish)
+                    answer += json  // unwrapped once complete (finish)
                 } else {
                     await appendAnswer(json, fromAnswerTool: true, channel: channel)
                 }
@@ -382,7 +391,7 @@ struct AnthropicStream {
             let status = kind == "overloaded_error" ? 529 : kind == "rate_limit_error" ? 429 : 500
             throw Self.failure(status: status, headers: HTTPHeaders(), body: payload.jsonString)
         default:
-            break   // ping, and event types added later
+            break  // ping, and event types added later
         }
     }
 
@@ -407,11 +416,14 @@ struct AnthropicStream {
     private func sendUsage(_ channel: LanguageModelExecutorGenerationChannel) async {
         var metadata: [String: any ConvertibleToGeneratedContent] = [:]
         if let model { metadata["model"] = model }
-        await channel.send(.response(entryID: responseID, action: .updateUsage(
-            input: .init(totalTokenCount: inputTokens, cachedTokenCount: cachedTokens),
-            output: .init(totalTokenCount: outputTokens, reasoningTokenCount: 0),
-            metadata: metadata
-        )))
+        await channel.send(
+            .response(
+                entryID: responseID,
+                action: .updateUsage(
+                    input: .init(totalTokenCount: inputTokens, cachedTokenCount: cachedTokens),
+                    output: .init(totalTokenCount: outputTokens, reasoningTokenCount: 0),
+                    metadata: metadata
+                )))
     }
 
     /// Judges how the message ended.

@@ -161,22 +161,28 @@ package struct OpenAIChatClient: Sendable {
         let tools = request.enabledToolDefinitions.map { tool in
             WireJSON.object([
                 ("type", WireJSON.string("function")),
-                ("function", WireJSON.object([
-                    ("name", WireJSON.string(tool.name)),
-                    ("description", WireJSON.string(tool.description)),
-                    ("parameters", tool.parameters.jsonSchema),
-                ])),
+                (
+                    "function",
+                    WireJSON.object([
+                        ("name", WireJSON.string(tool.name)),
+                        ("description", WireJSON.string(tool.description)),
+                        ("parameters", tool.parameters.jsonSchema),
+                    ])
+                ),
             ])
         }
         let toolChoice: String? = tools.isEmpty ? nil : (options.toolCallingMode == .required ? "required" : "auto")
         let responseFormat = request.schema.map { schema in
             WireJSON.object([
                 ("type", WireJSON.string("json_schema")),
-                ("json_schema", WireJSON.object([
-                    ("name", WireJSON.string(Self.schemaName(schema.name))),
-                    ("strict", WireJSON.bool(true)),
-                    ("schema", schema.jsonSchema),
-                ])),
+                (
+                    "json_schema",
+                    WireJSON.object([
+                        ("name", WireJSON.string(Self.schemaName(schema.name))),
+                        ("strict", WireJSON.bool(true)),
+                        ("schema", schema.jsonSchema),
+                    ])
+                ),
             ])
         }
         return WireJSON.object([
@@ -241,16 +247,23 @@ package struct OpenAIChatClient: Sendable {
                 return WireJSON.object([
                     ("role", WireJSON.string("assistant")),
                     ("content", GeneratedContent(kind: .null)),
-                    ("tool_calls", WireJSON.array(calls.map { call in
-                        WireJSON.object([
-                            ("id", WireJSON.string(call.id)),
-                            ("type", WireJSON.string("function")),
-                            ("function", WireJSON.object([
-                                ("name", WireJSON.string(call.toolName)),
-                                ("arguments", WireJSON.string(call.arguments.jsonString)),
-                            ])),
-                        ])
-                    })),
+                    (
+                        "tool_calls",
+                        WireJSON.array(
+                            calls.map { call in
+                                WireJSON.object([
+                                    ("id", WireJSON.string(call.id)),
+                                    ("type", WireJSON.string("function")),
+                                    (
+                                        "function",
+                                        WireJSON.object([
+                                            ("name", WireJSON.string(call.toolName)),
+                                            ("arguments", WireJSON.string(call.arguments.jsonString)),
+                                        ])
+                                    ),
+                                ])
+                            })
+                    ),
                 ])
             case .toolOutput(let output):
                 return WireJSON.object([
@@ -383,7 +396,9 @@ package struct OpenAIStreamState {
                 }
                 guard let open = calls[index] else { continue }
                 let arguments = function?[wire: "arguments"]?.wireString ?? ""
-                await channel.send(.toolCalls(action: .toolCall(id: open.id, name: open.name, action: .appendArguments(arguments, tokenCount: arguments.isEmpty ? 0 : 1))))
+                await channel.send(
+                    .toolCalls(
+                        action: .toolCall(id: open.id, name: open.name, action: .appendArguments(arguments, tokenCount: arguments.isEmpty ? 0 : 1))))
             }
         }
         if let usage = chunk[wire: "usage"], !usage.isWireNull {
@@ -393,11 +408,14 @@ package struct OpenAIStreamState {
             let reasoning = usage[wire: "completion_tokens_details"]?[wire: "reasoning_tokens"]?.wireInt ?? 0
             var metadata: [String: any ConvertibleToGeneratedContent] = [:]
             if let model = chunk[wire: "model"]?.wireString { metadata["model"] = model }
-            await channel.send(.response(entryID: responseID, action: .updateUsage(
-                input: .init(totalTokenCount: input, cachedTokenCount: cached),
-                output: .init(totalTokenCount: output, reasoningTokenCount: reasoning),
-                metadata: metadata
-            )))
+            await channel.send(
+                .response(
+                    entryID: responseID,
+                    action: .updateUsage(
+                        input: .init(totalTokenCount: input, cachedTokenCount: cached),
+                        output: .init(totalTokenCount: output, reasoningTokenCount: reasoning),
+                        metadata: metadata
+                    )))
         }
     }
 

@@ -58,9 +58,11 @@ package struct PrivateCloudComputeBackend: Sendable, Hashable {
         }
         let settings = (try? GeneratedContent(json: answers[1].body))?[wire: "default_generation_settings"]
         guard answers[1].status == 200, let size = settings?[wire: "n_ctx"]?.wireInt else {
-            throw PrivateCloudComputeLanguageModel.Error.serviceUnavailable(.init(
-                debugDescription: "The server does not report its context size (GET /v1/models answered \(answers[0].status) without max_model_len, GET /props \(answers[1].status)); set FOUNDATION_MODELS_PCC_CONTEXT_SIZE or pass contextSize."
-            ))
+            throw PrivateCloudComputeLanguageModel.Error.serviceUnavailable(
+                .init(
+                    debugDescription:
+                        "The server does not report its context size (GET /v1/models answered \(answers[0].status) without max_model_len, GET /props \(answers[1].status)); set FOUNDATION_MODELS_PCC_CONTEXT_SIZE or pass contextSize."
+                ))
         }
         return size
     }

@@ -115,7 +115,8 @@ package enum RemoteErrorFamily: Sendable, Hashable {
         case (_, .rateLimited(let resetDate, let message)):
             return LanguageModelError.rateLimited(.init(resetDate: resetDate, debugDescription: message))
         case (_, .contextLength(let contextSize, let tokenCount, let message)):
-            return LanguageModelError.contextSizeExceeded(.init(contextSize: contextSize ?? 0, tokenCount: tokenCount ?? 0, debugDescription: message))
+            return LanguageModelError.contextSizeExceeded(
+                .init(contextSize: contextSize ?? 0, tokenCount: tokenCount ?? 0, debugDescription: message))
         case (_, .contentFilter(let message)):
             return LanguageModelError.guardrailViolation(.init(debugDescription: message))
         case (_, .refusal(let explanation)):
@@ -156,10 +157,11 @@ package enum RemoteAnswerCheck {
         do {
             try SchemaConformance.check(schema)
         } catch {
-            throw LanguageModelError.unsupportedGenerationGuide(.init(
-                schemaName: schema.name,
-                debugDescription: "\(schema.name) cannot be checked against its schema: \(error)"
-            ))
+            throw LanguageModelError.unsupportedGenerationGuide(
+                .init(
+                    schemaName: schema.name,
+                    debugDescription: "\(schema.name) cannot be checked against its schema: \(error)"
+                ))
         }
     }
 }

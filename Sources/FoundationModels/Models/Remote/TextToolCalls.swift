@@ -90,8 +90,8 @@ package enum TextToolCalls {
 
     private static func call(in json: String, offered: Set<String>) -> Call? {
         guard let content = try? GeneratedContent(json: json), content.isComplete,
-              case .structure(let properties, _) = content.kind,
-              let name = properties["name"]?.wireString, offered.contains(name)
+            case .structure(let properties, _) = content.kind,
+            let name = properties["name"]?.wireString, offered.contains(name)
         else { return nil }
         // Known keys only: an object with more is not a call written as text.
         guard Set(properties.keys).isSubset(of: ["name", "arguments", "parameters"]) else { return nil }

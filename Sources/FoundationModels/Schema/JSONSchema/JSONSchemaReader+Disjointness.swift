@@ -81,7 +81,8 @@ extension JSONSchemaReader {
                 return false
             case .string:
                 if let left = Self.stringAutomaton(a), let right = Self.stringAutomaton(b),
-                   (try? ByteDFA.intersection([left, right], subject: "oneOf").isEmpty) == true {
+                    (try? ByteDFA.intersection([left, right], subject: "oneOf").isEmpty) == true
+                {
                     continue
                 }
                 return false

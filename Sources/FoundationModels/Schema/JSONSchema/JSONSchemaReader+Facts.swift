@@ -29,7 +29,9 @@ extension JSONSchemaReader {
     /// The node of the values every one of `subs` accepts.
     mutating func node(for subs: [Subschema], at path: String) throws -> SchemaNode {
         guard nesting < Self.maximumNesting else {
-            throw Self.corrupted("unsupported schema at \(path): nested more than \(Self.maximumNesting) levels deep (a recursive $ref combined with other keywords cannot be expanded)")
+            throw Self.corrupted(
+                "unsupported schema at \(path): nested more than \(Self.maximumNesting) levels deep (a recursive $ref combined with other keywords cannot be expanded)"
+            )
         }
         nesting += 1
         defer { nesting -= 1 }
@@ -37,8 +39,9 @@ extension JSONSchemaReader {
         if subs.isEmpty { return .any }
         // A plain reference stays a reference (recursion stays finite).
         if subs.count == 1, case .structure(let properties, _) = subs[0].content.kind,
-           case .string(let target)? = properties["$ref"]?.kind,
-           properties.keys.allSatisfy({ $0 == "$ref" || Self.isAnnotation($0) || $0 == "definitions" || $0 == "$defs" }) {
+            case .string(let target)? = properties["$ref"]?.kind,
+            properties.keys.allSatisfy({ $0 == "$ref" || Self.isAnnotation($0) || $0 == "definitions" || $0 == "$defs" })
+        {
             return .reference(reference(to: try pointer(of: target, at: subs[0].path)))
         }
         var alternatives = [Facts()]
@@ -333,7 +336,8 @@ extension JSONSchemaReader {
                 } catch {
                     throw Self.corrupted("unsupported pattern in patternProperties at \(path): \(error)")
                 }
-                clause.patternProperties.append((pattern, Subschema(patterns.properties[pattern]!, "\(path)/patternProperties/\(Self.escape(pattern))")))
+                clause.patternProperties.append(
+                    (pattern, Subschema(patterns.properties[pattern]!, "\(path)/patternProperties/\(Self.escape(pattern))")))
             }
             hasClause = true
         }

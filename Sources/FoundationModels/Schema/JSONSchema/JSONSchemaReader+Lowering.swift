@@ -134,7 +134,10 @@ extension JSONSchemaReader {
         case .string(let text): return String(decoding: JSONStringEncoding.quoted(text), as: UTF8.self)
         case .array(let elements): return "[" + elements.map(compactText).joined(separator: ",") + "]"
         case .structure(let properties, let keys):
-            return "{" + JSONPrinter.printableKeys(properties, keys).map { compactText(GeneratedContent(kind: .string($0))) + ":" + compactText(properties[$0]!) }.joined(separator: ",") + "}"
+            return "{"
+                + JSONPrinter.printableKeys(properties, keys).map {
+                    compactText(GeneratedContent(kind: .string($0))) + ":" + compactText(properties[$0]!)
+                }.joined(separator: ",") + "}"
         }
     }
 
@@ -253,10 +256,13 @@ extension JSONSchemaReader {
                 for pattern in facts.patterns {
                     if whole == nil, let inner = Self.wholeStringPattern(pattern) { whole = inner } else { search.append(pattern) }
                 }
-                nodes.append(.string(StringNode(
-                    pattern: whole, searchPatterns: search, minimumLength: facts.minLength, maximumLength: facts.maxLength, format: facts.format,
-                    excludedValues: facts.excludedStrings, excludedPatterns: facts.excludedPatterns
-                )))
+                nodes.append(
+                    .string(
+                        StringNode(
+                            pattern: whole, searchPatterns: search, minimumLength: facts.minLength, maximumLength: facts.maxLength,
+                            format: facts.format,
+                            excludedValues: facts.excludedStrings, excludedPatterns: facts.excludedPatterns
+                        )))
             case .integer:
                 if kinds.contains(.number) { continue }
                 if Self.noNumberBetween(facts, integer: true) { continue }
@@ -271,7 +277,11 @@ extension JSONSchemaReader {
                 nodes.append(try numberNode(facts, integer: false, at: path))
             case .boolean:
                 let remaining = [false, true].filter { flag in !facts.excluded.contains { Self.equal($0, GeneratedContent(kind: .bool(flag))) } }
-                if remaining.count == 2 { nodes.append(.boolean) } else if let flag = remaining.first { nodes.append(.literal(flag ? "true" : "false")) }
+                if remaining.count == 2 {
+                    nodes.append(.boolean)
+                } else if let flag = remaining.first {
+                    nodes.append(.literal(flag ? "true" : "false"))
+                }
             case .null:
                 if !facts.excluded.contains(where: { Self.equal($0, GeneratedContent(kind: .null)) }) { nodes.append(.null) }
             }
@@ -319,7 +329,8 @@ extension JSONSchemaReader {
             parts.append(automaton)
         }
         if facts.minLength != nil || facts.maxLength != nil,
-           let automaton = try? ByteDFA.jsonString(length: min(facts.minLength ?? 0, 1000), facts.maxLength.flatMap { $0 > 1000 ? nil : $0 }) {
+            let automaton = try? ByteDFA.jsonString(length: min(facts.minLength ?? 0, 1000), facts.maxLength.flatMap { $0 > 1000 ? nil : $0 })
+        {
             parts.append(automaton)
         }
         var excluded: [ByteDFA] = []
@@ -359,10 +370,13 @@ extension JSONSchemaReader {
                 }
                 return values.count == 1 ? values[0] : .anyOf(values)
             } else {
-                throw Self.corrupted("unsupported JSON Schema keyword \"multipleOf\" at \(path)/multipleOf: only 1, or an integer factor with a range of at most 256 multiples, can be enforced")
+                throw Self.corrupted(
+                    "unsupported JSON Schema keyword \"multipleOf\" at \(path)/multipleOf: only 1, or an integer factor with a range of at most 256 multiples, can be enforced"
+                )
             }
         }
-        let bounds = NumberNode(minimum: facts.minimum, maximum: facts.maximum, excludesMinimum: facts.excludesMinimum, excludesMaximum: facts.excludesMaximum)
+        let bounds = NumberNode(
+            minimum: facts.minimum, maximum: facts.maximum, excludesMinimum: facts.excludesMinimum, excludesMaximum: facts.excludesMaximum)
         return isInteger ? .integer(bounds) : .number(bounds)
     }
 
@@ -394,7 +408,10 @@ extension JSONSchemaReader {
             }
         }
         if let maximum, (facts.minItems ?? 0) > maximum {
-            throw Unsatisfiable(message: "unsatisfiable schema at \(path): minItems \(facts.minItems ?? 0), but it may have at most \(maximum) elements (maxItems, false or unsatisfiable items)")
+            throw Unsatisfiable(
+                message:
+                    "unsatisfiable schema at \(path): minItems \(facts.minItems ?? 0), but it may have at most \(maximum) elements (maxItems, false or unsatisfiable items)"
+            )
         }
         if let maximum, prefix.count > maximum { prefix.removeLast(prefix.count - maximum) }
         // (Whether the elements can be compared as they are written is the
@@ -437,11 +454,13 @@ extension JSONSchemaReader {
         let optional = declared.filter { !facts.required.contains($0) && !excluded.contains($0) }
         let requiredCount = Set(facts.required).count
         if let minimum = facts.minProperties, minimum > requiredCount, minimum - requiredCount <= optional.count,
-            !(minimum == 1 && requiredCount == 0) {
+            !(minimum == 1 && requiredCount == 0)
+        {
             let subsets = Self.subsets(of: optional, size: minimum - requiredCount, limit: Self.maximumObjectWays / ways.count + 1)
             if subsets.count * ways.count <= Self.maximumObjectWays { expand(subsets, required: true) }
         }
-        let closed = facts.objectClauses.contains { $0.additional?.isFalse == true && $0.patternProperties.isEmpty }
+        let closed =
+            facts.objectClauses.contains { $0.additional?.isFalse == true && $0.patternProperties.isEmpty }
             || !facts.objectClauses.contains { !$0.patternProperties.isEmpty || $0.additional != nil }
         if closed, let maximum = facts.maxProperties, maximum >= requiredCount, requiredCount + optional.count > maximum {
             let subsets = Self.subsets(of: optional, size: requiredCount + optional.count - maximum, limit: Self.maximumObjectWays / ways.count + 1)
@@ -508,7 +527,8 @@ extension JSONSchemaReader {
         var forbidden: Set<String> = []
         for group in facts.forbiddenGroups where mayBeOpen || group.allSatisfy({ order.contains($0) }) {
             guard let dropped = group.first(where: { !facts.required.contains($0) }) else {
-                throw Unsatisfiable(message: "unsatisfiable schema at \(path): the required properties \(group) are forbidden together (not/required)")
+                throw Unsatisfiable(
+                    message: "unsatisfiable schema at \(path): the required properties \(group) are forbidden together (not/required)")
             }
             forbidden.insert(dropped)
         }
@@ -527,7 +547,10 @@ extension JSONSchemaReader {
             }
             guard allowed else {
                 if isRequired {
-                    throw Unsatisfiable(message: "unsatisfiable schema at \(path): the required property \"\(name)\" is excluded (a false schema, additionalProperties false, propertyNames or not/required)")
+                    throw Unsatisfiable(
+                        message:
+                            "unsatisfiable schema at \(path): the required property \"\(name)\" is excluded (a false schema, additionalProperties false, propertyNames or not/required)"
+                    )
                 }
                 continue
             }
@@ -546,9 +569,10 @@ extension JSONSchemaReader {
                     break
                 }
             }
-            properties.append(PropertyNode(
-                name: name, description: Self.description(of: declared), node: value, isOptional: !isRequired
-            ))
+            properties.append(
+                PropertyNode(
+                    name: name, description: Self.description(of: declared), node: value, isOptional: !isRequired
+                ))
         }
         // Extra keys.
         var additional: SchemaNode?
@@ -570,7 +594,8 @@ extension JSONSchemaReader {
                 additional = try satisfiableNode(for: [extra], at: extra.path)
             }
         } else if order.isEmpty, facts.forbiddenGroups.isEmpty, facts.minProperties == nil, facts.maxProperties == nil,
-                  facts.excluded.isEmpty, facts.values == nil {
+            facts.excluded.isEmpty, facts.values == nil
+        {
             // An object that declares nothing (`{"type": "object"}`, OpenAI's
             // `json_object`) is one the prompt describes: its keys and values
             // are the model's to write, as JSON Schema allows. Closed, it
@@ -614,18 +639,23 @@ extension JSONSchemaReader {
             throw Unsatisfiable(message: "unsatisfiable schema at \(path): minProperties \(facts.minProperties ?? 0), but no property is allowed")
         }
         if let minimum = facts.minProperties, minimum > requiredCount, !requiresAProperty {
-            throw Self.corrupted("unsupported JSON Schema keyword \"minProperties\" at \(path): \(minimum) properties with only \(requiredCount) required cannot be enforced token by token")
+            throw Self.corrupted(
+                "unsupported JSON Schema keyword \"minProperties\" at \(path): \(minimum) properties with only \(requiredCount) required cannot be enforced token by token"
+            )
         }
         if let maximum = facts.maxProperties, isOpen || maximum < properties.count {
             throw Self.corrupted("unsupported JSON Schema keyword \"maxProperties\" at \(path): cannot be enforced token by token")
         }
-        return .object(ObjectNode(
-            properties: properties, additionalProperties: additional, patternProperties: patternProperties, propertyNames: propertyNames,
-            requiresAProperty: requiresAProperty))
+        return .object(
+            ObjectNode(
+                properties: properties, additionalProperties: additional, patternProperties: patternProperties, propertyNames: propertyNames,
+                requiresAProperty: requiresAProperty))
     }
 
     static func description(of sub: Subschema?) -> String? {
-        guard let sub, case .structure(let properties, _) = sub.content.kind, case .string(let text)? = properties["description"]?.kind else { return nil }
+        guard let sub, case .structure(let properties, _) = sub.content.kind, case .string(let text)? = properties["description"]?.kind else {
+            return nil
+        }
         return text
     }
 }

@@ -60,7 +60,8 @@ extension JSONSchemaReader {
             if let existing = a.multipleOf, existing != factor {
                 let ratio = max(existing, factor) / min(existing, factor)
                 guard ratio == ratio.rounded() else {
-                    throw Self.corrupted("unsupported JSON Schema keyword \"multipleOf\" at \(path): both \(existing) and \(factor), neither a multiple of the other")
+                    throw Self.corrupted(
+                        "unsupported JSON Schema keyword \"multipleOf\" at \(path): both \(existing) and \(factor), neither a multiple of the other")
                 }
                 result.multipleOf = max(existing, factor)
             } else {

@@ -97,7 +97,8 @@ extension JSONSchemaReader {
             negated.excluded = values
             if !negated.types!.isEmpty { result.append(negated) }
             if let domain = of(numbers) {
-                let excluded = Set(values.compactMap { value -> Double? in if case .number(let number) = value.kind { number } else { nil } }).sorted()
+                let excluded = Set(values.compactMap { value -> Double? in if case .number(let number) = value.kind { number } else { nil } })
+                    .sorted()
                 var low: Double?
                 for bound in excluded + [nil] {
                     var range = domain

@@ -137,14 +137,14 @@ extension JSONSchemaReader {
 
     static func maxOptional(_ a: Int?, _ b: Int?) -> Int? {
         switch (a, b) {
-        case let (x?, y?): max(x, y)
+        case (let x?, let y?): max(x, y)
         default: a ?? b
         }
     }
 
     static func minOptional(_ a: Int?, _ b: Int?) -> Int? {
         switch (a, b) {
-        case let (x?, y?): min(x, y)
+        case (let x?, let y?): min(x, y)
         default: a ?? b
         }
     }

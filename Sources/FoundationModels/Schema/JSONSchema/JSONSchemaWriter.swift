@@ -113,11 +113,13 @@ struct JSONSchemaWriter {
                 object["pattern"] = string(pattern)
             }
             if patterns.count > 1 {
-                object["allOf"] = GeneratedContent(kind: .array(patterns.dropFirst().map { pattern in
-                    var entry = OrderedJSONObject()
-                    entry["pattern"] = string(pattern)
-                    return entry.content
-                }))
+                object["allOf"] = GeneratedContent(
+                    kind: .array(
+                        patterns.dropFirst().map { pattern in
+                            var entry = OrderedJSONObject()
+                            entry["pattern"] = string(pattern)
+                            return entry.content
+                        }))
             }
             if let format = node.format {
                 object["format"] = string(format)
