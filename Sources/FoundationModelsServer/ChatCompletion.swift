@@ -31,6 +31,10 @@ struct ChatCompletion: Sendable {
     enum Event: Sendable {
         /// New text of the answer.
         case delta(String)
+        /// The log-probabilities of the tokens generated since the last
+        /// such event (the request asked for `logprobs`); they come before
+        /// the text they carry.
+        case logProbabilities([TokenLogProbability])
         /// The model calls tools: the client runs them.
         case toolCalls(Transcript.ToolCalls)
         /// The answer is complete.
@@ -129,22 +133,30 @@ struct ChatCompletion: Sendable {
         let options = Self.options(for: request)
         let typed = request.schema != nil
         let observer = observer
+        let recorder = request.logProbabilities.map { TokenLogProbabilityRecorder(topCount: $0) }
         return AsyncThrowingStream { continuation in
             let task = Task {
                 // Stop sequences cut text; a typed answer is never cut
                 // (it would no longer be the JSON its schema promises).
                 let text = TextDeltas(stops: typed ? [] : request.stop)
+                @Sendable func sendLogProbabilities() {
+                    if let values = recorder?.take(), !values.isEmpty { continuation.yield(.logProbabilities(values)) }
+                }
                 do {
-                    let result = try await turn.session.turn(
-                        to: Prompt(turn.prompt), schema: request.schema, earlierRounds: turn.earlierRounds, options: options
-                    ) { snapshot, usage in
-                        if let delta = text.delta(after: snapshot, usage: usage) {
-                            observer?.firstToken()
-                            continuation.yield(.delta(delta))
+                    // The in-process model records each token's log-probability here.
+                    let result = try await TokenLogProbabilityRecorder.$current.withValue(recorder) {
+                        try await turn.session.turn(
+                            to: Prompt(turn.prompt), schema: request.schema, earlierRounds: turn.earlierRounds, options: options
+                        ) { snapshot, usage in
+                            if let delta = text.delta(after: snapshot, usage: usage) {
+                                observer?.firstToken()
+                                sendLogProbabilities()
+                                continuation.yield(.delta(delta))
+                            }
+                            // A stop sequence ends the answer: cancel this
+                            // request's generation (the task this runs on).
+                            if text.stopped { withUnsafeCurrentTask { $0?.cancel() } }
                         }
-                        // A stop sequence ends the answer: cancel this
-                        // request's generation (the task this runs on).
-                        if text.stopped { withUnsafeCurrentTask { $0?.cancel() } }
                     }
                     observer?.finished(usage: result.usage)
                     if let calls = result.toolCalls {
@@ -157,6 +169,9 @@ struct ChatCompletion: Sendable {
                         if typed, text.isEmpty {
                             continuation.yield(.delta(result.content.jsonString))
                         }
+                        // The last tokens' (a piece of text the answer's
+                        // end flushed), before the finish.
+                        sendLogProbabilities()
                         let hitLimit = request.maximumTokens.map { result.usage.output.totalTokenCount >= $0 } ?? false
                         continuation.yield(.finished(reason: !text.stopped && hitLimit ? "length" : "stop", usage: result.usage))
                     }

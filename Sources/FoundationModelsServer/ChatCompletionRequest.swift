@@ -56,6 +56,9 @@ struct ChatCompletionRequest {
     var schema: GenerationSchema?
     var tools: [Tool] = []
     var toolChoice = ToolChoice.auto
+    /// With `logprobs`, how many of the most likely tokens to give beside
+    /// each one the answer has (`top_logprobs`, 0 to 20); nil without.
+    var logProbabilities: Int?
 
     /// Limits a request must keep to (``ChatCompletionsServer/Configuration``).
     struct Limits {
@@ -77,7 +80,7 @@ struct ChatCompletionRequest {
             known: [
                 "model", "messages", "stream", "stream_options", "max_tokens", "max_completion_tokens", "temperature",
                 "top_p", "seed", "stop", "n", "response_format", "tools", "tool_choice", "user", "frequency_penalty",
-                "presence_penalty", "logprobs", "parallel_tool_calls", "metadata", "store",
+                "presence_penalty", "logprobs", "top_logprobs", "parallel_tool_calls", "metadata", "store",
                 // Not OpenAI's: llama-server, vLLM and Ollama read top_k, and
                 // OpenAICompatibleLanguageModel sends it. Reasoning effort is
                 // accepted and has no effect (the model does not reason).
@@ -119,8 +122,11 @@ struct ChatCompletionRequest {
                 throw .invalid("\(name) is not supported (only 0).", param: name)
             }
         }
-        if try Self.bool(fields["logprobs"], "logprobs") == true {
-            throw .invalid("logprobs is not supported.", param: "logprobs")
+        if try Self.bool(fields["logprobs"], "logprobs") == true { logProbabilities = 0 }
+        if let top = try Self.integer(fields["top_logprobs"], "top_logprobs") {
+            guard logProbabilities != nil else { throw .invalid("top_logprobs requires logprobs to be true.", param: "top_logprobs") }
+            guard (0...20).contains(top) else { throw .invalid("top_logprobs must be between 0 and 20.", param: "top_logprobs") }
+            logProbabilities = top
         }
         tools = try Self.tools(fields["tools"])
         toolChoice = try Self.toolChoice(fields["tool_choice"], tools: tools)

@@ -18,12 +18,15 @@ extension ChatCompletionsServer {
             return await collect(events) { events in
                 var content = ""
                 var calls: Transcript.ToolCalls?
+                var logProbabilities = parsed.logProbabilities.map { _ in [TokenLogProbability]() }
                 for event in events {
                     switch event {
                     case .delta(let text): content += text
+                    case .logProbabilities(let values): logProbabilities? += values
                     case .toolCalls(let made): calls = made
                     case .finished(let reason, let usage):
-                        return Self.completionBody(completion, content: content, toolCalls: calls, reason: reason, usage: usage)
+                        return Self.completionBody(
+                            completion, content: content, toolCalls: calls, reason: reason, usage: usage, logProbabilities: logProbabilities)
                     }
                 }
                 return nil
@@ -35,17 +38,25 @@ extension ChatCompletionsServer {
         return await stream(events) { events, write in
             func send(_ json: String) async throws { try await write("data: \(json)\n\n") }
             try await send(Self.chunk(completion, delta: [("role", WireJSON.string("assistant")), ("content", WireJSON.string(""))], reason: nil))
+            // Each piece of text carries the log-probabilities of its
+            // tokens, when asked for; what no text followed, the last chunk.
+            var logProbabilities: [TokenLogProbability] = []
             do {
                 for try await event in events {
                     switch event {
+                    case .logProbabilities(let values):
+                        logProbabilities += values
                     case .delta(let text):
-                        try await send(Self.chunk(completion, delta: [("content", WireJSON.string(text))], reason: nil))
+                        let carried = parsed.logProbabilities.map { _ in logProbabilities }
+                        logProbabilities = []
+                        try await send(Self.chunk(completion, delta: [("content", WireJSON.string(text))], reason: nil, logProbabilities: carried))
                     case .toolCalls(let calls):
                         // Each call whole, in one piece: the arguments are
                         // complete JSON once the grammar has closed them.
                         try await send(Self.chunk(completion, delta: [("tool_calls", Self.toolCalls(calls, indexed: true))], reason: nil))
                     case .finished(let reason, let usage):
-                        try await send(Self.chunk(completion, delta: [], reason: reason))
+                        let carried = logProbabilities.isEmpty ? nil : logProbabilities
+                        try await send(Self.chunk(completion, delta: [], reason: reason, logProbabilities: carried))
                         if includeUsage { try await send(Self.usageChunk(completion, usage: usage)) }
                     }
                 }

@@ -47,6 +47,7 @@ enum OpenAPIDocument {
                 "top_k": {"type": "integer", "minimum": 1}, "seed": {"type": "integer"},
                 "stop": {"oneOf": [{"type": "string"}, {"type": "array", "maxItems": 4, "items": {"type": "string"}}]},
                 "n": {"type": "integer", "enum": [1]},
+                "logprobs": {"type": "boolean"}, "top_logprobs": {"type": "integer", "minimum": 0, "maximum": 20},
                 "response_format": {"type": "object", "required": ["type"], "properties": {
                   "type": {"type": "string", "enum": ["text", "json_object", "json_schema"]},
                   "json_schema": {"type": "object", "required": ["name", "schema"], "properties": {

@@ -72,7 +72,8 @@ extension ChatCompletionsServer {
     }
 
     static func completionBody(
-        _ completion: ChatCompletion, content: String, toolCalls: Transcript.ToolCalls?, reason: String, usage: LanguageModelSession.Usage
+        _ completion: ChatCompletion, content: String, toolCalls: Transcript.ToolCalls?, reason: String, usage: LanguageModelSession.Usage,
+        logProbabilities: [TokenLogProbability]? = nil
     ) -> String {
         var fields: [(String, GeneratedContent?)] = [("role", WireJSON.string("assistant"))]
         if let toolCalls {
@@ -83,7 +84,8 @@ extension ChatCompletionsServer {
         }
         let message = WireJSON.object(fields)
         let choice = WireJSON.object([
-            ("index", WireJSON.number(0)), ("message", message), ("logprobs", null), ("finish_reason", WireJSON.string(reason)),
+            ("index", WireJSON.number(0)), ("message", message),
+            ("logprobs", toolCalls == nil ? Self.logProbabilities(logProbabilities) : null), ("finish_reason", WireJSON.string(reason)),
         ])
         return WireJSON.object(
             head(completion, object: "chat.completion") + [
@@ -94,12 +96,36 @@ extension ChatCompletionsServer {
 
     /// A chunk whose one choice carries `delta` (`role`, `content`, or
     /// nothing) and, on the last, the finish reason.
-    static func chunk(_ completion: ChatCompletion, delta: [(String, GeneratedContent?)], reason: String?) -> String {
+    static func chunk(
+        _ completion: ChatCompletion, delta: [(String, GeneratedContent?)], reason: String?, logProbabilities: [TokenLogProbability]? = nil
+    ) -> String {
         let choice = WireJSON.object([
-            ("index", WireJSON.number(0)), ("delta", WireJSON.object(delta)), ("logprobs", null),
+            ("index", WireJSON.number(0)), ("delta", WireJSON.object(delta)), ("logprobs", Self.logProbabilities(logProbabilities)),
             ("finish_reason", reason.map(WireJSON.string) ?? null),
         ])
         return WireJSON.object(head(completion, object: "chat.completion.chunk") + [("choices", WireJSON.array([choice]))]).jsonString
+    }
+
+    /// A choice's `logprobs`: each token with its log-probability, its
+    /// bytes and the most likely tokens at its place
+    /// (``TokenLogProbability``); null where none were asked for.
+    static func logProbabilities(_ values: [TokenLogProbability]?) -> GeneratedContent {
+        guard let values else { return null }
+        func token(_ bytes: [UInt8], _ logProbability: Double) -> [(String, GeneratedContent?)] {
+            [
+                ("token", WireJSON.string(String(decoding: bytes, as: UTF8.self))),
+                // OpenAI's stand-in for a probability too small to write.
+                ("logprob", WireJSON.number(logProbability.isFinite ? logProbability : -9999)),
+                ("bytes", WireJSON.array(bytes.map { WireJSON.number(Int($0)) })),
+            ]
+        }
+        let content = values.map { value in
+            WireJSON.object(
+                token(value.bytes, value.logProbability) + [
+                    ("top_logprobs", WireJSON.array(value.top.map { WireJSON.object(token($0.bytes, $0.logProbability)) }))
+                ])
+        }
+        return WireJSON.object([("content", WireJSON.array(content)), ("refusal", null)])
     }
 
     static func usageChunk(_ completion: ChatCompletion, usage: LanguageModelSession.Usage) -> String {

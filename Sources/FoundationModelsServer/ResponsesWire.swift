@@ -106,6 +106,9 @@ final class ResponsesWire {
     /// event's name and data.
     func events(for event: ChatCompletion.Event) -> [(String, GeneratedContent)] {
         switch event {
+        case .logProbabilities:
+            // The Responses API's `top_logprobs` is refused; none are recorded.
+            return []
         case .delta(let delta):
             var events: [(String, GeneratedContent)] = []
             if text == nil {

@@ -1,4 +1,5 @@
 import CLlama
+import Foundation
 
 /// Picks the next token from logits: a llama.cpp sampler chain it owns and
 /// frees in `deinit`.
@@ -185,6 +186,40 @@ package final class LlamaSampler {
         }
         while base[index] != best { index &+= 1 }
         return index
+    }
+
+    /// The log-probability of `chosen` and the `top` most likely tokens,
+    /// in the distribution `logits` give at temperature 1 over the tokens
+    /// `allowed` (all without a mask), renormalized over them: the
+    /// distribution a token drawn under that mask comes from, before the
+    /// request's temperature and cut-offs shape it. Most likely first;
+    /// nil where the mask allows no token.
+    package static func logProbabilities(
+        logits: UnsafeBufferPointer<Float>, allowed: [UInt64]?, chosen: LlamaToken, top: Int
+    ) -> (chosen: Double, top: [(token: LlamaToken, logProbability: Double)])? {
+        let count = logits.count
+        var maximum = -Float.infinity
+        func each(_ body: (Int) -> Void) {
+            if let allowed { forEachAllowed(allowed, below: count, body) } else { for index in 0..<count { body(index) } }
+        }
+        each { maximum = max(maximum, logits[$0]) }
+        guard maximum > -Float.infinity else { return nil }
+        var sum = 0.0
+        // The best `top`, kept sorted (few: a linear insert is cheapest).
+        var best: [(token: LlamaToken, logit: Float)] = []
+        best.reserveCapacity(top + 1)
+        each { index in
+            let logit = logits[index]
+            sum += exp(Double(logit - maximum))
+            guard top > 0, best.count < top || logit > best[best.count - 1].logit else { return }
+            let place = best.firstIndex { logit > $0.logit } ?? best.count
+            best.insert((LlamaToken(index), logit), at: place)
+            if best.count > top { best.removeLast() }
+        }
+        let normalizer = Double(maximum) + log(sum)
+        let index = Int(chosen)
+        let chosenLogit = index >= 0 && index < count ? Double(logits[index]) : -Double.infinity
+        return (chosenLogit - normalizer, best.map { ($0.token, Double($0.logit) - normalizer) })
     }
 
     /// Calls `body` with each token the mask allows, in increasing order

@@ -26,6 +26,9 @@ struct RefusalTests {
             "response_format.json_schema.schema"
         ),
         (#"{"messages": [\#(user)], "temperature": 7}"#, "temperature"),
+        (#"{"messages": [\#(user)], "top_logprobs": 2}"#, "top_logprobs"),
+        (#"{"messages": [\#(user)], "logprobs": true, "top_logprobs": 21}"#, "top_logprobs"),
+        (#"{"messages": [\#(user)], "logprobs": "yes"}"#, "logprobs"),
         (#"{"messages": "Hi"}"#, "messages"),
         (#"{"messages": []}"#, "messages"),
         (#"{"messages": [\#(user), {"role": "assistant", "content": "Hello"}]}"#, "messages[1].role"),

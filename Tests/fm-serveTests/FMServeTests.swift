@@ -76,7 +76,7 @@ struct FMServeTests {
     @Test func theOpenAIPythonClientGetsAnswersAndErrorsInItsOwnShapes() throws {
         let server = try FMServeProcess()
         try PythonChecks.run(
-            "fm_serve_client.py", [server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName], expecting: 71, info: .issues
+            "fm_serve_client.py", [server.baseURL, FMServeProcess.apiKey, FMServeProcess.modelName], expecting: 75, info: .issues
         )
         // SIGTERM ends it cleanly.
         #expect(server.stop() == 0)

@@ -156,6 +156,31 @@ try:
 except ValueError as error:
     check("json_object: an object", False, str(error))
 
+# logprobs: each token of the answer with its log-probability and the three
+# most likely tokens at its place; under greedy sampling the chosen token is
+# the most likely one, and the tokens spell the answer. Streamed, each piece
+# of text carries its tokens.
+for stream_it in (False, True):
+    name = f"logprobs{' (streamed)' if stream_it else ''}"
+    kwargs = dict(model=model_name, messages=[{"role": "user", "content": "Name a colour."}], max_tokens=8, temperature=0,
+                  logprobs=True, top_logprobs=3)
+    if stream_it:
+        content, tokens = "", []
+        for chunk in client.chat.completions.create(stream=True, **kwargs):
+            if chunk.choices:
+                content += chunk.choices[0].delta.content or ""
+                tokens += (chunk.choices[0].logprobs.content or []) if chunk.choices[0].logprobs else []
+    else:
+        choice = client.chat.completions.create(**kwargs).choices[0]
+        content, tokens = choice.message.content, choice.logprobs.content
+    check(f"{name}: one entry a token, spelling the answer", len(tokens) >= 1 and "".join(t.token for t in tokens) == content,
+          f"{content!r} {[t.token for t in tokens]}")
+    check(f"{name}: log-probabilities, the chosen token the most likely of three",
+          all(t.logprob <= 0 and len(t.top_logprobs) == 3 and t.top_logprobs[0].token == t.token
+              and t.top_logprobs[0].logprob >= t.top_logprobs[1].logprob >= t.top_logprobs[2].logprob
+              and bytes(t.bytes).decode("utf-8", "replace") == t.token for t in tokens),
+          str([(t.token, t.logprob, [(a.token, a.logprob) for a in t.top_logprobs]) for t in tokens]))
+
 # Tools: the model calls one with arguments that follow its JSON Schema,
 # the client runs it and sends the output back, and the model answers.
 WEATHER = {

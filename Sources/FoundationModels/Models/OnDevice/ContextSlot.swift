@@ -108,6 +108,9 @@ final class ContextSlot: Sendable {
         /// How free strings of a typed answer are paced (``StringPacing``);
         /// nil leaves them to the budget alone.
         var pacing: StringPacing? = .standard
+        /// Where each generated token's log-probability goes, when the
+        /// request asked for them (``TokenLogProbabilityRecorder``).
+        var logProbabilities: TokenLogProbabilityRecorder? = nil
     }
 
     /// How a job ended.
@@ -229,6 +232,18 @@ final class ContextSlot: Sendable {
             guard let logits else { throw LlamaError.noLogits }
             return try sampler.sample(logits: logits, allowed: allowed)
         }
+
+        /// Records in `recorder` the log-probability of `token`, drawn from
+        /// the last pass's logits over `allowed` (``TokenLogProbability``).
+        func record(
+            _ token: LlamaToken, allowed: [UInt64]?, in recorder: TokenLogProbabilityRecorder?, bytes: (LlamaToken) -> [UInt8]
+        ) {
+            guard let recorder, let logits,
+                let values = LlamaSampler.logProbabilities(logits: logits, allowed: allowed, chosen: token, top: recorder.topCount)
+            else { return }
+            let top = values.top.map { TokenLogProbability.Alternative(bytes: bytes($0.token), logProbability: $0.logProbability) }
+            recorder.record(TokenLogProbability(bytes: bytes(token), logProbability: values.chosen, top: top))
+        }
     }
 
     private func execute(_ job: Job, _ sequence: inout SlotSequence, _ onText: @escaping TextHandler) throws -> Outcome {
@@ -271,6 +286,7 @@ final class ContextSlot: Sendable {
             outcome.generatedTokens += 1
             unreported += 1
             let piece = try vocabulary.piece(token)
+            sequence.record(token, allowed: nil, in: job.logProbabilities) { (try? vocabulary.piece($0)) ?? [] }
             if let delta = text.append(piece) {
                 let count = unreported
                 report = { onText(delta, count) }
@@ -316,6 +332,15 @@ final class ContextSlot: Sendable {
         var closingMask = TokenMask(count: vocabulary.count)
         var text = UTF8Accumulator()
         var unreported = 0
+        let bytes: (LlamaToken) -> [UInt8] = { Array(vocabulary.tokens[Int($0)]) }
+        // A token the schema forces was the only one allowed: log-probability 0.
+        func recordForced(_ tokens: some Sequence<LlamaToken>) {
+            guard let recorder = job.logProbabilities else { return }
+            for token in tokens {
+                let alternatives = recorder.topCount > 0 ? [TokenLogProbability.Alternative(bytes: bytes(token), logProbability: 0)] : []
+                recorder.record(TokenLogProbability(bytes: bytes(token), logProbability: 0, top: alternatives))
+            }
+        }
         // The last tokens' text, handed on as in free text.
         var report: (() -> Void)?
         var finishing = false
@@ -345,22 +370,26 @@ final class ContextSlot: Sendable {
                     if stopsLoops { decoder.forbidRepeatedElement(in: &mask) }
                 }
                 let token: LlamaToken
+                let closes: Bool
                 if closesNow {
+                    closes = true
                     token = try sequence.sample(sampler, allowed: closingMask.words)
                 } else {
                     let chosen = try sequence.sample(sampler, allowed: mask.words)
                     // Same logits, the closing tokens only: the model picks
                     // how the string ends.
-                    let closes = canClose && decoder.continuesPast(pace, with: chosen)
+                    closes = canClose && decoder.continuesPast(pace, with: chosen)
                     token = closes ? try sequence.sample(sampler, allowed: closingMask.words) : chosen
                 }
                 if decoder.accept(token, completableWithin: room - 1) {
                     if decoder.ended { break }
+                    sequence.record(token, allowed: closes ? closingMask.words : mask.words, in: job.logProbabilities, bytes: bytes)
                     // What the schema forces after this token rides in the
                     // same forward pass: decoding [token] + forced at once
                     // is what decoding them one after another computes.
                     let forced = decoder.isComplete ? [] : decoder.forcedTokens().prefix(room - 1)
                     for token in forced where !decoder.accept(token) { throw LlamaError.noAllowedTokens }
+                    recordForced(forced)
                     outcome.forcedTokens += forced.count
                     next = [token] + forced
                 } else {
@@ -372,6 +401,7 @@ final class ContextSlot: Sendable {
                         break
                     }
                     for token in closing where !decoder.accept(token) { throw LlamaError.noAllowedTokens }
+                    recordForced(closing)
                     outcome.forcedTokens += closing.count
                     outcome.closedEarly = true
                     finishing = true
@@ -380,6 +410,7 @@ final class ContextSlot: Sendable {
             } else {
                 next = Array(next.prefix(room))
                 for token in next where !decoder.accept(token) { throw LlamaError.noAllowedTokens }
+                recordForced(next)
                 outcome.forcedTokens += next.count
             }
             outcome.generatedTokens += next.count

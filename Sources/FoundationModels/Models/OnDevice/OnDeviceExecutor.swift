@@ -76,7 +76,8 @@ struct OnDeviceExecutor: Sendable {
             maximumTokens: min(requested ?? .max, loaded.contextSize - prompt.count),
             constraint: constraint,
             stopsLoops: engine.configuration.stopsLoops,
-            pacing: engine.configuration.stringPacing
+            pacing: engine.configuration.stringPacing,
+            logProbabilities: TokenLogProbabilityRecorder.current
         )
 
         // With tools, the turn is either a block of calls or the answer:
