@@ -235,8 +235,22 @@ package struct ChatCompletionsServer: Sendable {
     /// Every route the server answers, declared once: what ``router()``
     /// registers, and what ``UnroutedRequests`` tells a request for a known
     /// path with another method (405 and `Allow`) from one for an unknown
-    /// path (404).
+    /// path (404). Each GET route answers HEAD too, with its status and
+    /// headers and no body, as HTTP asks of a server (a load balancer's
+    /// health check may send HEAD /health).
     func routes() -> [Route] {
+        let routes = answeringRoutes()
+        return routes.flatMap { route -> [Route] in
+            guard route.method == .get else { return [route] }
+            let head = Route(method: .head, path: route.path) { request in
+                let response = await route.answer(request)
+                return Response(status: response.status, headers: response.headers)
+            }
+            return [route, head]
+        }
+    }
+
+    private func answeringRoutes() -> [Route] {
         [
             Route(method: .get, path: "/health") { _ in
                 Self.health(models.map { ($0.name, $0.unavailability()) })

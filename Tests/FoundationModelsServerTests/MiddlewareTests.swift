@@ -62,14 +62,27 @@ struct MiddlewareTests {
         }
     }
 
+    /// A GET route answers HEAD with its status and headers, and no body.
+    @Test func aGetRouteAnswersHead() async throws {
+        try await InProcessServer.test { client in
+            for path in ["/health", "/v1/models", "/openapi.json", "/metrics"] {
+                let get = try await client.execute(uri: path, method: .get)
+                let head = try await client.execute(uri: path, method: .head)
+                #expect(head.statusCode == get.statusCode && head.statusCode == 200, "HEAD \(path): \(head.statusCode)")
+                #expect(head.headers[.contentType] == get.headers[.contentType], "HEAD \(path): \(head.headers)")
+                #expect(head.text.isEmpty, "HEAD \(path) has no body: \(head.text.prefix(80))")
+            }
+        }
+    }
+
     /// A known path asked with another method is 405 with `Allow`; an
     /// unknown path is 404; both in OpenAI's error shape, counted under a
     /// bounded route label, and past the key like every other route.
     @Test func aWrongMethodIs405AndAnUnknownPathIs404() async throws {
         try await InProcessServer.test { client in
             let wrong: [(HTTPRequest.Method, String, String)] = [
-                (.get, "/v1/chat/completions", "POST"), (.post, "/v1/models", "GET"), (.delete, "/v1/responses", "POST"),
-                (.put, "/health", "GET"), (.get, "/v1/responses/", "POST"),
+                (.get, "/v1/chat/completions", "POST"), (.post, "/v1/models", "GET, HEAD"), (.delete, "/v1/responses", "POST"),
+                (.put, "/health", "GET, HEAD"), (.get, "/v1/responses/", "POST"), (.head, "/v1/chat/completions", "POST"),
             ]
             for (method, path, allow) in wrong {
                 let answer = try await client.execute(uri: path, method: method)
