@@ -100,12 +100,14 @@ enum ModuleInterface {
         return maps.sorted().flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
     }
 
-    /// The interface, emitted once for the tests that read it.
-    static let emitted: Result<String, any Error> = Result { try emit() }
+    /// The interface, emitted once for the tests that read it, as an app
+    /// builds the module by default: with the `LlamaCpp` trait on, so a
+    /// public declaration behind `#if LlamaCpp` is checked too.
+    static let emitted: Result<String, any Error> = Result { try emit(defining: ["LlamaCpp"]) }
 
-    /// The interface with the `DataAttachments` trait's condition set, as a
-    /// package that turns the trait on compiles it (Apple 27.2's additions).
-    static let emittedWithDataAttachments: Result<String, any Error> = Result { try emit(defining: ["DataAttachments"]) }
+    /// The interface with the `DataAttachments` trait on as well, as a
+    /// package that turns it on compiles it (Apple 27.2's additions).
+    static let emittedWithDataAttachments: Result<String, any Error> = Result { try emit(defining: ["LlamaCpp", "DataAttachments"]) }
 
     /// The module's textual interface, freshly emitted, with the compilation
     /// conditions `conditions` set (a package trait's name sets its own).
