@@ -11,7 +11,8 @@ import FoundationModels
 /// Several are named: `--model NAME=PATH` (repeatable), `--adapter
 /// NAME=FILE` served as a model of its own over the first model's weights
 /// (`NAME@BASE=FILE` over another), each optionally followed by
-/// `,context-size=N`, `,parallel=N`, `,max-queue=N`; `--alias ALIAS=NAME`
+/// `,context-size=N`, `,parallel=N`, `,max-queue=N`, `,schema-budget=N`,
+/// `,tools-budget=N`; `--alias ALIAS=NAME`
 /// for clients that hard-code a model name.
 package struct ModelArguments: Sendable, Equatable {
     /// A model file, or an adapter over one of them.
@@ -23,6 +24,11 @@ package struct ModelArguments: Sendable, Equatable {
         package var contextSize: Int?
         package var parallelSequences: Int?
         package var maximumQueue: Int?
+        /// The tokens a request's schema, and its tool list, may take in
+        /// the prompt (``SystemLanguageModel/Configuration/schemaPromptTokenBudget``,
+        /// ``SystemLanguageModel/Configuration/toolsPromptTokenBudget``).
+        package var schemaBudget: Int?
+        package var toolsBudget: Int?
     }
 
     /// The models to serve, in order (the first answers requests that name
@@ -120,21 +126,29 @@ package struct ModelArguments: Sendable, Equatable {
         return (name, String(path), Array(parts.dropFirst()))
     }
 
+    /// The options a model's value takes after its path.
+    static let optionNames = "context-size, parallel, max-queue, schema-budget, tools-budget"
+
     static func apply(_ options: [Substring], to entry: Entry, option: String) throws(Invalid) -> Entry {
         var entry = entry
         for pair in options {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let number = Int(parts[1]) else {
-                throw Invalid(description: "\(option) \(entry.name): '\(pair)' is not KEY=NUMBER (context-size, parallel, max-queue)")
+                throw Invalid(description: "\(option) \(entry.name): '\(pair)' is not KEY=NUMBER (\(Self.optionNames))")
             }
             switch parts[0] {
             case "context-size" where number >= 64: entry.contextSize = number
             case "parallel" where number >= 1: entry.parallelSequences = number
             case "max-queue" where number >= 0: entry.maximumQueue = number
-            case "context-size", "parallel", "max-queue":
-                throw Invalid(description: "\(option) \(entry.name): \(pair) is out of range (context-size ≥ 64, parallel ≥ 1, max-queue ≥ 0)")
+            case "schema-budget" where number >= 64: entry.schemaBudget = number
+            case "tools-budget" where number >= 256: entry.toolsBudget = number
+            case "context-size", "parallel", "max-queue", "schema-budget", "tools-budget":
+                throw Invalid(
+                    description:
+                        "\(option) \(entry.name): \(pair) is out of range (context-size ≥ 64, parallel ≥ 1, max-queue ≥ 0, schema-budget ≥ 64, tools-budget ≥ 256)"
+                )
             default:
-                throw Invalid(description: "\(option) \(entry.name): unknown option '\(parts[0])' (context-size, parallel, max-queue)")
+                throw Invalid(description: "\(option) \(entry.name): unknown option '\(parts[0])' (\(Self.optionNames))")
             }
         }
         return entry
@@ -157,15 +171,22 @@ extension ModelArguments {
     /// requests are 503s) rather than keeping the others from serving.
     /// - Throws: an adapter that does not fit its base (`compile(for:)`),
     ///   or a model that fails to load.
-    package func load(parallelSequences: Int?, maximumQueue: Int?, contextSize: Int?) async throws -> [ChatCompletionsServer.ServedModel] {
+    package func load(
+        parallelSequences: Int?, maximumQueue: Int?, contextSize: Int?, schemaBudget: Int? = nil, toolsBudget: Int? = nil
+    ) async throws -> [ChatCompletionsServer.ServedModel] {
         var served: [ChatCompletionsServer.ServedModel] = []
         var bases: [String: SystemLanguageModel.Configuration] = [:]
         for entry in entries {
             var configuration = entry.base.flatMap { bases[$0] } ?? .default
             if entry.base == nil { configuration.modelPath = entry.path }
-            if let parallel = entry.parallelSequences ?? parallelSequences { configuration.parallelSequences = parallel }
-            if let queue = entry.maximumQueue ?? maximumQueue { configuration.maximumQueuedRequests = queue }
-            if let size = entry.contextSize ?? contextSize { configuration.contextSize = size }
+            // A model takes the command line's where it sets none; an
+            // adapter starts from its base's, which already did.
+            func option(_ own: Int?, _ commandLine: Int?) -> Int? { own ?? (entry.base == nil ? commandLine : nil) }
+            if let parallel = option(entry.parallelSequences, parallelSequences) { configuration.parallelSequences = parallel }
+            if let queue = option(entry.maximumQueue, maximumQueue) { configuration.maximumQueuedRequests = queue }
+            if let size = option(entry.contextSize, contextSize) { configuration.contextSize = size }
+            if let budget = option(entry.schemaBudget, schemaBudget) { configuration.schemaPromptTokenBudget = budget }
+            if let budget = option(entry.toolsBudget, toolsBudget) { configuration.toolsPromptTokenBudget = budget }
             if entry.base == nil { bases[entry.name] = configuration }
             var model = SystemLanguageModel(configuration: configuration)
             if entry.base != nil, case .available = model.availability {

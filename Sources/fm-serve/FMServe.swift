@@ -25,7 +25,7 @@ struct FMServe: AsyncParsableCommand {
             well, that server is the private tier of the tier router and the in-process model answers while it \
             cannot (down, overloaded, rate-limited). Several models: --model NAME=PATH (repeatable), --adapter NAME=FILE \
             (an adapter served as a model of its own over the first model; NAME@BASE=FILE over another), --alias ALIAS=NAME; \
-            each model's own ,context-size=N ,parallel=N ,max-queue=N after its path.
+            each model's own ,context-size=N ,parallel=N ,max-queue=N ,schema-budget=N ,tools-budget=N after its path.
             """
     )
 
@@ -45,7 +45,7 @@ struct FMServe: AsyncParsableCommand {
     @Option(
         name: .customLong("model"),
         help: ArgumentHelp(
-            "A GGUF model file (default: FOUNDATION_MODELS_MODEL, else the installed default). Repeat it as NAME=PATH to serve several, each under its name (the first answers requests that name none); add ,context-size=N ,parallel=N ,max-queue=N for that model's own.",
+            "A GGUF model file (default: FOUNDATION_MODELS_MODEL, else the installed default). Repeat it as NAME=PATH to serve several, each under its name (the first answers requests that name none); add ,context-size=N ,parallel=N ,max-queue=N ,schema-budget=N ,tools-budget=N for that model's own.",
             valueName: "[name=]path"
         ))
     var models: [String] = []
@@ -105,6 +105,20 @@ struct FMServe: AsyncParsableCommand {
     @Option(name: .customLong("context-size"), help: "Tokens each sequence holds, prompt and answer.")
     var contextSize: Int?
 
+    @Option(
+        name: .customLong("schema-budget"),
+        help:
+            "Tokens a request's schema (response_format) may take in the prompt; longer ones are described shorter (default 1024, FOUNDATION_MODELS_SCHEMA_BUDGET)."
+    )
+    var schemaBudget: Int?
+
+    @Option(
+        name: .customLong("tools-budget"),
+        help:
+            "Tokens a request's tool list may take in the prompt; names and one-line descriptions always (default 4096, FOUNDATION_MODELS_TOOLS_BUDGET)."
+    )
+    var toolsBudget: Int?
+
     @Option(name: .customLong("max-tokens"), help: "A cap on every answer's tokens.")
     var maxTokens: Int?
 
@@ -162,13 +176,16 @@ struct FMServe: AsyncParsableCommand {
         if let parallel, parallel < 1 { throw ValidationError("--parallel must be at least 1") }
         if let maxQueue, maxQueue < 0 { throw ValidationError("--max-queue must be 0 or more") }
         if let contextSize, contextSize < 64 { throw ValidationError("--context-size must be at least 64") }
+        if let schemaBudget, schemaBudget < 64 { throw ValidationError("--schema-budget must be at least 64") }
+        if let toolsBudget, toolsBudget < 256 { throw ValidationError("--tools-budget must be at least 256") }
         if let maxTokens, maxTokens < 1 { throw ValidationError("--max-tokens must be at least 1") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1") }
         guard shutdownTimeout >= 0 else { throw ValidationError("--shutdown-timeout must be 0 or more") }
-        if server != nil, !fallbackLocal, modelPath != nil || adapterPath != nil || parallel != nil || maxQueue != nil || contextSize != nil {
+        let localOnly = [parallel, maxQueue, contextSize, schemaBudget, toolsBudget].contains { $0 != nil }
+        if server != nil, !fallbackLocal, modelPath != nil || adapterPath != nil || localOnly {
             throw ValidationError(
-                "--server serves another server's model: --model, --adapter, --parallel, --max-queue and --context-size do not apply (without --fallback-local)"
+                "--server serves another server's model: --model, --adapter, --parallel, --max-queue, --context-size, --schema-budget and --tools-budget do not apply (without --fallback-local)"
             )
         }
         if fallbackLocal, server == nil { throw ValidationError("--fallback-local needs --server: the server it falls back from") }
@@ -240,7 +257,8 @@ struct FMServe: AsyncParsableCommand {
     /// adapters), each under its own name, with its own context,
     /// sequences and queue (``ModelArguments/load(parallelSequences:maximumQueue:contextSize:)``).
     func runNamed(_ arguments: ModelArguments) async throws {
-        let served = try await arguments.load(parallelSequences: parallel, maximumQueue: maxQueue, contextSize: contextSize)
+        let served = try await arguments.load(
+            parallelSequences: parallel, maximumQueue: maxQueue, contextSize: contextSize, schemaBudget: schemaBudget, toolsBudget: toolsBudget)
         for model in served {
             if let reason = model.unavailability() {
                 FileHandle.standardError.write(Data("fm serve: \(model.name) is unavailable, served as such: \(reason)\n".utf8))
@@ -301,6 +319,8 @@ struct FMServe: AsyncParsableCommand {
         if let parallel { configuration.parallelSequences = parallel }
         if let maxQueue { configuration.maximumQueuedRequests = maxQueue }
         if let contextSize { configuration.contextSize = contextSize }
+        if let schemaBudget { configuration.schemaPromptTokenBudget = schemaBudget }
+        if let toolsBudget { configuration.toolsPromptTokenBudget = toolsBudget }
         var model = SystemLanguageModel(configuration: configuration)
         guard case .available = model.availability else {
             FileHandle.standardError.write(Data("fm serve: the model is unavailable (\(model.availability)): \(configuration.modelPath)\n".utf8))

@@ -4,7 +4,7 @@ import FoundationModels
 import TerminalSupport
 
 /// The model options shared by the subcommands: `-m/--model system|PATH`,
-/// `--context-size N`, `--adapter FILE`.
+/// `--context-size N`, `--adapter FILE`, `--schema-budget N`, `--tools-budget N`.
 struct ModelOptions: ParsableArguments {
     @Option(
         name: [.customShort("m"), .customLong("model")],
@@ -26,8 +26,24 @@ struct ModelOptions: ParsableArguments {
     @Option(name: .customLong("adapter"), help: ArgumentHelp("A LoRA adapter (GGUF) for the model, applied as it runs.", valueName: "file"))
     var adapterPath: String?
 
+    @Option(
+        name: .customLong("schema-budget"),
+        help:
+            "Tokens a schema's description may take in the prompt; a longer one is described shorter (default: FOUNDATION_MODELS_SCHEMA_BUDGET, else 1024)."
+    )
+    var schemaBudget: Int?
+
+    @Option(
+        name: .customLong("tools-budget"),
+        help:
+            "Tokens the tool list may take in the prompt; names and one-line descriptions always (default: FOUNDATION_MODELS_TOOLS_BUDGET, else 4096)."
+    )
+    var toolsBudget: Int?
+
     func validate() throws {
         if let contextSize, contextSize < 64 { throw ValidationError("--context-size must be at least 64") }
+        if let schemaBudget, schemaBudget < 64 { throw ValidationError("--schema-budget must be at least 64") }
+        if let toolsBudget, toolsBudget < 256 { throw ValidationError("--tools-budget must be at least 256") }
         if let path { try Self.validateModelName(path, option: "--model") }
     }
 
@@ -56,19 +72,21 @@ struct ModelOptions: ParsableArguments {
         }
     }
 
-    /// The system model, on `--model`, `--context-size` and `--adapter` when
+    /// The system model, on `--model`, `--context-size`, `--adapter` and the budgets when
     /// given, with `--use-case` and `--guardrails` when the command has them.
     ///
     /// - Throws: the adapter's `AssetError` when `--adapter` is not a LoRA adapter.
     func model(_ system: SystemModelArguments? = nil) throws -> SystemLanguageModel {
         let file = try modelFile
         let useCase = system?.useCase.value ?? .general, guardrails = system?.guardrails.value ?? .default
-        guard file != nil || contextSize != nil || adapterPath != nil else {
+        guard file != nil || contextSize != nil || adapterPath != nil || schemaBudget != nil || toolsBudget != nil else {
             return system?.isDefault ?? true ? .default : SystemLanguageModel(useCase: useCase, guardrails: guardrails)
         }
         var configuration = SystemLanguageModel.Configuration.default
         if let file { configuration.modelPath = file }
         if let contextSize { configuration.contextSize = contextSize }
+        if let schemaBudget { configuration.schemaPromptTokenBudget = schemaBudget }
+        if let toolsBudget { configuration.toolsPromptTokenBudget = toolsBudget }
         if let adapterPath {
             let adapter = try SystemLanguageModel.Adapter(fileURL: URL(fileURLWithPath: adapterPath))
             return SystemLanguageModel(adapter: adapter, configuration: configuration, guardrails: guardrails)

@@ -139,16 +139,30 @@ struct SeveralModelsTests {
         #expect(try !ModelArguments(models: ["/m/a=b.gguf"], adapters: [], aliases: [], modelName: nil).isNamed, "a path with '=' in a folder")
     }
 
+    /// Each model's prompt budgets reach its configuration; the command
+    /// line's apply where a model sets none, and an adapter has its base's.
+    @Test func eachModelsBudgetsReachItsConfiguration() async throws {
+        let named = try ModelArguments(
+            models: ["a=/nonexistent/a.gguf,schema-budget=300", "b=/nonexistent/b.gguf"], adapters: ["t@a=/nonexistent/t.gguf"], aliases: [],
+            modelName: nil)
+        let served = try await named.load(parallelSequences: nil, maximumQueue: nil, contextSize: 4096, schemaBudget: 700, toolsBudget: 2048)
+        let budgets = served.map {
+            ($0.model as? SystemLanguageModel).map { [$0.configuration.schemaPromptTokenBudget, $0.configuration.toolsPromptTokenBudget] }
+        }
+        #expect(budgets == [[300, 2048], [700, 2048], [300, 2048]], "\(budgets)")
+        #expect(served.map { ($0.model as? SystemLanguageModel)?.configuration.contextSize } == [4096, 4096, 4096])
+    }
+
     @Test func namedModelsAdaptersAndTheirOptions() throws {
         let named = try ModelArguments(
-            models: ["small=/m/small.gguf,context-size=2048,parallel=2", "/m/qwen-0.5b.gguf"],
+            models: ["small=/m/small.gguf,context-size=2048,parallel=2", "/m/qwen-0.5b.gguf,schema-budget=512,tools-budget=1024"],
             adapters: ["tone=/a/tone.gguf,max-queue=3", "terse@qwen-0.5b=/a/terse.gguf"],
             aliases: ["gpt-4o-mini=small"], modelName: nil
         )
         #expect(
             named.entries == [
                 .init(name: "small", path: "/m/small.gguf", contextSize: 2048, parallelSequences: 2),
-                .init(name: "qwen-0.5b", path: "/m/qwen-0.5b.gguf"),
+                .init(name: "qwen-0.5b", path: "/m/qwen-0.5b.gguf", schemaBudget: 512, toolsBudget: 1024),
                 .init(name: "tone", path: "/a/tone.gguf", base: "small", maximumQueue: 3),
                 .init(name: "terse", path: "/a/terse.gguf", base: "qwen-0.5b"),
             ])
@@ -163,6 +177,8 @@ struct SeveralModelsTests {
         (["a=/m/a.gguf"], [], [], "x", "--model-name names the one model"),
         (["a=/m/a.gguf,parallel=0"], [], [], nil, "out of range"),
         (["a=/m/a.gguf,threads=2"], [], [], nil, "unknown option 'threads'"),
+        (["a=/m/a.gguf,schema-budget=10"], [], [], nil, "out of range"),
+        (["a=/m/a.gguf,tools-budget=many"], [], [], nil, "is not KEY=NUMBER"),
         (["a=/m/a.gguf"], [], ["a=a"], nil, "already names a model"),
         (["a=/m/a.gguf"], [], ["nothing"], nil, "ALIAS=NAME"),
         (["/m/a.gguf"], ["/t.gguf", "/u.gguf"], [], nil, "name them"),

@@ -77,6 +77,32 @@ extension FMTests {
             #expect((longerCount ?? 0) > prompt, "\(longer.standardOutput)")
         }
 
+        /// `--schema-budget` bounds what a schema's description takes in the
+        /// prompt, and `fm tokens` reports what is sent and how it was shortened.
+        @Test func theSchemaBudgetBoundsWhatThePromptCarries() throws {
+            try OnDevice.requireModel()
+            let properties = (1...300).map {
+                #""field\#($0)": {"type": "string", "description": "The record's field number \#($0), as printed on the form."}"#
+            }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("fm-budget-\(ProcessInfo.processInfo.processIdentifier).json")
+            try Data(#"{"type": "object", "properties": {\#(properties.joined(separator: ", "))}}"#.utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            func sent(_ extra: [String]) throws -> (count: Int, line: String) {
+                let result = try Tool.run(["tokens", "--schema", file.path] + extra)
+                #expect(result.status == 0, "\(result.standardError)")
+                let line = try #require(
+                    result.standardOutput.split(separator: "\n").first { $0.contains("in the prompt") }, "\(result.standardOutput)")
+                let count = try #require(line.firstMatch(of: /in the prompt\s+(\d+)/).flatMap { Int($0.1) }, "\(line)")
+                return (count, String(line))
+            }
+            let standard = try sent([])
+            #expect(standard.count <= 1024 && standard.line.contains("budget 1024"), "\(standard.line)")
+            let small = try sent(["--schema-budget", "256"])
+            #expect(small.count <= 256 && small.count < standard.count && small.line.contains("budget 256"), "\(small.line)")
+            let refused = try Tool.run(["tokens", "--schema", file.path, "--schema-budget", "10"])
+            #expect(refused.status != 0 && refused.standardError.contains("--schema-budget must be at least 64"), "\(refused.standardError)")
+        }
+
         @Test func aMissingModelIsAnErrorOnStandardErrorEverywhere() throws {
             let missing = ["--model", "/nonexistent/model.gguf"]
             let availability = try Tool.run(["availability"] + missing)
