@@ -188,7 +188,8 @@ extension OnDeviceTests {
                 _ = try await session.respond(to: "Describe Oslo.", generating: GuidedCity.self, options: options)
             } throws: { error in
                 guard case LanguageModelSession.GenerationError.decodingFailure(let context) = error else { return false }
-                return context.debugDescription.contains("GuidedCity")
+                // It names the limit it could not be finished within, not the tokens written.
+                return context.debugDescription.contains("GuidedCity") && context.debugDescription.contains("limit of 5 tokens")
             }
             #expect(session.transcript.count == 1)
         }

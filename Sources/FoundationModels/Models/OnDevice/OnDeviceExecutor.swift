@@ -93,15 +93,17 @@ struct OnDeviceExecutor: Sendable {
         }
         try Task.checkCancellation()
         if outcome.incomplete {
-            let limit =
-                outcome.contextFull
-                ? "the context filled up (\(loaded.contextSize) tokens)"
-                : "the response reached its limit of \(outcome.generatedTokens) tokens"
             let what = request.schema.map { "the \($0.name) value" } ?? "the tool call"
+            // The limit the answer could not be finished within (not the
+            // tokens written: the shortest way to finish may be what failed).
+            let why =
+                outcome.contextFull
+                ? "the context filled up (\(loaded.contextSize) tokens) before \(what) was complete"
+                : "\(what) could not be finished within the response's limit of \(job.maximumTokens) tokens (\(outcome.generatedTokens) written, and the shortest way to finish it needs more)"
             throw GeneratedContent.ParsingError(
                 rawContent: "",
                 debugDescription:
-                    "\(limit) before \(what) was complete; raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
+                    "\(why); raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
             )
         }
         if outcome.contextFull {
