@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -115,6 +116,92 @@ extension OnDeviceTests {
                 #expect(abs(values.pricePerUnit - receipt.price) <= receipt.price * 0.01, "\(response.rawContent.jsonString) for\n\(receipt.text)")
             }
         }
+
+        /// Ten tools whose parameters a small prompt budget leaves out for
+        /// most of them, as for a client that sends dozens: the model still
+        /// calls the right one with the arguments its schema asks for (the
+        /// default model writes this call as text in a `json` fence, with
+        /// the arguments it guesses; the engine decodes it again as a call,
+        /// its arguments enforced), and answers from the tool's result.
+        @Test func aCallToAToolWhoseParametersThePromptLeftOutFollowsItsSchema() async throws {
+            try OnDevice.requireModel()
+            var configuration = OnDevice.configuration()
+            configuration.toolsPromptTokenBudget = 256
+            let model = SystemLanguageModel(configuration: configuration)
+            defer { model.unload() }
+            let mortgage = try JSONSchemaTool(
+                "calculate_mortgage_payment", "Calculate the monthly mortgage payment",
+                #"{"type":"object","properties":{"property_price":{"type":"number"},"down_payment":{"type":"number"},"interest_rate":{"type":"number","description":"The annual interest rate"},"loan_term":{"type":"integer","description":"The loan term in years"}},"required":["property_price","down_payment","interest_rate","loan_term"]}"#,
+                answer: "The monthly payment is $1,798.65.")
+            let others = try [
+                ("book_flight", "Book a flight", #"{"origin":{"type":"string"},"destination":{"type":"string"},"date":{"type":"string"}}"#),
+                ("book_hotel", "Book a hotel room", #"{"city":{"type":"string"},"check_in":{"type":"string"},"nights":{"type":"integer"}}"#),
+                (
+                    "calculate_area", "Calculate the area of a shape",
+                    #"{"shape":{"type":"string"},"width":{"type":"number"},"height":{"type":"number"}}"#
+                ),
+                ("calculate_gpa", "Calculate a grade point average", #"{"grades":{"type":"array","items":{"type":"string"}}}"#),
+                (
+                    "calculate_interest", "Calculate simple interest",
+                    #"{"principal":{"type":"number"},"rate":{"type":"number"},"years":{"type":"integer"}}"#
+                ),
+                (
+                    "convert_temperature", "Convert a temperature",
+                    #"{"temperature":{"type":"number"},"from_unit":{"type":"string"},"to_unit":{"type":"string"}}"#
+                ),
+                ("send_email", "Send an email", #"{"recipient":{"type":"string"},"subject":{"type":"string"},"body":{"type":"string"}}"#),
+                ("calculate_tax", "Calculate income tax", #"{"income":{"type":"number"},"tax_rate":{"type":"number"}}"#),
+                ("get_weather", "Get the current weather", #"{"city":{"type":"string"}}"#),
+            ].map { name, description, properties in
+                let required = try JSONSchemaTool.fields(of: GeneratedContent(json: properties)).keys.sorted().map { "\"\($0)\"" }.joined(
+                    separator: ",")
+                return try JSONSchemaTool(
+                    name, description, #"{"type":"object","properties":\#(properties),"required":[\#(required)]}"#, answer: "done")
+            }
+            let tools = Array(others[..<5]) + [mortgage] + Array(others[5...])
+            let session = LanguageModelSession(model: model, tools: tools, instructions: "You are a helpful assistant.")
+            let response = try await session.respond(
+                to: "What is the monthly payment on a $300,000 mortgage at 6% interest over 30 years?",
+                options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 200))
+            let calls = mortgage.calls.withLock { $0 }
+            let transcript = session.transcript.map { "\($0)" }.joined(separator: "\n")
+            try #require(calls.count == 1, "calls: \(calls.map(\.jsonString)); transcript:\n\(transcript)")
+            let arguments = JSONSchemaTool.fields(of: calls[0])
+            #expect(Set(arguments.keys) == ["property_price", "down_payment", "interest_rate", "loan_term"], "\(calls[0].jsonString)")
+            #expect(arguments["property_price"]?.jsonString == "300000", "\(calls[0].jsonString)")
+            #expect(arguments["loan_term"]?.jsonString == "30", "\(calls[0].jsonString)")
+            #expect(tools.allSatisfy { $0 === mortgage || $0.calls.withLock(\.isEmpty) }, "\(transcript)")
+            #expect(response.content.contains("1,798.65") || response.content.contains("1798.65"), "answer: \(response.content)")
+        }
+    }
+}
+
+/// A tool described by a JSON Schema, as a server's client describes one;
+/// keeps the arguments of every call.
+final class JSONSchemaTool: Tool {
+    typealias Arguments = GeneratedContent
+    let name: String
+    let description: String
+    let parameters: GenerationSchema
+    let answer: String
+    let calls = Mutex<[GeneratedContent]>([])
+
+    init(_ name: String, _ description: String, _ parameters: String, answer: String) throws {
+        self.name = name
+        self.description = description
+        self.parameters = try GenerationSchema(jsonSchema: GeneratedContent(json: parameters))
+        self.answer = answer
+    }
+
+    func call(arguments: GeneratedContent) async throws -> String {
+        calls.withLock { $0.append(arguments) }
+        return answer
+    }
+
+    /// An object's properties by name (none for any other value).
+    static func fields(of content: GeneratedContent) -> [String: GeneratedContent] {
+        guard case .structure(let properties, _) = content.kind else { return [:] }
+        return properties
     }
 }
 

@@ -153,4 +153,34 @@ struct WrittenToolCallTests {
         #expect(OnDeviceExecutor.writtenCalls(in: Self.fenced + "\nThis returns the stock.", tools: Self.tools) == nil, "more than calls")
         #expect(OnDeviceExecutor.writtenCalls(in: "We have 17 units.", tools: Self.tools) == nil)
     }
+
+    @Test func theToolATextCallOpensIsNamedWhateverFollows() {
+        let offered: Set = ["getStock"]
+        #expect(TextToolCalls.calledTool(in: Self.fenced, offered: offered) == "getStock")
+        #expect(TextToolCalls.calledTool(in: Self.fenced + "\nThis returns the stock.", offered: offered) == "getStock", "prose after it")
+        #expect(TextToolCalls.calledTool(in: #" {"name":"getStock","arguments":{"item":1}}"#, offered: offered) == "getStock", "bare")
+        #expect(TextToolCalls.calledTool(in: "<tool_call>\n{\"name\": \"getStock\"}", offered: offered) == "getStock", "tagged")
+        #expect(
+            TextToolCalls.calledTool(in: Self.fenced.replacingOccurrences(of: "getStock", with: "getPrice"), offered: offered) == nil, "not offered")
+        #expect(TextToolCalls.calledTool(in: #"{"sku": "AB-123", "name": "getStock"}"#, offered: offered) == nil, "name not first")
+        #expect(TextToolCalls.calledTool(in: "Call getStock with the SKU.", offered: offered) == nil)
+        #expect(TextToolCalls.calledTool(in: "```python\n{\"name\": \"getStock\"}", offered: offered) == "getStock", "any fence language")
+        #expect(TextToolCalls.calledTool(in: "``` json x\n{\"name\": \"getStock\"}", offered: offered) == nil, "not a fence's first line")
+    }
+
+    /// What the executor decodes again as a call: text that opens a call to
+    /// an offered tool but is not a valid call as a whole.
+    @Test func aTextCallThatIsNotAValidCallIsDecodedAgainAsACall() throws {
+        func ended(with text: String) -> ToolCallRouter {
+            var router = ToolCallRouter(format: .hermes)
+            _ = router.route(text, tokenCount: 9)
+            return router
+        }
+        let broken = Self.fenced.replacingOccurrences(of: "AB-123", with: "ab123")
+        #expect(OnDeviceExecutor.callWrittenAsText(ended(with: broken), tools: Self.tools)?.name == "getStock", "breaks the pattern")
+        #expect(OnDeviceExecutor.callWrittenAsText(ended(with: Self.fenced + "\nThis returns the stock."), tools: Self.tools)?.name == "getStock")
+        #expect(OnDeviceExecutor.callWrittenAsText(ended(with: Self.fenced), tools: Self.tools) == nil, "a valid call is taken as it is")
+        #expect(OnDeviceExecutor.callWrittenAsText(ended(with: "We have 17 units."), tools: Self.tools) == nil, "an answer")
+        #expect(OnDeviceExecutor.callWrittenAsText(ended(with: broken), tools: []) == nil, "no tools this turn")
+    }
 }

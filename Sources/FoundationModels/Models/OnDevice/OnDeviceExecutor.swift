@@ -70,7 +70,7 @@ struct OnDeviceExecutor: Sendable {
         } else {
             constraint = try Self.turnConstraint(for: request, in: loaded)
         }
-        let job = ContextSlot.Job(
+        var job = ContextSlot.Job(
             promptTokens: prompt,
             sampling: request.generationOptions.samplerMode,
             maximumTokens: min(requested ?? .max, loaded.contextSize - prompt.count),
@@ -79,7 +79,42 @@ struct OnDeviceExecutor: Sendable {
             pacing: engine.configuration.stringPacing,
             logProbabilities: TokenLogProbabilityRecorder.current
         )
+        var (outcome, router) = try await run(job, request: request, tools: tools, on: engine, in: loaded, into: channel)
+        let cachedPromptTokens = outcome.cachedPromptTokens
+        var generatedTokens = outcome.generatedTokens
+        if let tool = Self.callWrittenAsText(router, tools: tools) {
+            // The model meant to call `tool` but wrote the call as text the
+            // turn grammar took for prose (held back, so nothing was sent),
+            // with arguments that break the tool's schema or more text after
+            // it. Decoded again as a call block to that tool, the decoder
+            // enforces its arguments; the prompt is still cached.
+            _ = job.logProbabilities?.take()
+            job.constraint = try Self.turnConstraint(answer: nil, tools: [tool], requiresToolCall: true, in: loaded)
+            (outcome, router) = try await run(job, request: request, tools: tools, on: engine, in: loaded, into: channel)
+            generatedTokens += outcome.generatedTokens
+        }
+        if !tools.isEmpty {
+            try await Self.finishTurn(router, tools: tools, into: channel)
+        }
+        await channel.send(
+            .response(
+                action: .updateUsage(
+                    input: .init(totalTokenCount: prompt.count, cachedTokenCount: cachedPromptTokens),
+                    output: .init(totalTokenCount: generatedTokens, reasoningTokenCount: 0)
+                )))
+    }
 
+    /// Runs one turn's job, streaming its answer text into `channel` (with
+    /// tools, through a ``ToolCallRouter``, which it returns holding what
+    /// it held back); throws where the turn cannot stand as it ended.
+    private func run(
+        _ job: ContextSlot.Job,
+        request: LanguageModelExecutorGenerationRequest,
+        tools: [Transcript.ToolDefinition],
+        on engine: OnDeviceEngine,
+        in loaded: OnDeviceEngine.Loaded,
+        into channel: LanguageModelExecutorGenerationChannel
+    ) async throws -> (ContextSlot.Outcome, ToolCallRouter) {
         // With tools, the turn is either a block of calls or the answer:
         // the router holds back what may still open a block and streams the
         // rest as answer text.
@@ -110,20 +145,23 @@ struct OnDeviceExecutor: Sendable {
             throw LanguageModelError.contextSizeExceeded(
                 .init(
                     contextSize: loaded.contextSize,
-                    tokenCount: prompt.count + outcome.generatedTokens + 1,
+                    tokenCount: job.promptTokens.count + outcome.generatedTokens + 1,
                     debugDescription:
-                        "The response filled the context (\(prompt.count) prompt and \(outcome.generatedTokens) response tokens) before it ended; set maximumResponseTokens or shorten the conversation"
+                        "The response filled the context (\(job.promptTokens.count) prompt and \(outcome.generatedTokens) response tokens) before it ended; set maximumResponseTokens or shorten the conversation"
                 ))
         }
-        if !tools.isEmpty {
-            try await Self.finishTurn(router.withLock { $0 }, tools: tools, into: channel)
-        }
-        await channel.send(
-            .response(
-                action: .updateUsage(
-                    input: .init(totalTokenCount: prompt.count, cachedTokenCount: outcome.cachedPromptTokens),
-                    output: .init(totalTokenCount: outcome.generatedTokens, reasoningTokenCount: 0)
-                )))
+        return (outcome, router.withLock { $0 })
+    }
+
+    /// The offered tool a turn that ended as answer text meant to call:
+    /// text that opens a call to it (``TextToolCalls/calledTool(in:offered:)``)
+    /// but is not, as a whole, calls with valid arguments (those
+    /// ``finishTurn(_:tools:into:)`` takes as they are); nil for an answer.
+    static func callWrittenAsText(_ router: ToolCallRouter, tools: [Transcript.ToolDefinition]) -> Transcript.ToolDefinition? {
+        guard !tools.isEmpty, case .answer(let text, _)? = try? router.finish(), writtenCalls(in: text, tools: tools) == nil,
+            let name = TextToolCalls.calledTool(in: text, offered: Set(tools.map(\.name)))
+        else { return nil }
+        return tools.first { $0.name == name }
     }
 
     /// Whether the conversation has tools: declared in its instructions, or
@@ -194,18 +232,29 @@ struct OnDeviceExecutor: Sendable {
     /// a block of valid calls, or (unless tool calling is `.required`) the
     /// answer.
     static func turnConstraint(for request: LanguageModelExecutorGenerationRequest, in loaded: OnDeviceEngine.Loaded) throws -> TokenConstraint {
+        try turnConstraint(
+            answer: request.schema, tools: request.enabledToolDefinitions,
+            requiresToolCall: request.generationOptions.toolCallingMode == .required, in: loaded)
+    }
+
+    /// The compiled constraint for a turn of calls to `tools` or (unless
+    /// `requiresToolCall`) the answer, with compile errors as the session
+    /// reports them.
+    static func turnConstraint(
+        answer: GenerationSchema?, tools: [Transcript.ToolDefinition], requiresToolCall: Bool, in loaded: OnDeviceEngine.Loaded
+    ) throws -> TokenConstraint {
         do {
             return try loaded.constraints.turnConstraint(
-                answer: request.schema,
-                tools: request.enabledToolDefinitions,
-                requiresToolCall: request.generationOptions.toolCallingMode == .required,
+                answer: answer,
+                tools: tools,
+                requiresToolCall: requiresToolCall,
                 format: loaded.rendering.toolFormat
             )
         } catch .unsupportedGuide(let message) {
-            let names = ([request.schema?.name].compactMap { $0 } + request.enabledToolDefinitions.map(\.name)).joined(separator: ", ")
+            let names = ([answer?.name].compactMap { $0 } + tools.map(\.name)).joined(separator: ", ")
             throw LanguageModelError.unsupportedGenerationGuide(
                 .init(
-                    schemaName: request.schema?.name ?? request.enabledToolDefinitions[0].name,
+                    schemaName: answer?.name ?? tools[0].name,
                     debugDescription: "The response schema or a tool's arguments (\(names)) cannot be enforced: \(message)"
                 ))
         } catch .unsatisfiable(let message) {

@@ -53,6 +53,32 @@ package enum TextToolCalls {
         return key.hasPrefix("\"name\"") || "\"name\"".hasPrefix(key)
     }
 
+    /// The offered tool `text` begins a call to, whatever follows: a call
+    /// object (perhaps in a code fence, or after `<tool_call>`) whose first
+    /// key, `"name"`, names a tool in `offered`; nil otherwise.
+    ///
+    /// Lets an engine that can enforce arguments decode such a call again
+    /// when what the model wrote as text is not a valid call (arguments
+    /// that break the tool's schema, or prose after the object): the name
+    /// shows what the model meant to do.
+    package static func calledTool(in text: String, offered: Set<String>) -> String? {
+        var rest = text.drop(while: \.isWhitespace)
+        if rest.hasPrefix(fence) {
+            guard let newline = rest.firstIndex(of: "\n"), rest[rest.index(rest.startIndex, offsetBy: fence.count)..<newline].allSatisfy(\.isLetter)
+            else { return nil }
+            rest = rest[newline...].drop(while: \.isWhitespace)
+        }
+        if rest.hasPrefix(openTag) { rest = rest.dropFirst(openTag.count).drop(while: \.isWhitespace) }
+        for expected in ["{", "\"name\"", ":", "\""] {
+            guard rest.hasPrefix(expected) else { return nil }
+            rest = rest.dropFirst(expected.count)
+            if expected != "\"" { rest = rest.drop(while: \.isWhitespace) }
+        }
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        let name = String(rest[..<end])
+        return offered.contains(name) ? name : nil
+    }
+
     /// The calls `text` consists of, when it is nothing but calls to the
     /// tools named in `offered`; nil otherwise (then it is an answer).
     package static func calls(in text: String, offered: Set<String>) -> [Call]? {
