@@ -119,6 +119,12 @@ let package = Package(
         // registry of each server's own, which `GET /metrics` serves.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // Spans of the in-process engine's phases (queue wait, prefill,
+        // decode) and of `fm serve`'s requests: the API only, no-op unless a
+        // tracer is bootstrapped (already AsyncHTTPClient's and
+        // Hummingbird's dependency). 1.7.3 for `withTracer`, which scopes a
+        // tracer to a task (the tests' in-memory tracers).
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         // llama.cpp's C API, found through pkg-config: `llama.pc` from
@@ -153,6 +159,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // Layer 6: routing between model tiers by per-feature policy.
@@ -238,6 +245,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // `fm serve`'s program, which fm runs: apart from fm, so that fm's
@@ -271,6 +279,7 @@ let package = Package(
                 "FoundationModels",
                 "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
         // The `fm` program (Sources/fm), run as a child process: its command
@@ -371,6 +380,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // llama.cpp through LlamaKit, on the small model.

@@ -74,6 +74,24 @@ struct APIError: Error, Equatable {
         }
     }
 
+    /// A typed answer (or a tool call) whose shortest valid value needs
+    /// more tokens than the request's limit allows: the client's mistake,
+    /// so a 400 naming the field that set the limit (`max_tokens`,
+    /// `max_completion_tokens`, `max_output_tokens`; none where the
+    /// server's `--max-tokens` set it), not the 500 of an answer that
+    /// could not be completed. Nil for any other error.
+    static func limitTooSmall(_ error: any Error, for request: ChatCompletionRequest) -> APIError? {
+        guard let limit = request.maximumTokens, let error = error as? GeneratedContent.ParsingError, error.isResponseLimitTooSmall else {
+            return nil
+        }
+        let what = request.schema != nil ? "the answer's schema" : "the tool call"
+        let field = request.maximumTokensParameter
+        return .invalid(
+            "\(field ?? "The server's --max-tokens") (\(limit)) is too small for \(what): the shortest value it allows does not fit in \(limit) tokens. "
+                + (field.map { "Raise \($0)." } ?? "Ask the server's operator for a higher limit."),
+            param: field, code: "max_tokens_too_small")
+    }
+
     /// 429 with `Retry-After` until `resetDate` (at least a second).
     static func busy(_ message: String, resetDate: Date?) -> APIError {
         let wait = resetDate.map { max(1, Int($0.timeIntervalSinceNow.rounded(.up))) } ?? 1
@@ -83,5 +101,17 @@ struct APIError: Error, Equatable {
     /// A failure of the server the model answers through.
     static func upstream(status: Int, _ message: String) -> APIError {
         APIError(status: status, message: message, type: "server_error", param: nil, code: "upstream_error")
+    }
+}
+
+extension GeneratedContent.ParsingError {
+    /// Whether the engine could not finish the value within the response's
+    /// token limit (OnDeviceExecutor): marked by its underlying error
+    /// (``ResponseLimitTooSmall``), or, until the engine marks it, by the
+    /// stable phrase of its description ("could not be finished within
+    /// the response's limit of N tokens"). The context filling up is not
+    /// this ("the context filled up").
+    var isResponseLimitTooSmall: Bool {
+        underlyingError is ResponseLimitTooSmall || debugDescription.contains("could not be finished within the response's limit of ")
     }
 }

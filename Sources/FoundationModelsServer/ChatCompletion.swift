@@ -182,6 +182,7 @@ struct ChatCompletion: Sendable {
                         continuation.yield(.finished(reason: "stop", usage: text.usage))
                         continuation.finish()
                     } else {
+                        let error = APIError.limitTooSmall(error, for: request) ?? error
                         observer?.failed(rateLimited: APIError.from(error).status == 429)
                         continuation.finish(throwing: error)
                     }

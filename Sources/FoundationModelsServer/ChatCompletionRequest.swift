@@ -47,6 +47,10 @@ struct ChatCompletionRequest {
     var stream = false
     var includeUsage = false
     var maximumTokens: Int?
+    /// The field that set ``maximumTokens`` (`max_tokens`,
+    /// `max_completion_tokens`, the Responses API's `max_output_tokens`);
+    /// nil where none did, or the server's cap (`--max-tokens`) is lower.
+    var maximumTokensParameter: String?
     var temperature: Double?
     var topP: Double?
     var topK: Int?
@@ -102,8 +106,10 @@ struct ChatCompletionRequest {
                 throw .invalid("max_tokens must be at least 1.", param: maxCompletionTokens != nil ? "max_completion_tokens" : "max_tokens")
             }
             maximumTokens = tokens
+            maximumTokensParameter = maxCompletionTokens != nil ? "max_completion_tokens" : "max_tokens"
         }
         if let cap = limits.maximumTokens {
+            if cap < maximumTokens ?? .max { maximumTokensParameter = nil }
             maximumTokens = min(maximumTokens ?? cap, cap)
         }
         temperature = try Self.temperature(fields["temperature"])

@@ -100,6 +100,11 @@ package struct ChatCompletionsServer: Sendable {
         /// Which browser origins may call the API; nil (the default) sends
         /// no CORS headers, so browsers refuse every other origin.
         package var cors: CORS?
+        /// Whether each request is a tracing span (Hummingbird's
+        /// `TracingMiddleware`), the parent of the engine's spans for it
+        /// (queue wait, prefill, decode), recorded by the tracer bootstrapped
+        /// (`fm serve --trace`: ``SpanLogTracer``) or the task's (`withTracer`).
+        package var tracing = false
 
         package init(modelName: String) {
             self.modelName = modelName
@@ -208,9 +213,11 @@ package struct ChatCompletionsServer: Sendable {
     /// (HummingbirdTesting's `.router`) with a scripted model and no port.
     package func router() -> Router<BasicRequestContext> {
         let router = Router()
-        // Outermost first: the id and the log line cover every answer; CORS
+        // Outermost first: the request's span covers all the rest, and the
+        // engine's spans are its children; the id and the log line cover every answer; CORS
         // answers a preflight before the key is asked for (a browser sends
         // none with it) and marks the 401s it lets through readable.
+        if configuration.tracing { router.add(middleware: TracingMiddleware()) }
         router.add(middleware: AccessLog(logger: logger))
         router.add(middleware: RequestMetrics(metrics: metrics))
         if let cors = configuration.cors { router.add(middleware: Self.corsMiddleware(cors)) }

@@ -42,12 +42,13 @@ package struct JSONLogHandler: LogHandler {
     }
 
     /// A metadata value as JSON: integers and floating-point numbers as
-    /// numbers, everything else as its text, lists and dictionaries as such.
+    /// numbers, Booleans as such, everything else as its text, lists and dictionaries as such.
     static func json(_ value: Logger.Metadata.Value) -> GeneratedContent {
         switch value {
         case .string(let text): WireJSON.string(text)
         case .stringConvertible(let number as any BinaryInteger): WireJSON.number(Int(number))
         case .stringConvertible(let number as Double) where number.isFinite: WireJSON.number(number)
+        case .stringConvertible(let flag as Bool): WireJSON.bool(flag)
         case .stringConvertible(let other): WireJSON.string(other.description)
         case .array(let values): WireJSON.array(values.map(json))
         case .dictionary(let values): WireJSON.object(values.keys.sorted().map { ($0, json(values[$0]!)) })

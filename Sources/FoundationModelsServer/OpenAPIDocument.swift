@@ -86,6 +86,8 @@ enum OpenAPIDocument {
                 "temperature": {"type": "number", "minimum": 0, "maximum": 2},
                 "top_p": {"type": "number", "exclusiveMinimum": true, "minimum": 0, "maximum": 1},
                 "store": {"type": "boolean"}, "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+                "include": {"type": "array", "items": {"type": "string", "enum": ["message.output_text.logprobs", "reasoning.encrypted_content"]}},
+                "top_logprobs": {"type": "integer", "minimum": 0, "maximum": 20},
                 "text": {"type": "object", "properties": {"format": {"type": "object", "required": ["type"], "properties": {
                   "type": {"type": "string", "enum": ["text", "json_object", "json_schema"]}, "name": {"type": "string"},
                   "strict": {"type": "boolean"}, "schema": {"$ref": "#/components/schemas/FunctionParameters"}}}}},
@@ -100,7 +102,16 @@ enum OpenAPIDocument {
                 "id": {"type": "string"}, "object": {"type": "string", "enum": ["response"]}, "created_at": {"type": "integer"},
                 "status": {"type": "string", "enum": ["completed", "incomplete"]}, "model": {"type": "string"},
                 "output": {"type": "array", "items": {"type": "object", "required": ["type"], "properties": {
-                  "type": {"type": "string", "enum": ["message", "function_call"]}}}},
+                  "type": {"type": "string", "enum": ["message", "function_call"]},
+                  "content": {"type": "array", "items": {"type": "object", "required": ["type", "text"], "properties": {
+                    "type": {"type": "string", "enum": ["output_text"]}, "text": {"type": "string"},
+                    "logprobs": {"type": "array", "items": {"type": "object", "required": ["token", "logprob", "bytes", "top_logprobs"], "properties": {
+                      "token": {"type": "string"}, "logprob": {"type": "number", "maximum": 0},
+                      "bytes": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 255}},
+                      "top_logprobs": {"type": "array", "maxItems": 20, "items": {"type": "object", "required": ["token", "logprob", "bytes"], "properties": {
+                        "token": {"type": "string"}, "logprob": {"type": "number", "maximum": 0},
+                        "bytes": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 255}}}}}}}}}}}}}},
+                "top_logprobs": {"type": "integer", "nullable": true, "minimum": 0, "maximum": 20},
                 "usage": {"type": "object", "required": ["input_tokens", "output_tokens", "total_tokens"], "properties": {
                   "input_tokens": {"type": "integer", "minimum": 0}, "output_tokens": {"type": "integer", "minimum": 0},
                   "total_tokens": {"type": "integer", "minimum": 0}}}}}

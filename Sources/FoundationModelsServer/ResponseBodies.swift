@@ -111,6 +111,13 @@ extension ChatCompletionsServer {
     /// (``TokenLogProbability``); null where none were asked for.
     static func logProbabilities(_ values: [TokenLogProbability]?) -> GeneratedContent {
         guard let values else { return null }
+        return WireJSON.object([("content", logProbabilityList(values)), ("refusal", null)])
+    }
+
+    /// Each token with its log-probability, its bytes and its `top_logprobs`:
+    /// chat's `logprobs.content`, and the Responses API's `logprobs` of an
+    /// `output_text` part and of its events.
+    static func logProbabilityList(_ values: [TokenLogProbability]) -> GeneratedContent {
         func token(_ bytes: [UInt8], _ logProbability: Double) -> [(String, GeneratedContent?)] {
             [
                 ("token", WireJSON.string(String(decoding: bytes, as: UTF8.self))),
@@ -125,7 +132,7 @@ extension ChatCompletionsServer {
                     ("top_logprobs", WireJSON.array(value.top.map { WireJSON.object(token($0.bytes, $0.logProbability)) }))
                 ])
         }
-        return WireJSON.object([("content", WireJSON.array(content)), ("refusal", null)])
+        return WireJSON.array(content)
     }
 
     static func usageChunk(_ completion: ChatCompletion, usage: LanguageModelSession.Usage) -> String {

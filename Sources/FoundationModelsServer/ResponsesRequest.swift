@@ -18,6 +18,8 @@ struct ResponsesRequest {
     /// What the response object repeats of the request, as the client sent it.
     var instructions: String?
     var maximumOutputTokens: Int?
+    /// `top_logprobs` as sent (0 to 20), which the response repeats.
+    var topLogProbabilities: Int?
     var tools: GeneratedContent
     var toolChoice: GeneratedContent
     var textFormat: GeneratedContent
@@ -51,10 +53,13 @@ struct ResponsesRequest {
             throw .invalid("background responses are not supported: this server is stateless.", param: "background")
         }
         _ = try Read.bool(fields["store"], "store")
-        if let top = try Read.integer(fields["top_logprobs"], "top_logprobs"), top != 0 {
-            throw .invalid("top_logprobs is not supported.", param: "top_logprobs")
-        }
-        try Self.include(fields["include"])
+        let top = try Read.integer(fields["top_logprobs"], "top_logprobs")
+        if let top, !(0...20).contains(top) { throw .invalid("top_logprobs must be between 0 and 20.", param: "top_logprobs") }
+        topLogProbabilities = top
+        // As OpenAI's: the tokens' log-probabilities come with
+        // `include: ["message.output_text.logprobs"]`, each with
+        // `top_logprobs` alternatives (none without it).
+        let logProbabilities = try Self.include(fields["include"]).contains(Self.logProbabilitiesInclude) ? top ?? 0 : nil
         if let truncation = try Read.string(fields["truncation"], "truncation"), !["auto", "disabled"].contains(truncation) {
             throw .invalid("truncation must be 'auto' or 'disabled'.", param: "truncation")
         }
@@ -74,6 +79,7 @@ struct ResponsesRequest {
         var messages = try Self.input(fields["input"], limit: limits.maximumMessages)
         if let instructions, !instructions.isEmpty { messages.insert(.system(instructions), at: 0) }
         chat = ChatCompletionRequest(messages: messages)
+        chat.logProbabilities = logProbabilities
         chat.model = try Read.string(fields["model"], "model")
         chat.stream = try Read.bool(fields["stream"], "stream") ?? false
         if let options = fields["stream_options"], options.kind != .null {
@@ -84,8 +90,12 @@ struct ResponsesRequest {
             guard tokens >= 1 else { throw .invalid("max_output_tokens must be at least 1.", param: "max_output_tokens") }
             maximumOutputTokens = tokens
             chat.maximumTokens = tokens
+            chat.maximumTokensParameter = "max_output_tokens"
         }
-        if let cap = limits.maximumTokens { chat.maximumTokens = min(chat.maximumTokens ?? cap, cap) }
+        if let cap = limits.maximumTokens {
+            if cap < chat.maximumTokens ?? .max { chat.maximumTokensParameter = nil }
+            chat.maximumTokens = min(chat.maximumTokens ?? cap, cap)
+        }
         chat.temperature = try Read.temperature(fields["temperature"])
         chat.topP = try Read.topP(fields["top_p"])
         parallelToolCalls = try Read.bool(fields["parallel_tool_calls"], "parallel_tool_calls") ?? true
@@ -96,17 +106,22 @@ struct ResponsesRequest {
 
     // MARK: Fields
 
-    /// `include`: nothing this server could add; an encrypted reasoning
-    /// item (which stateless clients ask for) is simply never there.
-    private static func include(_ value: GeneratedContent?) throws(APIError) {
-        guard let value, value.kind != .null else { return }
+    /// What `include` asks for the tokens' log-probabilities with.
+    static let logProbabilitiesInclude = "message.output_text.logprobs"
+
+    /// `include`: the tokens' log-probabilities (``logProbabilitiesInclude``),
+    /// or an encrypted reasoning item (which stateless clients ask for and
+    /// which is simply never there). Returns the names asked for.
+    private static func include(_ value: GeneratedContent?) throws(APIError) -> [String] {
+        guard let value, value.kind != .null else { return [] }
         guard case .array(let items) = value.kind else { throw .invalid("include must be an array of strings.", param: "include") }
         for item in items {
             guard case .string(let name) = item.kind else { throw .invalid("include must be an array of strings.", param: "include") }
-            guard name == "reasoning.encrypted_content" else {
+            guard ["reasoning.encrypted_content", logProbabilitiesInclude].contains(name) else {
                 throw .invalid("include '\(name)' is not supported.", param: "include")
             }
         }
+        return items.compactMap { if case .string(let name) = $0.kind { name } else { nil } }
     }
 
     /// `input`: a string (the user's message), or items: messages (with

@@ -20,6 +20,11 @@ final class ResponsesWire {
     private var output: [GeneratedContent] = []
     private var text: String?
     private var sequenceNumber = 0
+    /// With `include: ["message.output_text.logprobs"]`: the open message's
+    /// tokens, and those not yet carried by a delta event.
+    private var logProbabilities: [TokenLogProbability] = []
+    private var pendingLogProbabilities: [TokenLogProbability] = []
+    private var recordsLogProbabilities: Bool { request.chat.logProbabilities != nil }
 
     init(request: ResponsesRequest, modelName: String) {
         self.request = request
@@ -55,6 +60,7 @@ final class ResponsesWire {
             ("text", WireJSON.object([("format", request.textFormat)])),
             ("tool_choice", request.toolChoice),
             ("tools", request.tools),
+            ("top_logprobs", request.topLogProbabilities.map(WireJSON.number) ?? null),
             ("top_p", chat.topP.map(WireJSON.number) ?? WireJSON.number(1)),
             ("truncation", WireJSON.string("disabled")),
             ("usage", usage.map(Self.usage) ?? null),
@@ -79,12 +85,20 @@ final class ResponsesWire {
             ("type", WireJSON.string("message")),
             ("status", WireJSON.string(done ? "completed" : "in_progress")),
             ("role", WireJSON.string("assistant")),
-            ("content", WireJSON.array(done ? [Self.part(text)] : [])),
+            ("content", WireJSON.array(done ? [part(text, logProbabilities: logProbabilities)] : [])),
         ])
     }
 
-    private static func part(_ text: String) -> GeneratedContent {
-        WireJSON.object([("type", WireJSON.string("output_text")), ("text", WireJSON.string(text)), ("annotations", WireJSON.array([]))])
+    /// An `output_text` part, with its tokens' `logprobs` where they were asked for.
+    private func part(_ text: String, logProbabilities: [TokenLogProbability] = []) -> GeneratedContent {
+        WireJSON.object(
+            [("type", WireJSON.string("output_text")), ("text", WireJSON.string(text)), ("annotations", WireJSON.array([]))]
+                + (recordsLogProbabilities ? [("logprobs", ChatCompletionsServer.logProbabilityList(logProbabilities))] : []))
+    }
+
+    /// An event's `logprobs`: `values`, empty where none were asked for.
+    private func eventLogProbabilities(_ values: [TokenLogProbability]) -> GeneratedContent {
+        ChatCompletionsServer.logProbabilityList(recordsLogProbabilities ? values : [])
     }
 
     private static func call(_ call: Transcript.ToolCall, done: Bool) -> GeneratedContent {
@@ -106,18 +120,24 @@ final class ResponsesWire {
     /// event's name and data.
     func events(for event: ChatCompletion.Event) -> [(String, GeneratedContent)] {
         switch event {
-        case .logProbabilities:
-            // The Responses API's `top_logprobs` is refused; none are recorded.
+        case .logProbabilities(let values):
+            // Carried by the next piece of text (the tokens before it),
+            // and by the message's part.
+            pendingLogProbabilities += values
             return []
         case .delta(let delta):
             var events: [(String, GeneratedContent)] = []
             if text == nil {
                 text = ""
                 events.append(("response.output_item.added", item(message("", done: false))))
-                events.append(("response.content_part.added", inPart([("part", Self.part(""))])))
+                events.append(("response.content_part.added", inPart([("part", part(""))])))
             }
             text? += delta
-            events.append(("response.output_text.delta", inPart([("delta", WireJSON.string(delta)), ("logprobs", WireJSON.array([]))])))
+            let carried = pendingLogProbabilities
+            logProbabilities += carried
+            pendingLogProbabilities = []
+            events.append(
+                ("response.output_text.delta", inPart([("delta", WireJSON.string(delta)), ("logprobs", eventLogProbabilities(carried))])))
             return events
         case .toolCalls(let calls):
             var events = closeMessage()
@@ -189,12 +209,19 @@ final class ResponsesWire {
     private func closeMessage() -> [(String, GeneratedContent)] {
         guard let text else { return [] }
         self.text = nil
+        // The last tokens (a piece of text the answer's end flushed).
+        logProbabilities += pendingLogProbabilities
+        pendingLogProbabilities = []
+        defer { logProbabilities = [] }
         let done = message(text, done: true)
         let index = output.count
         output.append(done)
         return [
-            ("response.output_text.done", inPart([("text", WireJSON.string(text)), ("logprobs", WireJSON.array([]))], at: index)),
-            ("response.content_part.done", inPart([("part", Self.part(text))], at: index)),
+            (
+                "response.output_text.done",
+                inPart([("text", WireJSON.string(text)), ("logprobs", eventLogProbabilities(logProbabilities))], at: index)
+            ),
+            ("response.content_part.done", inPart([("part", part(text, logProbabilities: logProbabilities))], at: index)),
             ("response.output_item.done", item(done, at: index)),
         ]
     }

@@ -17,7 +17,8 @@ struct FMServe: AsyncParsableCommand {
             POST /v1/chat/completions (stream, tools and tool_choice, response_format json_schema / \
             json_object, max_tokens, temperature, top_p, seed, stop), POST /v1/responses (stateless: input, instructions, \
             text.format, function tools, streaming), GET /v1/models, GET /health, GET /metrics (Prometheus). Every response \
-            carries an x-request-id, which the access log names. Binds 127.0.0.1 unless --host \
+            carries an x-request-id, which the access log names; --trace writes each request's spans (queue wait, prefill, \
+            decode) as JSON lines. Binds 127.0.0.1 unless --host \
             says otherwise (or a Unix domain socket: --socket PATH); browsers on other origins are refused unless \
             --cors-origin allows them. The API key comes from --api-key or FM_SERVE_API_KEY; without one, no key is asked for. \
             With --server, the requests are answered by another OpenAI-compatible server's model (its own \
@@ -115,7 +116,7 @@ struct FMServe: AsyncParsableCommand {
     @Option(
         name: .customLong("tools-budget"),
         help:
-            "Tokens a request's tool list may take in the prompt; names and one-line descriptions always (default 4096, FOUNDATION_MODELS_TOOLS_BUDGET)."
+            "Tokens a request's tool list may take in the prompt; names and one-line descriptions always (default 3072, FOUNDATION_MODELS_TOOLS_BUDGET)."
     )
     var toolsBudget: Int?
 
@@ -149,6 +150,12 @@ struct FMServe: AsyncParsableCommand {
     enum LogFormat: String, ExpressibleByArgument, CaseIterable {
         case text, json
     }
+
+    @Flag(
+        help:
+            "Trace each request: its span and the engine's under it (queue wait, prefill, decode) as JSON lines on standard error (message 'span': name, trace_id, span_id, parent_id, start, duration_ms, attributes); a traceparent header continues the caller's trace."
+    )
+    var trace = false
 
     func validate() throws {
         let named: ModelArguments
@@ -192,6 +199,8 @@ struct FMServe: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Before any request: the tracer is the process's, set once.
+        if trace { SpanLogTracer.bootstrap() }
         let arguments = try ModelArguments(models: models, adapters: adapters, aliases: aliases, modelName: modelName)
         if arguments.isNamed { return try await runNamed(arguments) }
         let model: any LanguageModel
@@ -286,6 +295,7 @@ struct FMServe: AsyncParsableCommand {
         server.apiKey = apiKey ?? ProcessInfo.processInfo.environment["FM_SERVE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         server.maximumTokens = maxTokens
         server.maximumBodyBytes = maxBodyBytes
+        server.tracing = trace
         server.idleTimeout = .seconds(idleTimeout)
         server.shutdownTimeout = .seconds(shutdownTimeout)
         if corsOrigins == ["*"] {

@@ -12,7 +12,7 @@ extension FM {
                 Flags: --host, --port, --model (system or a GGUF file), --model-name, --adapter, --server, --server-model, \
                 --server-api-key-env, --api-key (or FM_SERVE_API_KEY), --parallel, --max-queue, --context-size, --max-tokens, \
                 --max-body-bytes, --idle-timeout, --shutdown-timeout, --socket PATH (a Unix domain socket instead of TCP), \
-                --cors-origin, --log-format.
+                --cors-origin, --log-format, --trace.
                 """
         )
 

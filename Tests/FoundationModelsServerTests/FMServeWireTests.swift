@@ -51,7 +51,8 @@ struct FMServeWireTests {
         (#"{"input": "Hi", "text": {"format": {"type": "json_schema", "schema": {"type": "object"}}}}"#, "text.format.name"),
         (#"{"input": "Hi", "tools": [{"type": "function", "name": "f"}], "tool_choice": {"type": "function", "name": "g"}}"#, "tool_choice.name"),
         (#"{"input": "Hi", "background": true}"#, "background"),
-        (#"{"input": "Hi", "include": ["message.output_text.logprobs"]}"#, "include"),
+        (#"{"input": "Hi", "include": ["file_search_call.results"]}"#, "include"),
+        (#"{"input": "Hi", "top_logprobs": 21}"#, "top_logprobs"),
         (#"{"input": "Hi", "seed": 1}"#, "seed"),
     ])
     func responsesRequestsItCannotAnswerAreRefusedNamingTheParameter(body: String, param: String) {
@@ -101,6 +102,52 @@ struct FMServeWireTests {
         #expect(output[1]["call_id"] as? String == "call_abc")
         let reported = try #require(response["usage"] as? [String: Any])
         #expect(reported["input_tokens"] as? Int == 10 && reported["output_tokens"] as? Int == 3 && reported["total_tokens"] as? Int == 13)
+    }
+
+    /// `top_logprobs` with `include: ["message.output_text.logprobs"]`:
+    /// each delta carries the tokens recorded before it, the done event
+    /// and the `output_text` part all of them (the last, flushed with the
+    /// end, too); without the `include` none are recorded or written.
+    @Test func responsesLogProbabilitiesRideTheirText() throws {
+        func token(_ text: String, _ value: Double) -> TokenLogProbability {
+            TokenLogProbability(
+                bytes: Array(text.utf8), logProbability: value,
+                top: [.init(bytes: Array(text.utf8), logProbability: value), .init(bytes: Array("x".utf8), logProbability: -3)])
+        }
+        let usage = LanguageModelSession.Usage(
+            input: .init(totalTokenCount: 5, cachedTokenCount: 0), output: .init(totalTokenCount: 3, reasoningTokenCount: 0))
+        let answer: [ChatCompletion.Event] = [
+            .logProbabilities([token("Re", -0.5)]), .delta("Re"), .logProbabilities([token("d", -0.25)]), .delta("d"),
+            .logProbabilities([token(".", 0)]), .finished(reason: "stop", usage: usage),
+        ]
+        let asked = #"{"input": "Hi", "top_logprobs": 2, "include": ["message.output_text.logprobs"]}"#
+        let request = try ResponsesRequest(json: asked, limits: Self.limits)
+        #expect(request.chat.logProbabilities == 2 && request.topLogProbabilities == 2)
+        let wire = ResponsesWire(request: request, modelName: "m")
+        let data = try answer.flatMap(wire.events(for:)).map(wire.sse).map { line in
+            let json = try #require(line.split(separator: "\n").first { $0.hasPrefix("data: ") }).dropFirst(6)
+            return try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        }
+        func tokens(_ value: Any?) -> [String] { (value as? [[String: Any]] ?? []).compactMap { $0["token"] as? String } }
+        let deltas = data.filter { $0["type"] as? String == "response.output_text.delta" }
+        #expect(deltas.map { tokens($0["logprobs"]) } == [["Re"], ["d"]])
+        let done = try #require(data.first { $0["type"] as? String == "response.output_text.done" })
+        #expect(tokens(done["logprobs"]) == ["Re", "d", "."])
+        let response = try #require(data.last?["response"] as? [String: Any])
+        #expect(response["top_logprobs"] as? Int == 2)
+        let part = try #require(((response["output"] as? [[String: Any]])?.first?["content"] as? [[String: Any]])?.first)
+        let logprobs = try #require(part["logprobs"] as? [[String: Any]])
+        #expect(tokens(logprobs) == ["Re", "d", "."])
+        #expect(logprobs[0]["logprob"] as? Double == -0.5 && logprobs[0]["bytes"] as? [Int] == [82, 101])
+        #expect(tokens(logprobs[0]["top_logprobs"]) == ["Re", "x"])
+
+        // top_logprobs alone records nothing, as OpenAI's; include alone, the tokens without alternatives.
+        let alone = try ResponsesRequest(json: #"{"input": "Hi", "top_logprobs": 2}"#, limits: Self.limits)
+        #expect(alone.chat.logProbabilities == nil)
+        let body = try #require(ResponsesWire(request: alone, modelName: "m").collected([.delta("Red"), .finished(reason: "stop", usage: usage)]))
+        #expect(!body.contains("\"logprobs\""), "\(body)")
+        let included = try ResponsesRequest(json: #"{"input": "Hi", "include": ["message.output_text.logprobs"]}"#, limits: Self.limits)
+        #expect(included.chat.logProbabilities == 0)
     }
 
     @Test func anAnswerCutAtTheLimitIsIncomplete() throws {

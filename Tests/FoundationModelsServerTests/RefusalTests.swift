@@ -105,6 +105,9 @@ struct RefusalTests {
         (#"{"input": "Hi", "tools": [{"type": "web_search"}]}"#, "tools[0].type"),
         (#"{"input": "Hi", "max_output_tokens": 0}"#, "max_output_tokens"),
         (#"{"input": "Hi", "temperatur": 1}"#, "temperatur"),
+        (#"{"input": "Hi", "top_logprobs": 21, "include": ["message.output_text.logprobs"]}"#, "top_logprobs"),
+        (#"{"input": "Hi", "top_logprobs": -1}"#, "top_logprobs"),
+        (#"{"input": "Hi", "include": ["file_search_call.results"]}"#, "include"),
     ])
     func aMalformedResponsesRequestIs400NamingTheParameter(body: String, param: String) async throws {
         try await InProcessServer.test { client in

@@ -87,7 +87,7 @@ struct FMServeTests {
     /// function-tool round trip, and a stateless server's 400s.
     @Test func theResponsesAPIAnswersTheOpenAIClient() throws {
         let server = try FMServeProcess()
-        try Self.runChecks("fm_serve_responses.py", against: server, expecting: 33)
+        try Self.runChecks("fm_serve_responses.py", against: server, expecting: 42)
         #expect(server.stop() == 0)
     }
 
@@ -115,6 +115,30 @@ struct FMServeTests {
         let off = try FMServeProcess()
         try Self.runChecks("fm_serve_ops.py", against: off, mode: "cors-off", expecting: 2)
         _ = off.stop()
+    }
+
+    /// `--trace`: each request's span and the engine's under it, one JSON
+    /// line each on standard error, beside the access log.
+    @Test func traceWritesEachRequestsSpansAsJSONLines() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("fm-serve-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let server = try FMServeProcess(arguments: ["--trace"], errorLog: log)
+        let model = try OpenAICompatibleLanguageModel(
+            baseURL: #require(URL(string: server.baseURL)), model: FMServeProcess.modelName, apiKey: FMServeProcess.apiKey)
+        let answer = try await LanguageModelSession(model: model).respond(
+            to: "Name a colour.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 6))
+        #expect(!answer.content.isEmpty)
+        #expect(server.stop() == 0)
+        let spans = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["label"] as? String == "fm.serve.trace" && $0["message"] as? String == "span" }
+        let request = try #require(spans.first { $0["name"] as? String == "/v1/chat/completions" }, "\(spans)")
+        #expect(request["kind"] as? String == "server" && request["parent_id"] == nil)
+        let phases = spans.filter { $0["parent_id"] as? String == request["span_id"] as? String }
+        #expect(phases.compactMap { $0["name"] as? String } == ["queue wait", "prefill", "decode"], "\(spans)")
+        #expect(phases.allSatisfy { $0["trace_id"] as? String == request["trace_id"] as? String && ($0["duration_ms"] as? Double ?? -1) >= 0 })
+        let decode = phases.last?["attributes"] as? [String: Any]
+        #expect((1...6).contains(decode?["foundation_models.generated_tokens"] as? Int ?? 0), "\(phases)")
     }
 
     /// `--socket PATH` (Apple's flag): the API over a Unix domain socket,

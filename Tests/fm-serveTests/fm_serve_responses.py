@@ -1,7 +1,7 @@
 """fm serve's Responses API (`POST /v1/responses`) as the official `openai`
 client uses it: text, streamed events, `responses.parse` with a pydantic
-model, JSON mode, a function-tool round trip, and the 400s of a stateless
-server. Started by FMServeTests.swift against a real `fm serve`.
+model, JSON mode, a function-tool round trip, top_logprobs, and the 400s of
+a stateless server. Started by FMServeTests.swift against a real `fm serve`.
 
 Usage: python fm_serve_responses.py BASE_URL API_KEY MODEL_NAME
 
@@ -130,6 +130,37 @@ check("tools (streamed): the call's argument events", "response.function_call_ar
 items = [event.item for event in events if event.type == "response.output_item.done"]
 check("tools (streamed): a function_call item done", any(item.type == "function_call" for item in items), str(items))
 
+# top_logprobs with include ["message.output_text.logprobs"]: the output_text
+# part's tokens, each with its log-probability and the three most likely
+# tokens at its place (under greedy the chosen one first), spelling the text;
+# streamed, each delta carries its tokens and the done event all of them.
+kwargs = dict(model=model_name, input="Name a colour.", max_output_tokens=8, temperature=0, top_logprobs=3,
+              include=["message.output_text.logprobs"])
+for stream_it in (False, True):
+    name = f"logprobs{' (streamed)' if stream_it else ''}"
+    if stream_it:
+        events = list(client.responses.create(stream=True, **kwargs))
+        deltas = [event for event in events if event.type == "response.output_text.delta"]
+        done = [event for event in events if event.type == "response.output_text.done"]
+        text, tokens = "".join(event.delta for event in deltas), [t for event in deltas for t in event.logprobs]
+        check(f"{name}: the done event has every token", len(done) == 1
+              and [t.token for t in done[0].logprobs] == [t.token for t in tokens], str(done))
+        part = events[-1].response.output[0].content[0]
+    else:
+        part = client.responses.create(**kwargs).output[0].content[0]
+        text, tokens = part.text, part.logprobs
+    check(f"{name}: the part's tokens spell its text", len(part.logprobs) >= 1
+          and "".join(t.token for t in part.logprobs) == part.text == text, f"{text!r} {[t.token for t in part.logprobs]}")
+    check(f"{name}: one entry a token, spelling the text", "".join(t.token for t in tokens) == text, str(tokens))
+    check(f"{name}: log-probabilities, the chosen token the most likely of three",
+          all(t.logprob <= 0 and len(t.top_logprobs) == 3 and t.top_logprobs[0].token == t.token
+              and t.top_logprobs[0].logprob >= t.top_logprobs[1].logprob >= t.top_logprobs[2].logprob for t in tokens)
+          and all(bytes(t.bytes).decode("utf-8", "replace") == t.token for t in part.logprobs),
+          str([(t.token, t.logprob, [(a.token, a.logprob) for a in t.top_logprobs]) for t in tokens]))
+reply = client.responses.create(model=model_name, input="Name a colour.", max_output_tokens=8, temperature=0, top_logprobs=3)
+check("logprobs: none without include, as OpenAI's", not getattr(reply.output[0].content[0], "logprobs", None)
+      and reply.top_logprobs == 3, str(reply.output[0].content[0]))
+
 
 # The 400s: each names what is wrong.
 def refused(name, param, status=400, **arguments):
@@ -158,5 +189,6 @@ refused("tool_choice without tools", "tool_choice", input="Hi", tool_choice="req
 refused("a built-in tool", "tools[0].type", input="Hi", tools=[{"type": "web_search"}])
 refused("max_output_tokens 0", "max_output_tokens", input="Hi", max_output_tokens=0)
 refused("an unknown field", "temperatur", input="Hi", extra_body={"temperatur": 1})
+refused("top_logprobs over 20", "top_logprobs", input="Hi", top_logprobs=21, include=["message.output_text.logprobs"])
 
 finish()

@@ -111,6 +111,10 @@ final class ContextSlot: Sendable {
         /// Where each generated token's log-probability goes, when the
         /// request asked for them (``TokenLogProbabilityRecorder``).
         var logProbabilities: TokenLogProbabilityRecorder? = nil
+        /// Called once the prompt is evaluated, with the number of its
+        /// tokens found in the cache, on the slot's queue: where the
+        /// engine's tracing spans go from prefill to decode (``EngineSpans``).
+        var promptEvaluated: (@Sendable (_ cachedTokens: Int) -> Void)? = nil
     }
 
     /// How a job ended.
@@ -264,6 +268,7 @@ final class ContextSlot: Sendable {
             let batch = scheduler.batchSize
             sequence.promptPass = (reused + (uncached.count - 1) / batch * batch)..<job.promptTokens.count
         }
+        job.promptEvaluated?(reused)
         var outcome = Outcome(cachedPromptTokens: reused, generatedTokens: 0, contextFull: false)
         if let constraint = job.constraint {
             try generateGuided(job, constraint: constraint, &sequence, onText, &outcome)

@@ -195,8 +195,21 @@ package final class OnDeviceEngine: Sendable {
     /// Runs one job in a pooled context, delivering text to `onText` as it
     /// is decoded. Cancelling the calling task stops the job within one
     /// decoding step and throws `CancellationError`.
+    ///
+    /// Where a tracer is configured, the job's queue wait, prefill and
+    /// decode are spans under the caller's (``EngineSpans``).
     func run(_ job: ContextSlot.Job, in loaded: Loaded, onText: @escaping ContextSlot.TextHandler) async throws -> ContextSlot.Outcome {
-        let slot = try await loaded.pool.acquire(for: job.promptTokens)
+        let spans = EngineSpans(promptTokens: job.promptTokens.count, maximumTokens: job.maximumTokens)
+        var job = job
+        if let spans { job.promptEvaluated = { spans.promptEvaluated(cachedTokens: $0) } }
+        let slot: ContextSlot
+        do {
+            slot = try await loaded.pool.acquire(for: job.promptTokens)
+        } catch {
+            spans?.failed(error)
+            throw error
+        }
+        spans?.acquired(sequence: slot.sequence)
         // Begun before the cancellation handler is installed, so a
         // cancellation that already happened still stops the job.
         let lease = slot.beginLease()
@@ -223,9 +236,14 @@ package final class OnDeviceEngine: Sendable {
                 totals.modelSteps += outcome.modelSteps
                 totals.closedEarly += outcome.closedEarly ? 1 : 0
             }
+            spans?.finished(outcome)
             return outcome
         } catch LlamaError.aborted {
+            spans?.failed(CancellationError())
             throw CancellationError()
+        } catch {
+            spans?.failed(error)
+            throw error
         }
     }
 }
