@@ -105,13 +105,11 @@ struct APIError: Error, Equatable {
 }
 
 extension GeneratedContent.ParsingError {
-    /// Whether the engine could not finish the value within the response's
-    /// token limit (OnDeviceExecutor): marked by its underlying error
-    /// (``ResponseLimitTooSmall``), or, until the engine marks it, by the
-    /// stable phrase of its description ("could not be finished within
-    /// the response's limit of N tokens"). The context filling up is not
-    /// this ("the context filled up").
+    /// Whether the engine could not finish the value within the request's
+    /// own token limit: marked by its underlying error
+    /// (``ResponseLimitTooSmall``, OnDeviceExecutor). The context filling
+    /// up is not this.
     var isResponseLimitTooSmall: Bool {
-        underlyingError is ResponseLimitTooSmall || debugDescription.contains("could not be finished within the response's limit of ")
+        underlyingError is ResponseLimitTooSmall
     }
 }

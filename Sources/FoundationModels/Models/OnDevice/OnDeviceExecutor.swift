@@ -135,8 +135,12 @@ struct OnDeviceExecutor: Sendable {
                 outcome.contextFull
                 ? "the context filled up (\(loaded.contextSize) tokens) before \(what) was complete"
                 : "\(what) could not be finished within the response's limit of \(job.maximumTokens) tokens (\(outcome.generatedTokens) written, and the shortest way to finish it needs more)"
+            // Marked when the request's own limit is what was too small (not
+            // the context), so a server can answer that client's error.
+            let requestLimit = !outcome.contextFull && request.generationOptions.maximumResponseTokens == job.maximumTokens
             throw GeneratedContent.ParsingError(
                 rawContent: "",
+                underlyingError: requestLimit ? ResponseLimitTooSmall(limit: job.maximumTokens) : nil,
                 debugDescription:
                     "\(why); raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
             )
