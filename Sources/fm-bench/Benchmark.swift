@@ -16,7 +16,9 @@ import Synchronization
 /// output); `fm-bench typed [N]` typed answers' times (``TypedAnswers``);
 /// `fm-bench devices` llama.cpp's devices; `fm-bench maskbench DATA` the
 /// MaskBench comparison (its own section of BENCHMARKS.md, see
-/// ``MaskBench``); `fm-bench cold-ttft` is
+/// ``MaskBench``); `fm-bench bigschemas DATA` typed answers on MaskBench's
+/// largest schema descriptions, first and repeated (its own section, see
+/// ``BigSchemas``); `fm-bench cold-ttft` is
 /// the child process the cold time-to-first-token measurement starts, and
 /// `fm-bench decode-ceiling` the one that measures llama.cpp alone for the
 /// sessions-at-once table (``DecodeCeiling``); `fm-bench own-work MODEL.gguf
@@ -104,6 +106,14 @@ struct Benchmark {
             try await MaskBench.run(Array(arguments.dropFirst())) { log($0) }
             return
         }
+        if arguments.first == "bigschemas" {
+            try await BigSchemas.run(Array(arguments.dropFirst())) { log($0) }
+            return
+        }
+        if arguments.first == "bigschemas-report" {
+            try BigSchemas.report(Array(arguments.dropFirst()))
+            return
+        }
         if arguments.first == "maskbench-explain" {
             try MaskBench.explain(Array(arguments.dropFirst()), modelPath: ProcessInfo.processInfo.environment["FOUNDATION_MODELS_MODEL"] ?? "")
             return
@@ -175,11 +185,12 @@ struct Benchmark {
         let output = arguments.first ?? "BENCHMARKS.md"
         let report = try await Suite().run()
         // The sections other runs write are kept as they were: MaskBench
-        // (`make maskbench`) and the GPU's (scripts/gpu/bench.sh, on
-        // another machine).
+        // (`make maskbench`), the big schemas' (`make bench-bigschemas`)
+        // and the GPU's (scripts/gpu/bench.sh, on another machine).
         var text = report.markdown()
         let kept = [
-            (MaskBench.Report.begin, MaskBench.Report.end), ("<!-- gpu:begin -->", "<!-- gpu:end -->"), (OwnWork.Report.begin, OwnWork.Report.end),
+            (MaskBench.Report.begin, MaskBench.Report.end), (BigSchemas.begin, BigSchemas.end), ("<!-- gpu:begin -->", "<!-- gpu:end -->"),
+            (OwnWork.Report.begin, OwnWork.Report.end),
         ]
         if let existing = try? String(contentsOfFile: output, encoding: .utf8) {
             for (begin, end) in kept {
@@ -203,6 +214,10 @@ struct Benchmark {
                fm-bench typed [N]
                fm-bench devices              llama.cpp's devices
                fm-bench maskbench DATA [--output FILE] [--limit N] [--timeout S] [--xgrammar-every N] [--engines a,b]
+               fm-bench bigschemas DATA [--model PATH] [--only a,b] [--limit N] [--max-tokens 600] [--threshold 8000]
+                                  [--timeout S] [--output FILE] [--results FILE.json] [--list]
+                                             typed answers on MaskBench's schemas over 8,000 description tokens (make bench-bigschemas)
+               fm-bench bigschemas-report RESULTS.json [--output FILE]
                fm-bench own-work MODEL.gguf [--output FILE.md]
                                              the session's own instructions, under callgrind (make callgrind)
         """

@@ -249,23 +249,47 @@ enum MaskBench {
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
-    static func loadJobs(_ options: Options, vocabulary: TokenVocabulary, log: (String) -> Void) throws -> [Job] {
-        var directory = URL(fileURLWithPath: options.data)
+    /// One MaskBench file as read: its name, where it is, and its members
+    /// (`schema`, `tests`).
+    struct File {
+        var name: String
+        var url: URL
+        var fields: [String: GeneratedContent]
+    }
+
+    /// Reads the data's schema files in name order (`DATA` or
+    /// `DATA/maskbench/data`), `limit` of them spread evenly over the
+    /// corpus, and hands each to `body` (one at a time: the corpus parsed
+    /// whole takes gigabytes); a file that is not JSON with a `schema`
+    /// member is logged and skipped. What `fm-bench maskbench` and
+    /// `fm-bench bigschemas` read.
+    static func forEachFile(in data: String, limit: Int? = nil, log: (String) -> Void, _ body: (File) throws -> Void) throws {
+        var directory = URL(fileURLWithPath: data)
         let nested = directory.appendingPathComponent("maskbench/data")
         if FileManager.default.fileExists(atPath: nested.path) { directory = nested }
         var names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted()
-        if let limit = options.limit, limit < names.count {
+        if let limit, limit < names.count {
             // An even spread over the corpus, not its first files.
             let step = Double(names.count) / Double(limit)
             names = (0..<limit).map { names[Int(Double($0) * step)] }
         }
-        var jobs: [Job] = []
         for name in names {
-            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-            guard let file = try? GeneratedContent(json: text), case .structure(let fields, _) = file.kind, let schema = fields["schema"] else {
+            let url = directory.appendingPathComponent(name)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            guard let file = try? GeneratedContent(json: text), case .structure(let fields, _) = file.kind, fields["schema"] != nil else {
                 log("maskbench: skipped unreadable \(name)")
                 continue
             }
+            try body(File(name: name, url: url, fields: fields))
+        }
+    }
+
+    static func loadJobs(_ options: Options, vocabulary: TokenVocabulary, log: (String) -> Void) throws -> [Job] {
+        var jobs: [Job] = []
+        try forEachFile(in: options.data, limit: options.limit, log: log) { file in
+            let name = file.name
+            let fields = file.fields
+            let schema = fields["schema"]!
             let rewriter = InstanceRewriter(document: schema)
             var tests: [(Bool, String, [Int32], Int)] = []
             var originals: [String] = []
@@ -281,7 +305,7 @@ enum MaskBench {
             }
             jobs.append(
                 Job(
-                    id: jobs.count, name: name, file: directory.appendingPathComponent(name).path, schema: schema.canonicalJSON,
+                    id: jobs.count, name: name, file: file.url.path, schema: schema.canonicalJSON,
                     tests: tests, originals: originals
                 ))
         }

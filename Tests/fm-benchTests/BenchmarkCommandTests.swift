@@ -21,6 +21,7 @@ struct BenchmarkCommandTests {
             #expect(result.status == 0, "\(flag): \(result.standardError)")
             #expect(result.standardOutput.hasPrefix("usage: fm-bench"), "\(flag): \(result.standardOutput)")
             #expect(result.standardOutput.contains("maskbench DATA"))
+            #expect(result.standardOutput.contains("bigschemas DATA"))
         }
     }
 
