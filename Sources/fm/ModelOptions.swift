@@ -36,7 +36,7 @@ struct ModelOptions: ParsableArguments {
     @Option(
         name: .customLong("tools-budget"),
         help:
-            "Tokens the tool list may take in the prompt; names and one-line descriptions always (default: FOUNDATION_MODELS_TOOLS_BUDGET, else 4096)."
+            "Tokens the tool list may take in the prompt; names and one-line descriptions always (default: FOUNDATION_MODELS_TOOLS_BUDGET, else 3072)."
     )
     var toolsBudget: Int?
 

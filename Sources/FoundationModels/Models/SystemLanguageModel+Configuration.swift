@@ -34,7 +34,7 @@ extension SystemLanguageModel {
     /// | `FOUNDATION_MODELS_SCHEMA_PROMPT` (`lines`, `typescript`, `jsonschema`) | ``schemaPromptStyle`` | `lines` |
     /// | `FOUNDATION_MODELS_SCHEMA_PLACEMENT` (`after`, `before`) | ``schemaPromptPlacement`` | `after` |
     /// | `FOUNDATION_MODELS_SCHEMA_BUDGET` | ``schemaPromptTokenBudget`` | 1,024 |
-    /// | `FOUNDATION_MODELS_TOOLS_BUDGET` | ``toolsPromptTokenBudget`` | 4,096 |
+    /// | `FOUNDATION_MODELS_TOOLS_BUDGET` | ``toolsPromptTokenBudget`` | 3,072 |
     ///
     /// `FOUNDATION_MODELS_DISABLED=1` switches off the model Apple's
     /// initializers create (as turning off Apple Intelligence would); a
@@ -97,8 +97,12 @@ extension SystemLanguageModel {
         /// least 256, and at most half the context). Past it each tool keeps
         /// its name and the first sentence of its description, and the
         /// parameters of as many tools, in order, as fit: the decoder
-        /// enforces the arguments of the tool the model calls.
-        public var toolsPromptTokenBudget = 4096 { didSet { toolsPromptTokenBudget = max(256, toolsPromptTokenBudget) } }
+        /// enforces the arguments of the tool the model calls (a call
+        /// the model writes as text to a tool whose parameters it did not
+        /// see is decoded again as a call). The default keeps the first
+        /// request with 64 tools under 30 s for the default model on 2
+        /// cores (22.6 s, where 4,096 took 31.8 s; docs/GUIDED_GENERATION.md).
+        public var toolsPromptTokenBudget = 3072 { didSet { toolsPromptTokenBudget = max(256, toolsPromptTokenBudget) } }
 
         /// Whether steps are decoded on the requests' own threads instead of
         /// the process's decode thread; nil: where every layer is on a GPU
