@@ -571,7 +571,7 @@ enum BigSchemas {
         let loadNote =
             run.load.map {
                 "; the machine's load average was \(String(format: "%.1f", $0[0])) when the requests began and \(String(format: "%.1f", $0[1])) when they ended"
-                    + " (above its core count, other work shared the cores and every time is longer than on a quiet machine)"
+                    + " (the benchmark's own decoding keeps up to two cores busy; a load above the machine's core count means other work shared them, and every time is longer than on a quiet machine)"
             } ?? ""
         let largest = records.max { $0.wholeTokens < $1.wholeTokens }
         let selection =
