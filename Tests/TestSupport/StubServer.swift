@@ -100,7 +100,11 @@ package final class StubServer: Sendable {
 
     package var requests: [StubRequest] { state.withLock { $0.requests } }
 
-    /// Stops accepting connections.
+    /// Stops accepting connections. The listening socket is shut down here
+    /// and closed by the serving thread once its `accept` fails: closed
+    /// here, its descriptor could be reused by the next test's server while
+    /// this thread, between two connections, has not called `accept` again,
+    /// and it would then answer that server's requests with these replies.
     package func stop() {
         let wasRunning = state.withLock { state in
             defer { state.stopped = true }
@@ -108,11 +112,11 @@ package final class StubServer: Sendable {
         }
         if wasRunning {
             shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
         }
     }
 
     private func serve() {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }

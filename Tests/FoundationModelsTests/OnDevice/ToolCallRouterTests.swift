@@ -154,18 +154,43 @@ struct WrittenToolCallTests {
         #expect(OnDeviceExecutor.writtenCalls(in: "We have 17 units.", tools: Self.tools) == nil)
     }
 
-    @Test func theToolATextCallOpensIsNamedWhateverFollows() {
-        let offered: Set = ["getStock"]
-        #expect(TextToolCalls.calledTool(in: Self.fenced, offered: offered) == "getStock")
-        #expect(TextToolCalls.calledTool(in: Self.fenced + "\nThis returns the stock.", offered: offered) == "getStock", "prose after it")
-        #expect(TextToolCalls.calledTool(in: #" {"name":"getStock","arguments":{"item":1}}"#, offered: offered) == "getStock", "bare")
-        #expect(TextToolCalls.calledTool(in: "<tool_call>\n{\"name\": \"getStock\"}", offered: offered) == "getStock", "tagged")
+    @Test func theToolsATextCallOpensAreNamedWhateverFollows() {
+        let offered: Set = ["getStock", "getWeather"]
+        func called(_ text: String) -> [String] { TextToolCalls.calledTools(in: text, offered: offered) }
+        #expect(called(Self.fenced) == ["getStock"])
+        #expect(called(Self.fenced + "\nThis returns the stock.") == ["getStock"], "prose after it")
+        #expect(called(#" {"name":"getStock","arguments":{"item":1}}"#) == ["getStock"], "bare")
+        #expect(called("<tool_call>\n{\"name\": \"getStock\"}") == ["getStock"], "tagged")
+        #expect(called(Self.fenced + "\n\n" + Self.fenced.replacingOccurrences(of: "getStock", with: "getWeather")) == ["getStock", "getWeather"])
+        #expect(called(Self.fenced + "\n" + Self.fenced) == ["getStock"], "each once")
+        #expect(called(Self.fenced.replacingOccurrences(of: "getStock", with: "getPrice")).isEmpty, "not offered")
+        #expect(called(#"{"sku": "AB-123", "name": "getStock"}"#).isEmpty, "name not first")
+        #expect(called("Call getStock with the SKU.").isEmpty)
+        #expect(called("```python\n{\"name\": \"getStock\"}") == ["getStock"], "any fence language")
+        #expect(called("``` json x\n{\"name\": \"getStock\"}").isEmpty, "not a fence's first line")
+    }
+
+    /// Qwen2.5 writes two calls as two fences (seen on llama-server with
+    /// its own template): nothing but calls, so calls.
+    @Test func callsInSeveralFencesAreCalls() {
+        let weather = Self.fenced.replacingOccurrences(of: "getStock", with: "getWeather")
+            .replacingOccurrences(of: "\"sku\": \"AB-123\"", with: "\"city\": \"Oslo\"")
+        let calls = TextToolCalls.calls(in: Self.fenced + "\n\n" + weather, offered: ["getStock", "getWeather"])
+        #expect(calls?.map(\.name) == ["getStock", "getWeather"])
+        #expect(calls?.last?.arguments == #"{"city":"Oslo"}"#)
+        #expect(TextToolCalls.calls(in: Self.fenced + "\nand then\n" + weather, offered: ["getStock", "getWeather"]) == nil, "prose between")
         #expect(
-            TextToolCalls.calledTool(in: Self.fenced.replacingOccurrences(of: "getStock", with: "getPrice"), offered: offered) == nil, "not offered")
-        #expect(TextToolCalls.calledTool(in: #"{"sku": "AB-123", "name": "getStock"}"#, offered: offered) == nil, "name not first")
-        #expect(TextToolCalls.calledTool(in: "Call getStock with the SKU.", offered: offered) == nil)
-        #expect(TextToolCalls.calledTool(in: "```python\n{\"name\": \"getStock\"}", offered: offered) == "getStock", "any fence language")
-        #expect(TextToolCalls.calledTool(in: "``` json x\n{\"name\": \"getStock\"}", offered: offered) == nil, "not a fence's first line")
+            TextToolCalls.calls(in: Self.fenced + "\n```json\n{\"name\": \"getWeather\"", offered: ["getStock", "getWeather"]) == nil, "unfinished")
+    }
+
+    /// Qwen2.5 on llama-server with its own template copies the doubled
+    /// braces of the template's example: `{{"name": …, "arguments": …}}`.
+    @Test func aCallInDoubledBracesIsACall() {
+        let doubled = #"{{"name": "getStock", "arguments": {"sku": "AB-123"}}}"#
+        #expect(TextToolCalls.mayBeCall("{{\"na"))
+        #expect(TextToolCalls.calls(in: doubled, offered: ["getStock"]) == [.init(name: "getStock", arguments: #"{"sku":"AB-123"}"#)])
+        #expect(TextToolCalls.calledTools(in: doubled, offered: ["getStock"]) == ["getStock"])
+        #expect(TextToolCalls.calls(in: #"{{"name": "getStock"}} and more"#, offered: ["getStock"]) == nil)
     }
 
     /// What the executor decodes again as a call: text that opens a call to
@@ -177,10 +202,13 @@ struct WrittenToolCallTests {
             return router
         }
         let broken = Self.fenced.replacingOccurrences(of: "AB-123", with: "ab123")
-        #expect(OnDeviceExecutor.callWrittenAsText(ended(with: broken), tools: Self.tools)?.name == "getStock", "breaks the pattern")
-        #expect(OnDeviceExecutor.callWrittenAsText(ended(with: Self.fenced + "\nThis returns the stock."), tools: Self.tools)?.name == "getStock")
-        #expect(OnDeviceExecutor.callWrittenAsText(ended(with: Self.fenced), tools: Self.tools) == nil, "a valid call is taken as it is")
-        #expect(OnDeviceExecutor.callWrittenAsText(ended(with: "We have 17 units."), tools: Self.tools) == nil, "an answer")
-        #expect(OnDeviceExecutor.callWrittenAsText(ended(with: broken), tools: []) == nil, "no tools this turn")
+        func meant(_ text: String, _ tools: [Transcript.ToolDefinition] = Self.tools) -> [String] {
+            OnDeviceExecutor.callsWrittenAsText(ended(with: text), tools: tools).map(\.name)
+        }
+        #expect(meant(broken) == ["getStock"], "breaks the pattern")
+        #expect(meant(Self.fenced + "\nThis returns the stock.") == ["getStock"])
+        #expect(meant(Self.fenced).isEmpty, "a valid call is taken as it is")
+        #expect(meant("We have 17 units.").isEmpty, "an answer")
+        #expect(meant(broken, []).isEmpty, "no tools this turn")
     }
 }

@@ -82,14 +82,15 @@ struct OnDeviceExecutor: Sendable {
         var (outcome, router) = try await run(job, request: request, tools: tools, on: engine, in: loaded, into: channel)
         let cachedPromptTokens = outcome.cachedPromptTokens
         var generatedTokens = outcome.generatedTokens
-        if let tool = Self.callWrittenAsText(router, tools: tools) {
-            // The model meant to call `tool` but wrote the call as text the
-            // turn grammar took for prose (held back, so nothing was sent),
-            // with arguments that break the tool's schema or more text after
-            // it. Decoded again as a call block to that tool, the decoder
-            // enforces its arguments; the prompt is still cached.
+        let meant = Self.callsWrittenAsText(router, tools: tools)
+        if !meant.isEmpty {
+            // The model meant to call these tools but wrote the calls as
+            // text the turn grammar took for prose (held back, so nothing was
+            // sent), with arguments that break a tool's schema or more text
+            // after them. Decoded again as a call block to them, the decoder
+            // enforces the arguments; the prompt is still cached.
             _ = job.logProbabilities?.take()
-            job.constraint = try Self.turnConstraint(answer: nil, tools: [tool], requiresToolCall: true, in: loaded)
+            job.constraint = try Self.turnConstraint(answer: nil, tools: meant, requiresToolCall: true, in: loaded)
             (outcome, router) = try await run(job, request: request, tools: tools, on: engine, in: loaded, into: channel)
             generatedTokens += outcome.generatedTokens
         }
@@ -157,15 +158,14 @@ struct OnDeviceExecutor: Sendable {
         return (outcome, router.withLock { $0 })
     }
 
-    /// The offered tool a turn that ended as answer text meant to call:
-    /// text that opens a call to it (``TextToolCalls/calledTool(in:offered:)``)
+    /// The offered tools a turn that ended as answer text meant to call:
+    /// text that opens a call (``TextToolCalls/calledTools(in:offered:)``)
     /// but is not, as a whole, calls with valid arguments (those
-    /// ``finishTurn(_:tools:into:)`` takes as they are); nil for an answer.
-    static func callWrittenAsText(_ router: ToolCallRouter, tools: [Transcript.ToolDefinition]) -> Transcript.ToolDefinition? {
-        guard !tools.isEmpty, case .answer(let text, _)? = try? router.finish(), writtenCalls(in: text, tools: tools) == nil,
-            let name = TextToolCalls.calledTool(in: text, offered: Set(tools.map(\.name)))
-        else { return nil }
-        return tools.first { $0.name == name }
+    /// ``finishTurn(_:tools:into:)`` takes as they are); none for an answer.
+    static func callsWrittenAsText(_ router: ToolCallRouter, tools: [Transcript.ToolDefinition]) -> [Transcript.ToolDefinition] {
+        guard !tools.isEmpty, case .answer(let text, _)? = try? router.finish(), writtenCalls(in: text, tools: tools) == nil else { return [] }
+        let names = TextToolCalls.calledTools(in: text, offered: Set(tools.map(\.name)))
+        return names.compactMap { name in tools.first { $0.name == name } }
     }
 
     /// Whether the conversation has tools: declared in its instructions, or

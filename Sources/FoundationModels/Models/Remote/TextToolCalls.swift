@@ -11,8 +11,10 @@ import Foundation
 ///
 /// The rule is narrow on purpose, so an answer is never mistaken for a call:
 /// only when the request offered tools, and only when the whole answer is
-/// calls — one JSON object, or `<tool_call>` blocks with nothing but
-/// whitespace around them, either of them alone in a code fence — each naming an offered tool, with object
+/// calls — one JSON object (or one in doubled braces, as Qwen2.5 copies
+/// its template's example), or `<tool_call>` blocks with nothing but
+/// whitespace around them, either of them alone or in code fences with
+/// only whitespace between them — each naming an offered tool, with object
 /// arguments. Anything else stays text. While the answer may still turn out
 /// to be a call its text is held back (``mayBeCall(_:)``); the moment it
 /// cannot, it streams as usual.
@@ -49,48 +51,78 @@ package enum TextToolCalls {
         }
         if trimmed.hasPrefix(openTag) || openTag.hasPrefix(trimmed) { return true }
         guard trimmed.first == "{" else { return false }
-        let key = trimmed.dropFirst().drop(while: \.isWhitespace)
+        // `{{"name": …}}`: Qwen2.5 copies its template's doubled braces.
+        let key = trimmed.dropFirst().drop(while: { $0.isWhitespace || $0 == "{" })
         return key.hasPrefix("\"name\"") || "\"name\"".hasPrefix(key)
     }
 
-    /// The offered tool `text` begins a call to, whatever follows: a call
-    /// object (perhaps in a code fence, or after `<tool_call>`) whose first
-    /// key, `"name"`, names a tool in `offered`; nil otherwise.
+    /// The offered tools `text` calls, in order, when it begins a call:
+    /// a call object (perhaps in a code fence, or after `<tool_call>`)
+    /// whose first key, `"name"`, names a tool in `offered`, then every
+    /// other call object's offered name after it; empty otherwise.
     ///
-    /// Lets an engine that can enforce arguments decode such a call again
-    /// when what the model wrote as text is not a valid call (arguments
-    /// that break the tool's schema, or prose after the object): the name
-    /// shows what the model meant to do.
-    package static func calledTool(in text: String, offered: Set<String>) -> String? {
+    /// Lets an engine that can enforce arguments decode such calls again
+    /// when what the model wrote as text is not valid calls (arguments
+    /// that break a tool's schema, or prose after them): the names show
+    /// what the model meant to do.
+    package static func calledTools(in text: String, offered: Set<String>) -> [String] {
         var rest = text.drop(while: \.isWhitespace)
         if rest.hasPrefix(fence) {
             guard let newline = rest.firstIndex(of: "\n"), rest[rest.index(rest.startIndex, offsetBy: fence.count)..<newline].allSatisfy(\.isLetter)
-            else { return nil }
+            else { return [] }
             rest = rest[newline...].drop(while: \.isWhitespace)
         }
         if rest.hasPrefix(openTag) { rest = rest.dropFirst(openTag.count).drop(while: \.isWhitespace) }
-        for expected in ["{", "\"name\"", ":", "\""] {
-            guard rest.hasPrefix(expected) else { return nil }
-            rest = rest.dropFirst(expected.count)
-            if expected != "\"" { rest = rest.drop(while: \.isWhitespace) }
+        guard rest.hasPrefix("{") else { return [] }
+        if rest.dropFirst().drop(while: \.isWhitespace).hasPrefix("{") { rest = rest.dropFirst().drop(while: \.isWhitespace) }
+        let namePair = #/"name"\s*:\s*"([^"\\]*)"/#
+        var names: [String] = []
+        for (index, match) in rest.matches(of: namePair).enumerated() {
+            // The first call's name is the object's first key.
+            if index == 0, rest[rest.index(after: rest.startIndex)..<match.range.lowerBound].contains(where: { !$0.isWhitespace }) { return [] }
+            let name = String(match.output.1)
+            if offered.contains(name), !names.contains(name) {
+                names.append(name)
+            } else if index == 0 {
+                return []
+            }
         }
-        guard let end = rest.firstIndex(of: "\"") else { return nil }
-        let name = String(rest[..<end])
-        return offered.contains(name) ? name : nil
+        return names
     }
 
     /// The calls `text` consists of, when it is nothing but calls to the
     /// tools named in `offered`; nil otherwise (then it is an answer).
     package static func calls(in text: String, offered: Set<String>) -> [Call]? {
-        var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix(fence) {
-            // The whole answer in one code fence (its closing line may be
-            // missing: the answer ended there).
-            guard let newline = trimmed.firstIndex(of: "\n") else { return nil }
-            trimmed = String(trimmed[newline...])
-            if trimmed.hasSuffix(fence) { trimmed.removeLast(fence.count) }
-            trimmed = trimmed.trimmingCharacters(in: .whitespacesAndNewlines)
+        var rest = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        var bodies: [Substring] = []
+        if rest.hasPrefix(fence) {
+            // Code fences, each holding calls, with only whitespace between
+            // them (the last one's closing line may be missing: the answer
+            // ended there).
+            while !rest.isEmpty {
+                guard rest.hasPrefix(fence), let newline = rest.firstIndex(of: "\n") else { return nil }
+                let body = rest[newline...]
+                if let close = body.range(of: fence) {
+                    bodies.append(body[..<close.lowerBound])
+                    rest = body[close.upperBound...].drop(while: \.isWhitespace)
+                } else {
+                    bodies.append(body)
+                    rest = ""
+                }
+            }
+        } else {
+            bodies = [rest]
         }
+        var found: [Call] = []
+        for body in bodies {
+            guard let inBody = calls(inBody: body.trimmingCharacters(in: .whitespacesAndNewlines), offered: offered) else { return nil }
+            found += inBody
+        }
+        return found.isEmpty ? nil : found
+    }
+
+    /// The calls of one body: `<tool_call>` blocks, or one call object.
+    private static func calls(inBody trimmed: String, offered: Set<String>) -> [Call]? {
         var objects: [Substring] = []
         if trimmed.hasPrefix(openTag) {
             var rest = Substring(trimmed)
@@ -111,10 +143,15 @@ package enum TextToolCalls {
             guard let call = call(in: String(object), offered: offered) else { return nil }
             calls.append(call)
         }
-        return calls.isEmpty ? nil : calls
+        return calls
     }
 
     private static func call(in json: String, offered: Set<String>) -> Call? {
+        // The object in doubled braces, as Qwen2.5 copies them from its
+        // template's example (`{{"name": <function-name>, …}}`).
+        if json.hasPrefix("{{"), json.hasSuffix("}}"), let inner = call(in: String(json.dropFirst().dropLast()), offered: offered) {
+            return inner
+        }
         guard let content = try? GeneratedContent(json: json), content.isComplete,
             case .structure(let properties, _) = content.kind,
             let name = properties["name"]?.wireString, offered.contains(name)
