@@ -290,7 +290,7 @@ enum BigSchemas {
 
     /// The 1-minute load average (`/proc/loadavg`), where there is one.
     static func loadAverage() -> Double? {
-        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.flatMap { Double($0) }
+        Suite.loadAverages().first.flatMap { Double($0) }
     }
 
     // MARK: - Run

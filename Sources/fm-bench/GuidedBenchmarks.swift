@@ -81,7 +81,6 @@ struct GuidedBenchmarks {
     }
 
     static func loadAverage() -> String {
-        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
-        return text.split(separator: " ").prefix(3).joined(separator: ", ")
+        Suite.loadAverages().joined(separator: ", ")
     }
 }

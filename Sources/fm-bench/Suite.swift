@@ -169,6 +169,13 @@ struct Suite {
         )
     }
 
+    /// The load averages over 1, 5 and 15 minutes, as `/proc/loadavg`
+    /// prints them; none where there is no such file.
+    static func loadAverages() -> [String] {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").prefix(3).map(String.init)
+    }
+
     static func machine() -> String {
         MachineDescription.current
     }

@@ -44,10 +44,10 @@ package enum TextToolCalls {
         if trimmed.hasPrefix(fence) {
             // A code fence: its language tag, then the call on the next line.
             let tagged = trimmed.dropFirst(fence.count)
-            guard let newline = tagged.firstIndex(of: "\n") else { return tagged.allSatisfy { $0.isLetter } }
-            guard tagged[..<newline].allSatisfy({ $0.isLetter }) else { return false }
-            trimmed = tagged[newline...].drop(while: \.isWhitespace)
-            if trimmed.isEmpty { return true }
+            if !tagged.contains("\n") { return tagged.allSatisfy { $0.isLetter } }
+            guard let call = droppingFenceLine(trimmed) else { return false }
+            if call.isEmpty { return true }
+            trimmed = call
         }
         if trimmed.hasPrefix(openTag) || openTag.hasPrefix(trimmed) { return true }
         guard trimmed.first == "{" else { return false }
@@ -68,9 +68,8 @@ package enum TextToolCalls {
     package static func calledTools(in text: String, offered: Set<String>) -> [String] {
         var rest = text.drop(while: \.isWhitespace)
         if rest.hasPrefix(fence) {
-            guard let newline = rest.firstIndex(of: "\n"), rest[rest.index(rest.startIndex, offsetBy: fence.count)..<newline].allSatisfy(\.isLetter)
-            else { return [] }
-            rest = rest[newline...].drop(while: \.isWhitespace)
+            guard let call = droppingFenceLine(rest) else { return [] }
+            rest = call
         }
         if rest.hasPrefix(openTag) { rest = rest.dropFirst(openTag.count).drop(while: \.isWhitespace) }
         guard rest.hasPrefix("{") else { return [] }
@@ -88,6 +87,15 @@ package enum TextToolCalls {
             }
         }
         return names
+    }
+
+    /// What follows the code fence's opening line (``fence`` and a
+    /// language tag of letters, perhaps none) that `text` starts with,
+    /// whitespace dropped; nil where its first line is not such a line.
+    private static func droppingFenceLine(_ text: Substring) -> Substring? {
+        let tagged = text.dropFirst(fence.count)
+        guard text.hasPrefix(fence), let newline = tagged.firstIndex(of: "\n"), tagged[..<newline].allSatisfy(\.isLetter) else { return nil }
+        return tagged[newline...].drop(while: \.isWhitespace)
     }
 
     /// The calls `text` consists of, when it is nothing but calls to the
