@@ -19,7 +19,7 @@ FM_ENV := . "$(FM_CACHE)/env.sh" &&
 # default CUDA where nvcc is installed, else the CPU (scripts/setup.sh --gpu).
 SETUP_GPU := $(if $(GPU),--gpu=$(GPU))
 
-.PHONY: setup setup-bench setup-tiers build demo format lint test bench callgrind maskbench bench-bigschemas eval fuzz clean gpu-bench-kit
+.PHONY: setup setup-bench setup-tiers build demo format lint test bench callgrind maskbench bench-bigschemas eval eval-build eval-clean fuzz clean gpu-bench-kit
 
 # Idempotent; cheap when everything is installed (it checks stamp files).
 # The tests, the eval and the benchmarks also run llama-server and llama-bench
@@ -164,43 +164,92 @@ fuzz: setup
 # The eval loop (EVAL.md): the golden corpora (eval/corpora), asked for with
 # the examples' own types, instructions and prompts, on the three models
 # side by side. The default model, Qwen2.5-Coder-1.5B, answers every corpus
-# guided and through the example's own pipeline, and the receipts also in
-# free text and through llama-server's JSON-schema grammar; the receipts
-# with example-laden guide descriptions measure how often an answer copies
-# an example; the receipts with each field documented at length, and the
-# tickets, with the schema described whole, then more briefly
-# (FOUNDATION_MODELS_SCHEMA_DETAIL: descriptions cut to their first
-# sentence, then names and types alone, what a schema too large for half
-# the context gets), measure what those shorter descriptions keep and
-# save; the fast 0.5B answers guided and through the pipelines, the
-# small SmolLM2 guided; the receipts again from the held-out sample
-# (eval/heldout: the same generator, other seeds), so a change tuned to the
-# corpus's own items shows; and the receipts as photos (rendered by
-# scripts/receipt_photos.py at two noise levels into .build/eval/photos,
-# read by Tesseract) on the default model, guided and through the pipeline;
-# and the tool-use corpus on the default model, in process and through fm
-# serve (scripts/eval-tools.sh). Each run's answers, scored, stay in
-# .build/eval/*.json (`fm eval report` compares runs).
+# guided (with no budget, with the example's own options, and with twice
+# the tokens its unbudgeted answer took) and through the example's own
+# pipeline, and the receipts also in free text and through llama-server's
+# JSON-schema grammar; the receipts with example-laden guide descriptions
+# measure how often an answer copies an example; the receipts with each
+# field documented at length, and the tickets, with the schema described
+# whole, then more briefly (FOUNDATION_MODELS_SCHEMA_DETAIL: descriptions
+# cut to their first sentence, then names and types alone), measure what
+# shorter descriptions keep and save; the fast 0.5B answers guided and
+# through the pipelines, the small SmolLM2 guided; the receipts again from
+# the held-out sample (eval/heldout: the same generator, other seeds), so a
+# change tuned to the corpus's own items shows; the receipts as photos
+# (rendered by scripts/receipt_photos.py at two noise levels into
+# .build/eval/photos, read by Tesseract) on the default model, guided and
+# through the pipeline; and the tool-use corpus on the default model, in
+# process, through fm serve and through llama-server with the model's own
+# template (scripts/eval-tools.sh).
+#
+# On 2 cores the whole loop takes hours, so it is made of steps, each
+# writing its answers, scored, to one file in .build/eval (`fm eval
+# report` compares runs): `make eval` runs the steps whose file is missing,
+# then writes EVAL.md from all of them, so an interrupted eval resumes
+# where it stopped. Each run records the source revision it was made from
+# (`-modified`: with uncommitted changes), and EVAL.md lists them: delete a
+# step's file to run it again after a change, `make eval-clean` to start
+# over. Run it on a quiet machine: an answer over its time limit (60 s)
+# counts as a failure.
 EVAL_RUNS := .build/eval
-# The schema-detail runs: 60 s an answer, since the documented receipts'
-# whole description takes most of an app's 20 s to read on 2 cores.
-EVAL_DETAIL = receipts-documented tickets --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --mode guided --time-limit 60
+EVAL_REVISION := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -modified)
 FM_BIN = "$$($(SWIFT) build -c release --show-bin-path)/fm"
+EVAL_FM = $(FM_ENV) $(FM_BIN) eval
+# What every run of a step passes: its time limit, the revision, and the
+# file it writes (under another name until the run is complete).
+EVAL_RUN = --time-limit 60 --revision $(EVAL_REVISION) --json $@.part > /dev/null && mv $@.part $@
+EVAL_DEFAULT = --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B
+EVAL_ALL_MODES = --mode guided budgeted doubled pipeline
+# The schema-detail runs: whole descriptions, a sentence each, names and types.
+EVAL_DETAIL = receipts-documented tickets --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --mode guided
+EVAL_STEPS := default-receipts default-tickets default-flashcards default-vinyl default-json-object \
+	default-modes heldout photos detail-full detail-brief detail-outline fast small default-coaching tools
+EVAL_FILES := $(EVAL_STEPS:%=$(EVAL_RUNS)/%.json)
 
-eval: setup
+eval: setup eval-build $(EVAL_FILES)
+	$(EVAL_FM) report $(EVAL_FILES) $(EVAL_RUNS)/tools-serve.json $(EVAL_RUNS)/tools-reference.json --output EVAL.md
+
+# Builds fm once, before the first step that needs it.
+eval-build: setup
 	$(FM_ENV) $(SWIFT) build -c release --product fm
 	mkdir -p $(EVAL_RUNS)
-	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode guided budgeted doubled pipeline --json $(EVAL_RUNS)/default.json > /dev/null
-	$(FM_ENV) $(FM_BIN) eval receipts --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode free grammar --json $(EVAL_RUNS)/default-modes.json > /dev/null
-	$(FM_ENV) $(FM_BIN) eval receipts --corpora eval/heldout --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label "Qwen2.5-Coder-1.5B, held-out" --mode guided pipeline --json $(EVAL_RUNS)/heldout.json > /dev/null
-	$(FM_ENV) $(FM_BIN) eval receipts-photo-light receipts-photo-heavy --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B --mode guided pipeline --json $(EVAL_RUNS)/photos.json > /dev/null
-	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=full $(FM_BIN) eval $(EVAL_DETAIL) --label "Qwen2.5-Coder-1.5B, whole descriptions" --json $(EVAL_RUNS)/detail-full.json > /dev/null
-	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=brief $(FM_BIN) eval $(EVAL_DETAIL) --label "Qwen2.5-Coder-1.5B, descriptions cut to a sentence" --json $(EVAL_RUNS)/detail-brief.json > /dev/null
-	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=outline $(FM_BIN) eval $(EVAL_DETAIL) --label "Qwen2.5-Coder-1.5B, names and types alone" --json $(EVAL_RUNS)/detail-outline.json > /dev/null
-	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_FAST_MODEL" --label Qwen2.5-Coder-0.5B --mode guided pipeline --json $(EVAL_RUNS)/fast.json > /dev/null
-	$(FM_ENV) $(FM_BIN) eval all --model "$$FOUNDATION_MODELS_SMALL_MODEL" --label SmolLM2-135M --mode guided --json $(EVAL_RUNS)/small.json > /dev/null
-	$(FM_ENV) scripts/eval-tools.sh $(FM_BIN) "$$FOUNDATION_MODELS_DEFAULT_MODEL" Qwen2.5-Coder-1.5B $(EVAL_RUNS)
-	$(FM_ENV) $(FM_BIN) eval report $(EVAL_RUNS)/default.json $(EVAL_RUNS)/default-modes.json $(EVAL_RUNS)/photos.json $(EVAL_RUNS)/heldout.json $(EVAL_RUNS)/detail-full.json $(EVAL_RUNS)/detail-brief.json $(EVAL_RUNS)/detail-outline.json $(EVAL_RUNS)/fast.json $(EVAL_RUNS)/small.json $(EVAL_RUNS)/tools.json $(EVAL_RUNS)/tools-serve.json $(EVAL_RUNS)/tools-reference.json --output EVAL.md
+
+eval-clean:
+	rm -f $(EVAL_RUNS)/*.json $(EVAL_RUNS)/*.json.part
+
+$(EVAL_FILES): | eval-build
+
+$(EVAL_RUNS)/default-receipts.json:
+	$(EVAL_FM) receipts receipts-guide-examples $(EVAL_DEFAULT) $(EVAL_ALL_MODES) $(EVAL_RUN)
+$(EVAL_RUNS)/default-tickets.json:
+	$(EVAL_FM) tickets $(EVAL_DEFAULT) $(EVAL_ALL_MODES) $(EVAL_RUN)
+$(EVAL_RUNS)/default-flashcards.json:
+	$(EVAL_FM) flashcards crates $(EVAL_DEFAULT) $(EVAL_ALL_MODES) $(EVAL_RUN)
+$(EVAL_RUNS)/default-vinyl.json:
+	$(EVAL_FM) albums recommendations $(EVAL_DEFAULT) $(EVAL_ALL_MODES) $(EVAL_RUN)
+$(EVAL_RUNS)/default-coaching.json:
+	$(EVAL_FM) coaching $(EVAL_DEFAULT) $(EVAL_ALL_MODES) $(EVAL_RUN)
+$(EVAL_RUNS)/default-json-object.json:
+	$(EVAL_FM) json-object $(EVAL_DEFAULT) $(EVAL_ALL_MODES) $(EVAL_RUN)
+$(EVAL_RUNS)/default-modes.json:
+	$(EVAL_FM) receipts $(EVAL_DEFAULT) --mode free grammar $(EVAL_RUN)
+$(EVAL_RUNS)/heldout.json:
+	$(EVAL_FM) receipts --corpora eval/heldout --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label "Qwen2.5-Coder-1.5B, held-out" --mode guided pipeline $(EVAL_RUN)
+$(EVAL_RUNS)/photos.json:
+	$(EVAL_FM) receipts-photo-light receipts-photo-heavy $(EVAL_DEFAULT) --mode guided pipeline $(EVAL_RUN)
+$(EVAL_RUNS)/detail-full.json:
+	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=full $(FM_BIN) eval $(EVAL_DETAIL) --label "Qwen2.5-Coder-1.5B, whole descriptions" $(EVAL_RUN)
+$(EVAL_RUNS)/detail-brief.json:
+	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=brief $(FM_BIN) eval $(EVAL_DETAIL) --label "Qwen2.5-Coder-1.5B, descriptions cut to a sentence" $(EVAL_RUN)
+$(EVAL_RUNS)/detail-outline.json:
+	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=outline $(FM_BIN) eval $(EVAL_DETAIL) --label "Qwen2.5-Coder-1.5B, names and types alone" $(EVAL_RUN)
+$(EVAL_RUNS)/fast.json:
+	$(EVAL_FM) all --model "$$FOUNDATION_MODELS_FAST_MODEL" --label Qwen2.5-Coder-0.5B --mode guided pipeline $(EVAL_RUN)
+$(EVAL_RUNS)/small.json:
+	$(EVAL_FM) all --model "$$FOUNDATION_MODELS_SMALL_MODEL" --label SmolLM2-135M --mode guided $(EVAL_RUN)
+# Writes tools.json (in process), tools-serve.json and tools-reference.json.
+$(EVAL_RUNS)/tools.json:
+	$(FM_ENV) scripts/eval-tools.sh $(FM_BIN) "$$FOUNDATION_MODELS_DEFAULT_MODEL" Qwen2.5-Coder-1.5B $(EVAL_RUNS) $(EVAL_REVISION)
 
 clean:
 	rm -rf .build

@@ -5,14 +5,19 @@
 # template (`--jinja`): the reference, what the model does with tools
 # without our rendering. Each server is started here on a free loopback
 # port and stopped when its run ends, so EVAL.md's Tools section sets the
-# three side by side.
-#   scripts/eval-tools.sh FM_BINARY MODEL LABEL OUTPUT_DIR
+# three side by side. The runs are written to OUTPUT_DIR as tools.json,
+# tools-serve.json and tools-reference.json once all three are done
+# (tools.json last: `make eval` takes it to mean the step is complete),
+# each recording REVISION, the source revision fm was built from.
+#   scripts/eval-tools.sh FM_BINARY MODEL LABEL OUTPUT_DIR [REVISION]
 # LLAMA_SERVER (env.sh, `make setup`) names llama-server.
 set -euo pipefail
 fm="$1" model="$2" label="$3" out="$4"
+revision=()
+[ -n "${5:-}" ] && revision=(--revision "$5")
 name="$(basename "$model" .gguf)"
 
-"$fm" eval tools --model "$model" --label "$label" --json "$out/tools.json" > /dev/null
+"$fm" eval tools --model "$model" --label "$label" "${revision[@]}" --json "$out/tools.json.part" > /dev/null
 
 log="$(mktemp)"
 server=""
@@ -42,7 +47,7 @@ for _ in $(seq 1 600); do
     sleep 0.1
 done
 [ -n "$url" ] || { echo "eval-tools: fm serve did not start within 60 s" >&2; cat "$log" >&2; exit 1; }
-"$fm" eval tools --server "$url" --server-model "$name" --label "$label" --json "$out/tools-serve.json" > /dev/null
+"$fm" eval tools --server "$url" --server-model "$name" --label "$label" "${revision[@]}" --json "$out/tools-serve.json.part" > /dev/null
 stop
 
 if [ -z "${LLAMA_SERVER:-}" ] || [ ! -x "$LLAMA_SERVER" ]; then
@@ -54,4 +59,8 @@ port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
 server=$!
 await "http://127.0.0.1:$port"
 "$fm" eval tools --server "http://127.0.0.1:$port" --server-model "$name" \
-    --server-mode "llama-server --jinja" --label "$label" --json "$out/tools-reference.json" > /dev/null
+    --server-mode "llama-server --jinja" --label "$label" "${revision[@]}" --json "$out/tools-reference.json.part" > /dev/null
+stop
+mv "$out/tools-serve.json.part" "$out/tools-serve.json"
+mv "$out/tools-reference.json.part" "$out/tools-reference.json"
+mv "$out/tools.json.part" "$out/tools.json"

@@ -60,6 +60,9 @@ extension FM.Eval {
         @Option(name: .customLong("llama-server"), help: "llama-server for the grammar mode (default: LLAMA_SERVER).")
         var llamaServer: String?
 
+        @Option(help: "The source revision fm was built from, recorded in the run and shown in the report (make eval passes git's).")
+        var revision: String?
+
         func validate() throws {
             if corpora.isEmpty { throw ValidationError("name a corpus: one of \(Corpus.allCases.map(\.rawValue).joined(separator: ", ")), or all") }
             for corpus in corpora where corpus != "all" && Corpus(rawValue: corpus) == nil {
@@ -91,12 +94,13 @@ extension FM.Eval {
                     selected.append(corpus)
                 }
             }
-            let result: EvalRun
+            var result: EvalRun
             do {
                 result = try await runner.run(selected)
             } catch {
                 throw Failure.exit(error)
             }
+            result.revision = revision
             if let json {
                 try result.encoded().write(to: URL(fileURLWithPath: json), options: .atomic)
             }
@@ -140,6 +144,9 @@ extension FM.Eval {
         @Option(name: .customLong("time-limit"), help: "Seconds an item (all its turns) may take before it counts as timed out.")
         var timeLimit: Double = 60
 
+        @Option(help: "The source revision fm was built from, recorded in the run and shown in the report (make eval passes git's).")
+        var revision: String?
+
         @Option(name: .customLong("corpora"), help: "The folder of the corpus files (default: eval/corpora).")
         var corporaFolder: String?
 
@@ -171,14 +178,14 @@ extension FM.Eval {
                 run = await ToolsEval.run(
                     items: items, model: remote,
                     options: ToolsOptions(
-                        label: label ?? name, mode: serverMode ?? ToolsEval.serverMode, timeLimit: timeLimit, limit: limit))
+                        label: label ?? name, mode: serverMode ?? ToolsEval.serverMode, timeLimit: timeLimit, limit: limit, revision: revision))
             } else {
                 let system = try model.model
                 let name = URL(fileURLWithPath: system.configuration.modelPath).deletingPathExtension().lastPathComponent
                 run = await ToolsEval.run(
                     items: items, model: system,
                     options: ToolsOptions(
-                        label: label ?? name, mode: ToolsEval.libraryMode, timeLimit: timeLimit, limit: limit))
+                        label: label ?? name, mode: ToolsEval.libraryMode, timeLimit: timeLimit, limit: limit, revision: revision))
             }
             if let json {
                 let encoder = JSONEncoder()

@@ -187,10 +187,18 @@ struct ReportTests {
         var other = Self.run(label: "qwen")
         other.results = [CorpusRun(corpus: .tickets, mode: .guided, fields: TicketTask.fields, informational: [], answers: [], seconds: 1)]
         other.command = "fm eval tickets"
-        let report = EvalReport(runs: [Self.run(label: "qwen"), other, Self.run(label: "small")], command: "make eval")
+        other.revision = "6c9c30a-modified"
+        var first = Self.run(label: "qwen")
+        first.revision = "6c9c30a"
+        let report = EvalReport(runs: [first, other, Self.run(label: "small")], command: "make eval")
         #expect(report.runs.map(\.label) == ["qwen", "small"])
         #expect(report.runs[0].results.count == 3 && report.runs[0].seconds == 150)
         #expect(report.runs[0].command == "fm eval receipts; fm eval tickets")
+        // Runs resumed across revisions say so, run by run and in the setup.
+        #expect(report.runs[0].revision == "6c9c30a, 6c9c30a-modified" && report.runs[1].revision == nil)
+        let markdown = report.markdown()
+        #expect(markdown.contains("- Source revision: 6c9c30a, 6c9c30a-modified\n"))
+        #expect(markdown.contains("| 6c9c30a, 6c9c30a-modified |") && markdown.contains("| – |"))
     }
 
     @Test func runsRoundTripThroughJSON() throws {

@@ -234,10 +234,13 @@ struct ToolsTests {
                     id: "tools-13", kind: "no-tool",
                     turns: [TurnRecord(calls: [MadeCall(tool: "getWeather", arguments: #"{"city":"Tokyo"}"#)], answer: "Tokyo")], score: wrong,
                     error: nil, timedOut: false, seconds: 4),
-            ], seconds: 6)
+            ], seconds: 6, date: "2026-12-07T06:00:00Z", revision: "6c9c30a")
         let text = ToolsReport.markdown([run])
         #expect(text.hasPrefix("## Tools\n"))
-        #expect(text.contains("| Model | library | 2 | 100 % (1/1) | 100 % (1/1) | **100 % (1/1)** | 0 % (0/1) | 0 | 0 | 3.00 s |"), "\(text)")
+        #expect(
+            text.contains(
+                "| Model | library | 2 | 100 % (1/1) | 100 % (1/1) | **100 % (1/1)** | 0 % (0/1) | 0 | 0 | 3.00 s | 2026-12-07 | 6c9c30a |"),
+            "\(text)")
         #expect(text.contains("| no-tool | 1 | 0/1 |"))
         #expect(
             text.contains(

@@ -20,13 +20,29 @@ package struct EvalReport {
                 merged[index].seconds += run.seconds
                 merged[index].command += "; " + run.command
                 merged[index].llamaServer = merged[index].llamaServer ?? run.llamaServer
+                let revisions = (merged[index].revision?.components(separatedBy: ", ") ?? []) + [run.revision].compactMap { $0 }
+                merged[index].revision = revisions.isEmpty ? nil : Self.distinct(revisions).joined(separator: ", ")
             } else {
                 merged.append(run)
             }
         }
         self.runs = merged
         self.command = command
+        dates = Set(runs.map { String($0.date.prefix(10)) }).sorted()
+        revisions = Self.distinct(runs.compactMap(\.revision))
     }
+
+    /// `values` without repeats, in the order they first appear.
+    private static func distinct(_ values: [String]) -> [String] {
+        var seen = Set<String>()
+        return values.filter { seen.insert($0).inserted }
+    }
+
+    /// The days the runs were made on, and the source revisions of the
+    /// `fm` that made them (`make eval` resumes, so one report can put
+    /// runs of several days and revisions together).
+    private let dates: [String]
+    private let revisions: [String]
 
     package func markdown() -> String {
         var lines: [String] = []
@@ -65,15 +81,15 @@ package struct EvalReport {
         ]
         if let first = runs.first {
             lines.append("- Machine: \(first.machine)")
-            let dates = Set(runs.map { String($0.date.prefix(10)) }).sorted()
             lines.append("- Date: \(dates.joined(separator: ", "))")
+            if !revisions.isEmpty { lines.append("- Source revision: \(revisions.joined(separator: ", "))") }
             lines.append("- Time limit per answer: \(Set(runs.map { Scoring.number($0.timeLimitSeconds) }).sorted().joined(separator: ", ")) s")
             let total = runs.reduce(0) { $0 + $1.seconds }
             lines.append("- Time of the runs: \(Self.minutes(total)) (model loads and server starts included)")
         }
         lines += [
-            "", "| run | model file | size | GGUF name | context | threads | settings | modes | time | command |",
-            "| --- | --- | --- | --- | ---: | ---: | --- | --- | ---: | --- |",
+            "", "| run | model file | size | GGUF name | context | threads | settings | modes | revision | time | command |",
+            "| --- | --- | --- | --- | ---: | ---: | --- | --- | --- | ---: | --- |",
         ]
         for run in runs {
             let modes = Self.modes(of: run).map(\.rawValue).joined(separator: ", ")
@@ -81,7 +97,7 @@ package struct EvalReport {
             let settings =
                 run.settings.isEmpty ? "defaults" : run.settings.sorted { $0.key < $1.key }.map { "`\($0.key)=\($0.value)`" }.joined(separator: " ")
             lines.append(
-                "| \(run.label) | `\(run.model.fileName)` | \(size) | \(run.model.name) | \(run.model.contextSize) | \(run.model.threads) | \(settings) | \(modes) | \(Self.minutes(run.seconds)) | `\(run.command)` |"
+                "| \(run.label) | `\(run.model.fileName)` | \(size) | \(run.model.name) | \(run.model.contextSize) | \(run.model.threads) | \(settings) | \(modes) | \(run.revision ?? "–") | \(Self.minutes(run.seconds)) | `\(run.command)` |"
             )
         }
         let servers = runs.compactMap { run in run.llamaServer.map { "\(run.label): `\($0)`" } }

@@ -142,6 +142,11 @@ package struct EvalRun: Codable, Sendable {
     package var llamaServer: String?
     package var results: [CorpusRun]
     package var seconds: Double
+    /// The source revision the `fm` that made the run was built from
+    /// (`make eval` passes git's, with `-modified` for uncommitted
+    /// changes), so a report that puts runs of several sessions together
+    /// says which code answered; nil where it was not given.
+    package var revision: String?
 
     package func encoded() throws -> Data {
         let encoder = JSONEncoder()

@@ -13,12 +13,15 @@ package struct ToolsOptions: Sendable {
     package var timeLimit: Double
     /// Only the first `limit` items.
     package var limit: Int?
+    /// The source revision `fm` was built from, recorded in the run.
+    package var revision: String?
 
-    package init(label: String, mode: String = ToolsEval.libraryMode, timeLimit: Double = 60, limit: Int? = nil) {
+    package init(label: String, mode: String = ToolsEval.libraryMode, timeLimit: Double = 60, limit: Int? = nil, revision: String? = nil) {
         self.label = label
         self.mode = mode
         self.timeLimit = timeLimit
         self.limit = limit
+        self.revision = revision
     }
 }
 
@@ -41,6 +44,11 @@ package struct ToolsRun: Codable, Sendable, Equatable {
     package var timeLimit: Double
     package var records: [ToolsRecord]
     package var seconds: Double
+    /// When the run was made (ISO 8601) and the source revision its `fm`
+    /// was built from, as ``EvalRun`` records them; nil in runs saved
+    /// before they were recorded.
+    package var date: String?
+    package var revision: String?
 }
 
 /// The tools eval: each item of the tools corpus in a fresh session with
@@ -80,7 +88,7 @@ package enum ToolsEval {
         }
         return ToolsRun(
             label: options.label, mode: options.mode, timeLimit: options.timeLimit, records: records,
-            seconds: seconds(clock.now - start))
+            seconds: seconds(clock.now - start), date: ISO8601DateFormatter().string(from: Date()), revision: options.revision)
     }
 
     /// One item: its turns in one session, within `timeLimit` seconds together.

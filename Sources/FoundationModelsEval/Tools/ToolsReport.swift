@@ -10,15 +10,15 @@ package enum ToolsReport {
             "",
             "Conversations with a shop assistant that has four deterministic tools (`getStock`, `getWeather`, `convertCurrency`, `lookupOrder`; `eval/corpora/tools.json`), each item in a fresh session with `toolCallingMode` `.allowed` and greedy sampling: one call then the answer (single), an answer that must give the result's numbers (numbers), two calls in one request (two-tools), a plain question that must not call (no-tool), a second prompt in the same session (multi-turn). **calls right**: every needed call made, to the right tool with the expected argument values; **answer uses the result**: every answer contains the facts of the tools' outputs (numbers as numbers, words case-insensitively); **no-call items right**: plain questions answered without a call; mode `library` is the model in process, `fm serve` the same model through the OpenAI-compatible server, and `llama-server --jinja`, the reference, the same model behind llama-server rendering the conversation with the model's own chat template (what the model does with tools without our rendering).",
             "",
-            "| run | mode | items | calls right | answer uses the result | both | no-call items right | errors | timed out | latency mean |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| run | mode | items | calls right | answer uses the result | both | no-call items right | errors | timed out | latency mean | date | revision |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
         ]
         for run in runs {
             let records = run.records
             let errors = records.filter { $0.error != nil && !$0.timedOut }.count
             let latency = records.isEmpty ? 0 : records.map(\.seconds).reduce(0, +) / Double(records.count)
             lines.append(
-                "| \(run.label) | \(run.mode) | \(records.count) | \(share(records.map(\.score.callsRight))) | \(share(records.map(\.score.answerUsesResult))) | **\(share(records.map(\.score.both)))** | \(share(records.map(\.score.noCallRight))) | \(errors) | \(records.filter(\.timedOut).count) | \(String(format: "%.2f", latency)) s |"
+                "| \(run.label) | \(run.mode) | \(records.count) | \(share(records.map(\.score.callsRight))) | \(share(records.map(\.score.answerUsesResult))) | **\(share(records.map(\.score.both)))** | \(share(records.map(\.score.noCallRight))) | \(errors) | \(records.filter(\.timedOut).count) | \(String(format: "%.2f", latency)) s | \(run.date.map { String($0.prefix(10)) } ?? "–") | \(run.revision ?? "–") |"
             )
         }
         if !runs.isEmpty {
