@@ -200,10 +200,15 @@ EVAL_FM = $(FM_ENV) $(FM_BIN) eval
 EVAL_RUN = --time-limit 60 --revision $(EVAL_REVISION) --json $@.part > /dev/null && mv $@.part $@
 EVAL_DEFAULT = --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --label Qwen2.5-Coder-1.5B
 EVAL_ALL_MODES = --mode guided budgeted doubled pipeline
-# The schema-detail runs: whole descriptions, a sentence each, names and types.
+# The schema-detail runs: whole descriptions, a sentence each, names and
+# types, on the documented receipts and the tickets; whole descriptions
+# also on the receipts, crates and flashcards, and the documented receipts
+# at the default budget (1,024 tokens), so every corpus's answers at the
+# default are set beside its answers with whole descriptions.
 EVAL_DETAIL = receipts-documented tickets --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --mode guided
 EVAL_STEPS := default-receipts default-tickets default-flashcards default-vinyl default-json-object \
-	default-modes heldout photos detail-full detail-brief detail-outline fast small default-coaching tools
+	default-modes heldout photos detail-full detail-brief detail-outline fast small default-coaching tools \
+	detail-full-others detail-default
 EVAL_FILES := $(EVAL_STEPS:%=$(EVAL_RUNS)/%.json)
 
 eval: setup eval-build $(EVAL_FILES)
@@ -243,6 +248,10 @@ $(EVAL_RUNS)/detail-brief.json:
 	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=brief $(FM_BIN) eval $(EVAL_DETAIL) --label "Qwen2.5-Coder-1.5B, descriptions cut to a sentence" $(EVAL_RUN)
 $(EVAL_RUNS)/detail-outline.json:
 	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=outline $(FM_BIN) eval $(EVAL_DETAIL) --label "Qwen2.5-Coder-1.5B, names and types alone" $(EVAL_RUN)
+$(EVAL_RUNS)/detail-full-others.json:
+	$(FM_ENV) FOUNDATION_MODELS_SCHEMA_DETAIL=full $(FM_BIN) eval receipts crates flashcards --model "$$FOUNDATION_MODELS_DEFAULT_MODEL" --mode guided --label "Qwen2.5-Coder-1.5B, whole descriptions" $(EVAL_RUN)
+$(EVAL_RUNS)/detail-default.json:
+	$(EVAL_FM) receipts-documented $(EVAL_DEFAULT) --mode guided $(EVAL_RUN)
 $(EVAL_RUNS)/fast.json:
 	$(EVAL_FM) all --model "$$FOUNDATION_MODELS_FAST_MODEL" --label Qwen2.5-Coder-0.5B --mode guided pipeline $(EVAL_RUN)
 $(EVAL_RUNS)/small.json:
