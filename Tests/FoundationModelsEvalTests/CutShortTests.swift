@@ -105,6 +105,7 @@ struct CutShortTests {
         #expect(!CutShort.endsMidWord("the 14th", input: input))
         #expect(!CutShort.endsMidWord("The Moon", input: input))
         #expect(!CutShort.endsMidWord("Apollo 11 crew", input: input))
+        #expect(!CutShort.endsMidWord("Let It Be", input: "The Beatles, Abbey Road"), "a two-letter word, not the start of Beatles")
     }
 
     @Test func aBudgetedAnswerThatIsAPrefixOfTheUnbudgetedOneIsCut() {

@@ -44,8 +44,10 @@ package struct CutString: Codable, Sendable, Equatable {
 ///   (`walk-`, `Maya'`); or its last word has no vowel, begins in lower
 ///   case (`Pb`, `NYC` and `St` are whole), is not a unit and not a word of
 ///   the input (`th`, `str`); or it is a
-///   proper prefix, two letters short or more, of a capitalized word of the
-///   input that is not itself in the input (`Armstr` of `Armstrong`); or,
+///   proper prefix of three letters or more, two letters short or more,
+///   of a capitalized word of the input that is not itself in the input
+///   (`Armstr` of `Armstrong`; not `Be` of `Beatles`, a word of its own
+///   in "Let It Be"); or,
 ///   against the unbudgeted answer, the text stops between two letters of
 ///   its word. Misses: a cut that leaves letters that could be a word
 ///   (`pers`, `walk` of `walking`) when there is no unbudgeted answer to
@@ -151,7 +153,8 @@ package enum CutShort {
         let inputWords = Set(Scoring.words(input))
         if inputWords.contains(lower) { return false }
         if word.count >= 2, word.first?.isLowercase == true, !lower.contains(where: vowels.contains), !units.contains(lower) { return true }
-        if word.count >= 2 {
+        // Two letters are as often a whole word (`Be`, `Go`, `Up`) as the start of a name.
+        if word.count >= 3 {
             let names = Set(input.split(whereSeparator: { !$0.isLetter }).filter { $0.first?.isUppercase == true }.map { $0.lowercased() })
             if names.contains(where: { $0.count >= lower.count + 2 && $0.hasPrefix(lower) }) { return true }
         }

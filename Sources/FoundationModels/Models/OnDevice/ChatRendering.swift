@@ -74,7 +74,10 @@ struct ChatRendering: Sendable {
     /// tools`) 9 of 16 tool items right against 8 with "Use this to answer
     /// the question, in a complete sentence (or call another function if
     /// you still need one)", which a second turn copied as its answer; a
-    /// question that needs two different tools still gets one call.
+    /// question that needs two different tools still gets one call, the
+    /// rest of the answer invented. Repeating the question in the note
+    /// ("The question: …") does not change that (two-tools items still 0
+    /// of 4) and loses a multi-turn item: 8 of 16.
     static let toolResultsNote =
         "\nIf the question asks for something this does not give, call the function for it first; otherwise use this to answer the question in a complete sentence."
 
