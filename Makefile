@@ -144,10 +144,13 @@ maskbench: setup
 # tokens; the first request and a second with the same schema, answers
 # judged by Python's jsonschema; Sources/fm-bench/BigSchemas.swift): its own
 # section of BENCHMARKS.md. The data is unpacked to a temporary folder. On
-# 2 cores 2 to 5 minutes a schema (decoding the answers takes most of it; a
-# request is cancelled after 300 s), 6 to 12 hours for the 183: not part of
-# `make bench`, and only on a machine nothing else uses.
-# BIGSCHEMAS_ARGS='--only wp_0,kb_484', '--limit 3' or '--timeout 120' asks less.
+# 2 cores, quiet, about 35 s a schema for both requests (decoding the
+# answers takes most of it; a request is cancelled after 300 s), nearly two
+# hours for the 183: not part of `make bench`, and only on a machine nothing
+# else uses. BIGSCHEMAS_ARGS='--only wp_0,kb_484', '--limit 3' or
+# '--timeout 120' asks less; parts of the set run apart, each with
+# '--results part.json', make one section with `fm-bench bigschemas-report
+# part1.json part2.json --output BENCHMARKS.md`.
 bench-bigschemas: setup
 	$(FM_ENV) $(SWIFT) build -c release --product fm-bench
 	python="$$(scripts/maskbench_env.sh)" && data="$$(mktemp -d)" && trap 'rm -rf "$$data"' EXIT && \
@@ -187,12 +190,15 @@ fuzz: setup
 # report` compares runs): `make eval` runs the steps whose file is missing,
 # then writes EVAL.md from all of them, so an interrupted eval resumes
 # where it stopped. Each run records the source revision it was made from
-# (`-modified`: with uncommitted changes), and EVAL.md lists them: delete a
+# (`-modified`: with uncommitted changes to the sources), and EVAL.md lists them: delete a
 # step's file to run it again after a change, `make eval-clean` to start
 # over. Run it on a quiet machine: an answer over its time limit (60 s)
 # counts as a failure.
 EVAL_RUNS := .build/eval
-EVAL_REVISION := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -modified)
+# The files fm and the corpora are made from: a change elsewhere (EVAL.md
+# itself, written by the last run) does not mark the revision modified.
+EVAL_SOURCES := Package.swift Sources Examples eval scripts
+EVAL_REVISION := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- $(EVAL_SOURCES) 2>/dev/null || echo -modified)
 FM_BIN = "$$($(SWIFT) build -c release --show-bin-path)/fm"
 EVAL_FM = $(FM_ENV) $(FM_BIN) eval
 # What every run of a step passes: its time limit, the revision, and the

@@ -217,7 +217,7 @@ struct Benchmark {
                fm-bench bigschemas DATA [--model PATH] [--only a,b] [--limit N] [--max-tokens 600] [--threshold 8000]
                                   [--timeout S] [--output FILE] [--results FILE.json] [--list]
                                              typed answers on MaskBench's schemas over 8,000 description tokens (make bench-bigschemas)
-               fm-bench bigschemas-report RESULTS.json [--output FILE]
+               fm-bench bigschemas-report RESULTS.json... [--output FILE]
                fm-bench own-work MODEL.gguf [--output FILE.md]
                                              the session's own instructions, under callgrind (make callgrind)
         """

@@ -34,8 +34,9 @@ import Synchronization
 /// `fm-bench bigschemas DATA [--model PATH] [--only a,b] [--limit N]
 /// [--max-tokens 600] [--threshold 8000] [--timeout S] [--output FILE]
 /// [--results FILE.json] [--list]`; `fm-bench bigschemas-report
-/// RESULTS.json [--output FILE]` writes the section again from a run's
-/// results.
+/// RESULTS.json... [--output FILE]` writes the section again from runs'
+/// results: several runs of parts of the set (`--only`), made on
+/// different days, together make one distribution.
 enum BigSchemas {
     static let begin = "<!-- bigschemas:begin -->"
     static let end = "<!-- bigschemas:end -->"
@@ -370,8 +371,9 @@ enum BigSchemas {
         return given.isEmpty ? "make bench-bigschemas" : "make bench-bigschemas BIGSCHEMAS_ARGS=\"\(given)\""
     }
 
-    /// `fm-bench bigschemas-report RESULTS.json [--output FILE]`: the
-    /// section from a run's records, into FILE or to standard output.
+    /// `fm-bench bigschemas-report RESULTS.json... [--output FILE]`: the
+    /// section from runs' records (``merged(_:)``), into FILE or to
+    /// standard output.
     static func report(_ arguments: [String]) throws {
         var rest = arguments
         var output: String?
@@ -380,14 +382,44 @@ enum BigSchemas {
             output = rest[index + 1]
             rest.removeSubrange(index...(index + 1))
         }
-        guard rest.count == 1, let path = rest.first else { throw BenchmarkError("usage: fm-bench bigschemas-report RESULTS.json [--output FILE]") }
-        let run = try JSONDecoder().decode(Run.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        let section = markdown(run).joined(separator: "\n")
+        guard !rest.isEmpty else { throw BenchmarkError("usage: fm-bench bigschemas-report RESULTS.json... [--output FILE]") }
+        let runs = try rest.map { path in try JSONDecoder().decode(Run.self, from: Data(contentsOf: URL(fileURLWithPath: path))) }
+        let section = markdown(try merged(runs)).joined(separator: "\n")
         guard let output else {
             print(section)
             return
         }
         try Benchmark.replaceSection(in: output, begin: begin, end: end, with: section)
+    }
+
+    /// Runs of parts of the set as one: every schema's record (a schema
+    /// asked again takes its latest run's), their dates and commands
+    /// listed; the load averages kept only for a single run, since
+    /// several had several. Runs made with different models or request
+    /// settings are not one distribution and are refused.
+    static func merged(_ runs: [Run]) throws(BenchmarkError) -> Run {
+        guard var merged = runs.first else { throw BenchmarkError("no runs to report") }
+        guard runs.count > 1 else { return merged }
+        for run in runs.dropFirst() {
+            guard
+                run.model == merged.model, run.prompt == merged.prompt, run.threshold == merged.threshold, run.maxTokens == merged.maxTokens,
+                run.timeout == merged.timeout, run.budget == merged.budget
+            else {
+                throw BenchmarkError("the runs differ in their model or request settings (model, prompt, threshold, max tokens, timeout or budget)")
+            }
+            for record in run.records {
+                if let index = merged.records.firstIndex(where: { $0.name == record.name }) {
+                    merged.records[index] = record
+                } else {
+                    merged.records.append(record)
+                }
+            }
+        }
+        let dates = Set(runs.map { String($0.date.prefix(10)) }).sorted()
+        merged.date = dates.joined(separator: ", ") + " (\(runs.count) runs)"
+        merged.command = runs.map(\.command).joined(separator: "`; `")
+        merged.load = nil
+        return merged
     }
 
     /// One request in a fresh session, as `fm respond --schema` sends it

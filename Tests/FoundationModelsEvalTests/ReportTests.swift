@@ -160,6 +160,38 @@ struct ReportTests {
         #expect(EvalReport.shortened(#""a|b""#, #""a""#, limit: 40) == (#""a¦b""#, #""a""#), "short values whole, made safe for a table")
     }
 
+    /// The share of free strings cut short, per run and mode over every
+    /// corpus: counted in the answers' own JSON under the corpus's type.
+    @Test func freeStringsAndTheirCutsAreCountedOverAllCorpora() {
+        func card(_ id: String, _ answers: [String], cut: [CutString]) -> AnswerRecord {
+            var answer = Self.answer(id, right: true, seconds: 2)
+            let cards = answers.map { #"{"question":"Q?","answer":"\#($0)"}"# }.joined(separator: ",")
+            answer.output = #"{"cards":[\#(cards)]}"#
+            answer.cut = cut
+            return answer
+        }
+        let cutOne = CutString(path: "cards[1].answer", kinds: [.midSentence], text: "Neil Armstrong was the first person to walk on the")
+        var run = Self.run(label: "qwen")
+        run.results = [
+            CorpusRun(
+                corpus: .flashcards, mode: .budgeted, fields: FlashcardTask.fields, informational: [],
+                answers: [
+                    card("notes-01", ["July 1969.", "Neil Armstrong was the first person to walk on the"], cut: [cutOne]),
+                    card("notes-02", ["Yes."], cut: []),
+                ],
+                seconds: 4),
+            CorpusRun(
+                corpus: .flashcards, mode: .guided, fields: FlashcardTask.fields, informational: [],
+                answers: [card("notes-01", ["July 1969.", "Neil Armstrong was the first person to walk on the Moon."], cut: [])], seconds: 2),
+        ]
+        let markdown = EvalReport(runs: [run], command: "make eval").markdown()
+        #expect(markdown.contains("## Cut short, over every free string"))
+        // A card's answer is free, its question (a pattern) is not: 3 free strings budgeted, 2 guided.
+        #expect(markdown.contains("| qwen | guided, the example's options | 1 | 3 | 0 % (0/3) | 33 % (1/3) | 0 % (0/3) |"), "\(markdown)")
+        #expect(markdown.contains("| qwen | guided (ours) | 1 | 2 | 0 % (0/2) | 0 % (0/2) | – |"))
+        #expect(EvalReport.freeStringCount("not JSON", schema: FlashcardTask.answerSchema) == 0)
+    }
+
     @Test func theCoachingWeeksAreListedCompleteAndCiting() {
         func week(_ id: String, complete: Bool, citing: Bool) -> AnswerRecord {
             var answer = Self.answer(id, right: true, seconds: 9)

@@ -143,6 +143,46 @@ struct BigSchemasTests {
         #expect(printed.standardOutput.hasPrefix("<!-- bigschemas:begin -->\n## Big schemas"))
     }
 
+    /// Runs of parts of the set, made on different days, report as one:
+    /// every schema once (the later run's record for a schema asked
+    /// twice), both days and commands, no load average (there were two).
+    @Test func runsOfPartsOfTheSetReportAsOne() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var first = Self.syntheticRun()
+        var second = Self.syntheticRun()
+        let records = try #require(first["records"] as? [[String: Any]])
+        first["records"] = Array(records.prefix(8))
+        // r03 again, now slower, and r09-r12 for the first time.
+        var again = records[2]
+        again["first"] = Self.attempt(58, firstPiece: 10)
+        second["records"] = [again] + Array(records.dropFirst(8))
+        second["date"] = "2026-12-08T00:00:00Z"
+        second["command"] = "make bench-bigschemas BIGSCHEMAS_ARGS=\"--only r03,r09\""
+        let paths = [("first.json", first), ("second.json", second)].map { name, run in folder.appendingPathComponent(name) }
+        try JSONSerialization.data(withJSONObject: first).write(to: paths[0])
+        try JSONSerialization.data(withJSONObject: second).write(to: paths[1])
+        let ran = try Self.run(["bigschemas-report", paths[0].path, paths[1].path])
+        #expect(ran.status == 0, "\(ran.standardError)")
+        let text = ran.standardOutput
+        #expect(text.contains("12 of the 181 MaskBench schemas"), "\(text)")
+        #expect(text.contains("2026-12-07, 2026-12-08 (2 runs)"))
+        #expect(text.contains("make bench-bigschemas`; `make bench-bigschemas BIGSCHEMAS_ARGS=\"--only r03,r09\""))
+        #expect(!text.contains("load average was"))
+        #expect(text.contains("| requests | 12 | 10 |"))
+        // r03's first request is now the later run's 58 s, not 30 s: the median of the answered firsts moves from 40 to 45.
+        #expect(text.contains("| time to the answer, median (s) | 45.0 | 9.0 |"), "\(text)")
+
+        // Runs of another model are not one distribution.
+        var other = Self.syntheticRun()
+        other["model"] = "other.gguf"
+        let otherPath = folder.appendingPathComponent("other.json")
+        try JSONSerialization.data(withJSONObject: other).write(to: otherPath)
+        let refused = try Self.run(["bigschemas-report", paths[0].path, otherPath.path])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("the runs differ in their model or request settings"), "\(refused.standardError)")
+    }
+
     @Test func optionsAreChecked() throws {
         for arguments in [["bigschemas"], ["bigschemas", "data", "--bogus"], ["bigschemas", "data", "--limit", "none"]] {
             let ran = try Self.run(arguments)

@@ -24,7 +24,7 @@ public struct Observation: Sendable, Codable, Equatable {
     @Guide(description: "The observation, at most 8 words")
     public var title: String
 
-    @Guide(description: "Why: the session, day or number of the log that shows it, in one sentence")
+    @Guide(description: "Why, in one sentence naming the day, session or number of the log that shows it")
     public var reason: String
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import FoundationModels
 
 /// EVAL.md: one or more runs (models, or variants of one) side by side,
 /// corpus by corpus and mode by mode.
@@ -127,7 +128,53 @@ package struct EvalReport {
                 lines.append("| \(corpus.rawValue) | \(run.label) | " + cells.joined(separator: " | ") + " |")
             }
         }
-        return lines + [""] + doubledSummary()
+        return lines + [""] + doubledSummary() + cutSummary()
+    }
+
+    /// Every free string the runs answered and how many were cut short,
+    /// per run and mode over all corpora: the share a reader meets, where
+    /// the corpus tables count strings per corpus. Free strings are
+    /// counted in each valid typed answer (``CutShort/freeStrings(in:schema:)``
+    /// under the corpus's answer type); modes whose answers are not typed
+    /// JSON count none.
+    private func cutSummary() -> [String] {
+        var rows: [String] = []
+        for run in runs {
+            for mode in EvalMode.allCases {
+                let results = run.results.filter { $0.mode == mode && !$0.answers.isEmpty && $0.answers.contains { $0.cut != nil } }
+                guard !results.isEmpty else { continue }
+                var strings = 0
+                var counts: [CutString.Kind: Int] = [:]
+                for result in results {
+                    let schema = result.corpus.taskType.answerSchema
+                    for answer in result.answers where answer.status == .answered {
+                        strings += Self.freeStringCount(answer.output, schema: schema)
+                        for kind in CutString.Kind.allCases { counts[kind, default: 0] += answer.cut(kind).count }
+                    }
+                }
+                guard strings > 0 else { continue }
+                let prefix = mode == .budgeted || mode == .doubled ? Self.rate(counts[.prefix] ?? 0, strings) : "–"
+                rows.append(
+                    "| \(run.label) | \(mode.title) | \(results.count) | \(strings) | \(Self.rate(counts[.midWord] ?? 0, strings)) | \(Self.rate(counts[.midSentence] ?? 0, strings)) | \(prefix) |"
+                )
+            }
+        }
+        guard !rows.isEmpty else { return [] }
+        return [
+            "## Cut short, over every free string",
+            "",
+            "Each run and mode over all its corpora: the free strings of its valid answers (prose the model writes: no choices, constant, pattern or format) and the share cut short by the rules of the corpus tables (mid-word, mid-sentence, a prefix of the unbudgeted answer's, this last only where there is one). A string can be cut more than one way.",
+            "",
+            "| run | mode | corpora | free strings | cut mid-word | cut mid-sentence | prefix of unbudgeted |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+        ] + rows + [""]
+    }
+
+    /// The free strings of `output` read as a value of `schema`; none where
+    /// it is not JSON.
+    static func freeStringCount(_ output: String, schema: GenerationSchema) -> Int {
+        guard let content = try? GeneratedContent(json: output) else { return 0 }
+        return CutShort.freeStrings(in: content, schema: schema).count
     }
 
     /// String pacing's promise over every corpus at once: per corpus and
