@@ -206,6 +206,26 @@ package struct ChatCompletionsServer: Sendable {
         if let path = configuration.socketPath { try UnixSocketFile.prepare(path) }
         defer { if let path = configuration.socketPath { UnixSocketFile.remove(path) } }
         try await ServiceGroup(configuration: lifecycle).run()
+        await enginesStopped(within: .seconds(5))
+    }
+
+    /// Waits until no served model's engine is decoding or has a request
+    /// waiting, for at most `limit`. The answers the shutdown cancelled end
+    /// at their engine's next token, on the engine's own thread, after the
+    /// HTTP server has returned; a process that exits before then tears
+    /// llama.cpp's state down under that thread (a SIGTERM mid-answer ended
+    /// in SIGSEGV). Models that report no occupancy (another server's) are
+    /// not waited for.
+    func enginesStopped(within limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let busy = models.contains { model in
+                model.occupancy().map { $0.sequencesInUse > 0 || $0.waiting > 0 } ?? false
+            }
+            guard busy else { return }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        logger.warning("stopping with an answer still being decoded after \(limit)")
     }
 
     /// The routes and their middleware, apart from any listener: what
