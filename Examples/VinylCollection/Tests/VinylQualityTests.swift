@@ -77,10 +77,12 @@ struct VinylQualityTests {
         // What a reader of the tour still sees wrong, kept visible rather
         // than left out (issue 57): the greedy insight on Kind of Blue
         // credits Miles Davis with the piano and cites none of the counts
-        // the prompt gives. A known issue that stops occurring fails here,
-        // so the test is tightened when the answer gets right.
+        // the prompt gives. Intermittent: run alone, greedy gives this
+        // answer every time; in the full suite the request is decoded in a
+        // batch with other tests' requests, whose different arithmetic
+        // order sometimes tips a token, and one CI run's fit cited a count.
         for score in scores where Self.knownAlbumInsightDefects.contains(score.field) {
-            withKnownIssue("the default model's Kind of Blue insight: \(score.field)") {
+            withKnownIssue("the default model's Kind of Blue insight: \(score.field)", isIntermittent: true) {
                 #expect(score.right, "\(score.field): \(score.detail) in \(insight)")
             }
         }
