@@ -226,8 +226,18 @@ package enum ChildProcess {
         func output() -> Output {
             let read = { (url: URL) in (try? Data(contentsOf: url)).map { String(decoding: $0, as: UTF8.self) } ?? "" }
             // The kernel's status while Foundation has not reaped the
-            // program yet (its `terminationStatus` is only set then).
-            let status = ChildExit.peek(process.processIdentifier) ?? process.terminationStatus
+            // program yet (its `terminationStatus` is only set then); once
+            // reaped, Foundation's, after it has marked the program ended:
+            // it reaps, records the status, then clears `isRunning`, and
+            // `terminationStatus` traps in between (seen in CI: an illegal
+            // instruction in the getter, the whole test process down).
+            let status: Int32
+            if let peeked = ChildExit.peek(process.processIdentifier) {
+                status = peeked
+            } else {
+                while process.isRunning { usleep(1000) }
+                status = process.terminationStatus
+            }
             return Output(
                 status: status, standardOutput: read(outputURL),
                 standardError: standardError == .captured ? read(errorURL) : "")
