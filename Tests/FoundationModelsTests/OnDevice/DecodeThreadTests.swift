@@ -57,8 +57,10 @@ struct DecodeThreadTests {
                 thread.run { order.withLock { $0.append(index) } }
                 done.leave()
             }
-            // Let this caller reach the line before the next one starts.
-            usleep(30_000)
+            // This caller is in line before the next one starts (waited
+            // for, not slept on: under a full test run a queued block can
+            // take longer than any fixed pause to start).
+            while thread.waiting < index + 1 { usleep(1_000) }
         }
         release.signal()
         done.wait()

@@ -59,6 +59,9 @@ final class DecodeThread: Sendable {
         line.available.signal()
     }
 
+    /// The work waiting in line now, not counting what the thread runs.
+    var waiting: Int { line.items.withLock { $0.count } }
+
     /// Runs `body` on the thread and returns its result; blocks the calling
     /// thread (never Swift's cooperative pool) until then.
     func run<Value: Sendable>(_ body: @escaping @Sendable () -> Value) -> Value {
