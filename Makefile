@@ -97,7 +97,8 @@ lint:
 #   minutes: its own debug build of the dependencies);
 # - the tests tagged `defaultModel`, which judge answers, on the default
 #   model, Qwen2.5-Coder-1.5B-Instruct: the examples' features and tools,
-#   and the quality of typed answers;
+#   and the quality of typed answers, one request decoded at a time (the
+#   answer a request gets alone, as `make eval` judges it);
 # - the package rebuilt with the DataAttachments trait on (27.2's data
 #   attachments and entries; this package's modules only, about 6
 #   minutes), every test target compiled with the trait's cases, and the
