@@ -110,6 +110,21 @@ struct ChatRendering: Sendable {
     /// them, in the very format the turn grammar enforces, so the model is
     /// told what it will be held to. Tools whose `includesSchemaInInstructions`
     /// is false are enforced but not described.
+    ///
+    /// The Hermes-style text is the template's own, word for word. Advice
+    /// added after it trades the questions that need no tool for those that
+    /// need two (`fm eval tools`, Qwen2.5-Coder-1.5B; tool items right and
+    /// plain questions answered without a call, corpus then held-out, against
+    /// 9/16, 3/4 and 7/16, 2/4 without): "Make every function call the query
+    /// needs before you answer: one <tool_call></tool_call> block for each
+    /// item it asks about. Never make up a function's result." 12/16, 1/4
+    /// and 10/16, 0/4 (the capital of Japan looked up as Tokyo's weather);
+    /// the same with "If it needs none, answer directly" 12/16, 1/4 and
+    /// 12/16, 0/4; "Call a function only to get what the query asks for and
+    /// the function returns; answer anything else yourself…" 10/16, 2/4 and
+    /// 9/16, 1/4; "Before you answer, call every function whose result the
+    /// query needs. Never make up a function's result." 9/16, 3/4 and 8/16,
+    /// 2/4.
     func systemText(_ instructions: Transcript.Instructions) -> String {
         let text = instructions.segments.renderedText
         guard !instructions.toolDefinitions.isEmpty else { return text }
