@@ -39,7 +39,20 @@ struct CoachingTaskTests {
     }
 
     @Test func aWholeReportAboutTheWeekIsRight() {
-        #expect(Self.rights(Self.report()) == ["complete": true, "parts": true, "plan": true, "citing": true, "numbers": true])
+        #expect(
+            Self.rights(Self.report()) == ["complete": true, "parts": true, "plan": true, "citing": true, "distinct": true, "numbers": true])
+    }
+
+    /// The tour's week once came back with its two strengths listed again
+    /// as the focus areas, reasons and all.
+    @Test func focusAreasThatRepeatAStrengthAreWrong() {
+        let repeated = Self.report(reasons: [
+            "The 16 km long run on Sunday stayed strong.", "Intervals on Wednesday kept their pace.",
+            "Intervals on Wednesday kept their pace. ", "Monday's easy run felt fresh; keep it easy.",
+        ])
+        #expect(Self.rights(repeated)["distinct"] == false)
+        let detail = CoachingTask.score(repeated, for: Self.item).first { $0.field == "distinct" }?.detail ?? ""
+        #expect(detail.contains("Intervals on Wednesday"), "\(detail)")
     }
 
     @Test func theReportsUsersSawAreNotComplete() {

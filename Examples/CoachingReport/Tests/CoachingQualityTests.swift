@@ -48,5 +48,16 @@ struct CoachingQualityTests {
             let score = try #require(scores[field], "CoachingTask no longer scores \(field)")
             #expect(score.right, "\(field): \(score.detail)")
         }
+        // Known (issue 57): on this week the default model lists its two
+        // strengths again as the focus areas, title and reason; of the
+        // corpus's weeks, week-08 gives a strength's reason again. A guide
+        // on the focus areas ("What to work on next, other than the
+        // strengths") made the corpus's focus areas distinct in 8 of 8 but
+        // left reasons that cite nothing in 2 ("Focus on rest and
+        // recovery"), so the wording stays and the defect stays visible.
+        let distinct = try #require(scores["distinct"], "CoachingTask no longer scores distinct")
+        withKnownIssue("the default model's focus areas repeat its strengths", isIntermittent: true) {
+            #expect(distinct.right, "distinct: \(distinct.detail)")
+        }
     }
 }

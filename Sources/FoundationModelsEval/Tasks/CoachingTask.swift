@@ -47,7 +47,7 @@ package enum CoachingTask: EvalTask {
         return items
     }
 
-    package static let fields = ["complete", "parts", "plan", "citing", "numbers"]
+    package static let fields = ["complete", "parts", "plan", "citing", "distinct", "numbers"]
     /// Whether every number the report states is one the log prints:
     /// reported, not counted (a pace the report works out is a fair
     /// number the log does not print).
@@ -69,6 +69,7 @@ package enum CoachingTask: EvalTask {
         let printed = loggedNumbers(item)
         let stated = ([answer.headline] + observations.flatMap { [$0.title, $0.reason] }).flatMap { numbers(in: $0) }
         let invented = stated.filter { !printed.contains($0) }
+        let repeated = answer.focusAreas.filter { focus in answer.strengths.contains { sameObservation($0, focus) } }
         return [
             FieldScore(
                 "complete", cut.isEmpty,
@@ -85,8 +86,20 @@ package enum CoachingTask: EvalTask {
                 uncited.first.map {
                     "\(uncited.count) of \(observations.count) reasons cite no session, day or number of the log, e.g. \(Scoring.quote($0.reason))"
                 } ?? ""),
+            FieldScore(
+                "distinct", repeated.isEmpty,
+                repeated.first.map { "a focus area repeats a strength's reason: \(Scoring.quote($0.reason))" } ?? ""),
             FieldScore("numbers", invented.isEmpty, invented.isEmpty ? "" : "numbers the log does not print: \(invented.map(Scoring.number))"),
         ]
+    }
+
+    /// Whether a focus area gives a strength's reason again (letter case
+    /// and surrounding spaces aside): a report that says the same thing of
+    /// what went well and of what to work on tells a reader nothing to act
+    /// on. The titles may match: one session seen from two sides.
+    static func sameObservation(_ first: Observation, _ second: Observation) -> Bool {
+        func normal(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+        return normal(first.reason) == normal(second.reason)
     }
 
     /// Whether a reason cites the log: it mentions a number the log prints
