@@ -192,6 +192,16 @@ struct ReportTests {
         #expect(EvalReport.freeStringCount("not JSON", schema: FlashcardTask.answerSchema) == 0)
     }
 
+    /// A run kept from before a field was scored (EVAL.md's runs come from
+    /// several revisions) shows "–" for it, not 0 %.
+    @Test func aFieldARunWasNotScoredOnIsShownAsADash() {
+        var answer = Self.answer("week-01", right: true, seconds: 9)
+        answer.fields = [FieldScore("complete", true)]
+        let cells = EvalReport.cells([answer], fields: ["complete", "distinct"])
+        // After "all right" and the three cut-short columns.
+        #expect(Array(cells[4...5]) == ["100 % (1/1)", "–"], "\(cells)")
+    }
+
     @Test func theCoachingWeeksAreListedCompleteAndCiting() {
         func week(_ id: String, complete: Bool, citing: Bool) -> AnswerRecord {
             var answer = Self.answer(id, right: true, seconds: 9)

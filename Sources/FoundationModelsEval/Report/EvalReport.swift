@@ -387,7 +387,11 @@ package struct EvalReport {
         guard !answers.isEmpty else { return Array(repeating: "–", count: fields.count + 9 + cutHeads.count) }
         let count = answers.count
         func share(_ predicate: (AnswerRecord) -> Bool) -> String { rate(answers.filter(predicate).count, count) }
-        let fieldCells = fields.map { field in share { $0.fields.contains { $0.field == field && $0.right } } }
+        // A run scored before a field existed has no score for it: "–", not 0 %.
+        let fieldCells = fields.map { field in
+            answers.contains { $0.fields.contains { $0.field == field } }
+                ? share { $0.fields.contains { $0.field == field && $0.right } } : "–"
+        }
         let latencies = answers.map(\.seconds)
         let measured = answers.filter { $0.status == .answered || $0.status == .invalid }
         func meanTokens(_ tokens: (AnswerRecord) -> Int) -> String {

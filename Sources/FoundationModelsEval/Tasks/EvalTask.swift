@@ -186,7 +186,7 @@ package enum Corpus: String, CaseIterable, Codable, Sendable {
         case .crates:
             "crates of records → the vinyl example's `CrateInsight`: 3–5 distinct tags, a snippet of at most 20 words, a summary; the input's artists mentioned; the type's name never copied"
         case .coaching:
-            "training weeks → the coaching example's `CoachingReport` (its `coaching.yaml` instructions and prompt filled from the week): every free string complete, 2 strengths, 2 focus areas and 3 planned sessions on different days with a distance or a duration, every reason citing the log; the pipeline is its `WeeklyCoach.report(for:)`, with the feature's own options"
+            "training weeks → the coaching example's `CoachingReport` (its `coaching.yaml` instructions and prompt filled from the week): every free string complete, 2 strengths, 2 focus areas and 3 planned sessions on different days with a distance or a duration, every reason citing the log, no focus area giving a strength's reason again (distinct); the pipeline is its `WeeklyCoach.report(for:)`, with the feature's own options"
         case .albums:
             "a collection of 12 to 20 records with plays and one album of it → the vinyl example's `AlbumInsight`: a summary within its 30 words, a fit that uses the counts the prompt gives (plays, the collection's size, albums by the artist or of the genre; and no other), 2–3 distinct moods of one or two words, and no fact the input contradicts (a year, another album or artist of the collection, an instrument the player is not known for); the pipeline is its `VinylInsights.albumInsight(for:)`"
         case .recommendations:
