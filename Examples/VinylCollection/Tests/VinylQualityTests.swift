@@ -77,11 +77,10 @@ struct VinylQualityTests {
         // What a reader of the tour still sees wrong, kept visible rather
         // than left out (issue 57): the greedy insight on Kind of Blue
         // credits Miles Davis with the piano and cites none of the counts
-        // the prompt gives. Intermittent: run alone, greedy gives this
-        // answer every time; decoded in a batch with another request (two
-        // sequences), or after a prefix another test's request left in the
-        // context, the arithmetic order differs and sometimes tips a token:
-        // one CI run's fit cited a count.
+        // the prompt gives. Intermittent: on one machine greedy gives this
+        // answer every time; another batch, thread count or CPU orders the
+        // arithmetic differently and sometimes tips a token: one CI run's
+        // fit cited a count.
         for score in scores where Self.knownAlbumInsightDefects.contains(score.field) {
             withKnownIssue("the default model's Kind of Blue insight: \(score.field)", isIntermittent: true) {
                 #expect(score.right, "\(score.field): \(score.detail) in \(insight)")

@@ -69,7 +69,7 @@ package enum CoachingTask: EvalTask {
         let printed = loggedNumbers(item)
         let stated = ([answer.headline] + observations.flatMap { [$0.title, $0.reason] }).flatMap { numbers(in: $0) }
         let invented = stated.filter { !printed.contains($0) }
-        let repeated = answer.focusAreas.filter { focus in answer.strengths.contains { sameObservation($0, focus) } }
+        let repeated = answer.focusAreas.filter { focus in answer.strengths.contains { repeatsReason(focus, of: $0) } }
         return [
             FieldScore(
                 "complete", cut.isEmpty,
@@ -97,9 +97,9 @@ package enum CoachingTask: EvalTask {
     /// and surrounding spaces aside): a report that says the same thing of
     /// what went well and of what to work on tells a reader nothing to act
     /// on. The titles may match: one session seen from two sides.
-    static func sameObservation(_ first: Observation, _ second: Observation) -> Bool {
+    static func repeatsReason(_ focusArea: Observation, of strength: Observation) -> Bool {
         func normal(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
-        return normal(first.reason) == normal(second.reason)
+        return normal(focusArea.reason) == normal(strength.reason)
     }
 
     /// Whether a reason cites the log: it mentions a number the log prints

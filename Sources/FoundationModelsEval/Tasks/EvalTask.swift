@@ -8,7 +8,11 @@ import FoundationModels
 /// (`Examples/`): the eval measures what the examples ship, not copies of
 /// it. Every mode of a run sends the same instructions and prompt; only how
 /// the answer is produced differs (see ``EvalMode``).
-package protocol EvalTask {
+///
+/// A task's type crosses into the child task that keeps an answer to the
+/// time limit (its static requirements are called there), hence
+/// `SendableMetatype`.
+package protocol EvalTask: SendableMetatype {
     associatedtype Item: Codable & Sendable & Identifiable where Item.ID == String
     associatedtype Answer: Generable & Sendable
 
