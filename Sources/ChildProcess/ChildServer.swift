@@ -244,6 +244,9 @@ package final class ChildServer: Sendable {
     /// the caller stops it). Both are looked at once more after the
     /// deadline, so a task that was not scheduled for a while (a busy
     /// cooperative pool) reports what happened meanwhile, not a timeout.
+    /// A program that closed its output at the deadline is ending: the
+    /// kernel reports its status moments after the close (seen in CI: the
+    /// close seen, no status yet), so it gets up to a second to say so.
     package func waitUntilReady(within timeout: Duration, name: String, _ isReady: () async -> Bool) async throws(Failure) {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
@@ -253,6 +256,13 @@ package final class ChildServer: Sendable {
             if await isReady() { return }
             if late { break }
             do { try await Task.sleep(for: .milliseconds(100)) } catch { throw Failure("cancelled while \(name) was starting") }
+        }
+        if shared.state.withLock({ $0.closed }) {
+            let grace = clock.now + .seconds(1)
+            while clock.now < grace {
+                if let status = exitStatus { throw Failure("\(name) exited (status \(status)): \(logTail())") }
+                do { try await Task.sleep(for: .milliseconds(10)) } catch { break }
+            }
         }
         throw Failure("\(name) did not become ready in \(timeout.seconds.formatted()) s: \(logTail())")
     }
