@@ -44,7 +44,7 @@ struct Verdict {
     /// checked against the item's instructions and prompt.
     init<Task: EvalTask>(_ answer: Task.Answer, as task: Task.Type, for item: Task.Item, success: String = "complete") {
         let input = Task.instructions(for: item) + "\n" + Task.prompt(for: item)
-        self.init(answer.generatedContent, schema: Task.answerSchema, input: input, success: success)
+        self.init(answer.generatedContent, schema: Task.answerSchema(for: item), input: input, success: success)
         // A task's own "complete" field is the same cut-short rule: shown once, as cut short.
         wrong = Verdict.failures(Task.score(answer, for: item).filter { !Task.informational.contains($0.field) && $0.field != "complete" })
     }

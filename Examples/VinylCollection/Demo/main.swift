@@ -95,13 +95,10 @@ await ExampleProgram.run {
         let input =
             ([VinylPrompts.recommendationInstructions, VinylPrompts.recommendations(insights.stats, count: VinylInsights.recommendationCount)]
             + collection.albums.map(\.line)).joined(separator: "\n")
-        var verdict = Verdict()
-        for (index, recommendation) in recommendations.enumerated() {
-            let schema = AlbumRecommendation.generationSchema
-            verdict.cuts += CutShort.cuts(in: recommendation.generatedContent, schema: schema, input: input).map {
-                CutString(path: "[\(index)].\($0.path)", kinds: $0.kinds, text: $0.text)
-            }
-        }
+        // The free strings of the schema the feature asked with: the
+        // reasons (titles and artists are choices).
+        var verdict = Verdict(
+            GeneratedContent(elements: recommendations), schema: try VinylInsights.recommendationSchema(for: collection), input: input)
         // As the eval judges recommendations (`RecommendationTask`): three
         // (the feature drops an album the shelves do not have, or a repeat),
         // each on the shelves once, none much played for its genre.

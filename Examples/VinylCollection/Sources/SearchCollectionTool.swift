@@ -51,19 +51,31 @@ public struct SearchCollectionTool: Tool {
     /// it: on the eval's collections, the default model recommended albums
     /// played more than most of their genre in 5 of 6 collections when the
     /// tool listed the genre whole, and in 2 of 6 with this half (`fm eval
-    /// recommendations`: picks among the least played 1/6 → 4/6; a model
-    /// can still name an album it knows of, which the feature drops when
-    /// the shelves do not have it).
+    /// recommendations`: picks among the least played 1/6 → 4/6). The
+    /// recommendations' schema allows only what a lookup can list
+    /// (``VinylInsights/recommendationSchema(for:)``).
     func lookUp(genre: String) -> String {
-        let found = collection.albums
-            .filter { RecordCollection.folded($0.genre) == RecordCollection.folded(genre) }
-            .sorted { ($0.plays, $0.artist, $0.title) < ($1.plays, $1.artist, $1.title) }
-        guard !found.isEmpty else { return "The owner has no \(PromptInput.capped(genre, to: VinylPrompts.Limits.field)) albums." }
-        let playedLeast = found.prefix((found.count + 1) / 2)
-        let lines = PromptInput.cappedList(Array(playedLeast), maximumItems: Self.maximumResults) {
-            "- \"\($0.title)\" by \($0.artist) (\($0.year)), played \($0.plays) times"
-        }
+        let inGenre = collection.albums.filter { RecordCollection.folded($0.genre) == RecordCollection.folded(genre) }
+        guard !inGenre.isEmpty else { return "The owner has no \(PromptInput.capped(genre, to: VinylPrompts.Limits.field)) albums." }
+        let lines = Self.playedLeast(inGenre).map { "- \"\($0.title)\" by \($0.artist) (\($0.year)), played \($0.plays) times" }
+        let omitted = (inGenre.count + 1) / 2 - lines.count
         return "The \(PromptInput.capped(genre, to: VinylPrompts.Limits.field)) albums the owner has played least, least played first:\n"
-            + lines.joined(separator: "\n")
+            + (lines + (omitted > 0 ? ["(and \(omitted) more)"] : [])).joined(separator: "\n")
+    }
+
+    /// What a lookup of a genre lists, of its albums: the less played half
+    /// (at least one album), least played first, at most ``maximumResults``.
+    static func playedLeast(_ genre: [Album]) -> [Album] {
+        let sorted = genre.sorted { ($0.plays, $0.artist, $0.title) < ($1.plays, $1.artist, $1.title) }
+        return Array(sorted.prefix(min((sorted.count + 1) / 2, maximumResults)))
+    }
+
+    /// Every album a lookup can list: the offered genres' ``playedLeast(_:)``.
+    /// The recommendations' schema allows these albums only
+    /// (``VinylInsights/recommendationSchema(for:)``).
+    public static func listable(in collection: RecordCollection) -> [Album] {
+        CollectionStats(collection).genres.prefix(maximumGenres).flatMap { genre in
+            playedLeast(collection.albums.filter { RecordCollection.folded($0.genre) == RecordCollection.folded(genre.name) })
+        }
     }
 }

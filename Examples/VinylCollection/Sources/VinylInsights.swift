@@ -150,7 +150,7 @@ public final class VinylInsights: Sendable {
             options.toolCallingMode = .required
             let response = try await session.respond(
                 to: VinylPrompts.recommendations(stats, count: Self.recommendationCount),
-                schema: try Self.recommendationSchema(),
+                schema: try Self.recommendationSchema(for: collection),
                 options: options
             )
             // Only albums the collection has, as it spells them, once each.
@@ -164,10 +164,34 @@ public final class VinylInsights: Sendable {
         }
     }
 
-    /// `[AlbumRecommendation]` with exactly ``recommendationCount`` elements.
-    public static func recommendationSchema() throws -> GenerationSchema {
-        try GenerationSchema(
-            root: DynamicGenerationSchema(type: [AlbumRecommendation].self, guides: [.count(recommendationCount)]),
+    /// `[AlbumRecommendation]` with exactly ``recommendationCount`` elements,
+    /// each titled and credited as one of the albums the tool can list
+    /// (``SearchCollectionTool/listable(in:)``: each genre's less played
+    /// half).
+    ///
+    /// The instructions ask for albums the tool returned; the schema makes
+    /// it so. Asked in words only, the default model named albums it knows
+    /// of, on the shelves or not: The Dark Side of the Moon, played more
+    /// than most of its genre, from the sample collection.
+    public static func recommendationSchema(for collection: RecordCollection) throws -> GenerationSchema {
+        func unique(_ names: [String]) -> [String] {
+            var seen = Set<String>()
+            return names.filter { seen.insert($0).inserted }
+        }
+        let albums = SearchCollectionTool.listable(in: collection)
+        let recommendation = DynamicGenerationSchema(
+            name: "AlbumRecommendation", description: "An album to play next",
+            properties: [
+                .init(
+                    name: "title", description: "The album's title, as the collection lists it",
+                    schema: DynamicGenerationSchema(name: "Title", anyOf: unique(albums.map(\.title)))),
+                .init(
+                    name: "artist", description: "The album's artist",
+                    schema: DynamicGenerationSchema(name: "Artist", anyOf: unique(albums.map(\.artist)))),
+                .init(name: "reason", description: "One sentence on why to play it now", schema: DynamicGenerationSchema(type: String.self)),
+            ])
+        return try GenerationSchema(
+            root: DynamicGenerationSchema(arrayOf: recommendation, minimumElements: recommendationCount, maximumElements: recommendationCount),
             dependencies: []
         )
     }

@@ -55,6 +55,23 @@ struct VinylPromptTests {
         #expect(throws: (any Error).self) { try SearchCollectionTool(collection: RecordCollection(albums: [])) }
     }
 
+    /// The recommendations' schema names the albums a lookup can list, and
+    /// those only: each offered genre's less played half, at most
+    /// ``SearchCollectionTool/maximumResults`` of it.
+    @Test func recommendationsCanOnlyNameAlbumsTheToolLists() throws {
+        let sample = RecordCollection.sample
+        let listable = SearchCollectionTool.listable(in: sample)
+        let titles = Set(listable.map(\.title))
+        #expect(!listable.isEmpty)
+        #expect(!titles.contains("The Dark Side of the Moon"), "played 31 times, above its genre's median")
+        let schema = String(decoding: try JSONEncoder().encode(try VinylInsights.recommendationSchema(for: sample)), as: UTF8.self)
+        for album in listable { #expect(schema.contains("\"\(album.title)\"")) }
+        for album in sample.albums where !titles.contains(album.title) { #expect(!schema.contains("\"\(album.title)\""), "\(album.title)") }
+        // 84 albums of each of six genres: the 8 least played of each.
+        #expect(SearchCollectionTool.listable(in: Self.large).count == 6 * SearchCollectionTool.maximumResults)
+        #expect(SearchCollectionTool.listable(in: Self.large).allSatisfy { $0.plays <= 3 })
+    }
+
     @Test func recommendationsAreOnlyAlbumsTheCollectionHas() {
         let collection = RecordCollection.sample
         #expect(collection.album(titled: "kind of blue", by: "MILES DAVIS")?.id == "lp-1")

@@ -114,7 +114,7 @@ package struct EvalRunner {
         for item in items {
             let prompt = T.prompt(for: item)
             let instructions = T.instructions(for: item)
-            let typed = Self.typedTranscript(instructions: instructions, prompt: prompt, schema: T.answerSchema)
+            let typed = Self.typedTranscript(instructions: instructions, prompt: prompt, schema: T.answerSchema(for: item))
             let rendered = modes.contains(.free) || modes.contains(.grammar) ? try await model.renderedInput(for: typed) : nil
             var unbudgeted: GeneratedContent?
             var unbudgetedAnswer: Produced?
@@ -155,7 +155,8 @@ package struct EvalRunner {
                     produced = await free(instructions: instructions, prompt: user, contextSize: contextSize, multiple: T.timeLimitMultiple)
                 case .grammar:
                     guard let server, let rendered else { continue }
-                    produced = await grammar(server, prompt: rendered.text, schema: T.answerSchema, timeLimit: timeLimit * T.timeLimitMultiple)
+                    produced = await grammar(
+                        server, prompt: rendered.text, schema: T.answerSchema(for: item), timeLimit: timeLimit * T.timeLimitMultiple)
                 }
                 var record = Self.score(
                     task, item: item, prompt: prompt, produced, unbudgeted: mode == .budgeted || mode == .doubled ? unbudgeted : nil)
@@ -212,7 +213,7 @@ package struct EvalRunner {
         var options = options
         if let mode = T.toolCallingMode { options.toolCallingMode = mode }
         let before = engine.statistics.withLock { $0 }
-        let schema = T.customSchema
+        let schema = T.customSchema(for: item)
         var produced = await run(timeLimit: timeLimit * T.timeLimitMultiple) {
             if let schema {
                 let response = try await session.respond(to: prompt, schema: schema, options: options)
@@ -344,7 +345,8 @@ package struct EvalRunner {
                 return score
             }
             record.emptied = Scoring.emptiedFields(in: content)
-            record.cut = CutShort.cuts(in: content, schema: T.answerSchema, input: T.instructions(for: item) + "\n" + prompt, unbudgeted: unbudgeted)
+            record.cut = CutShort.cuts(
+                in: content, schema: T.answerSchema(for: item), input: T.instructions(for: item) + "\n" + prompt, unbudgeted: unbudgeted)
             if !T.descriptionExamples.isEmpty {
                 record.copied = Scoring.copiedExamples(T.descriptionExamples, in: content, input: prompt)
             }

@@ -28,6 +28,10 @@ package protocol EvalTask: SendableMetatype {
     /// Schema an app sends as it is (`fm respond --schema`), answered as
     /// `GeneratedContent`. `nil`: `respond(to:generating:)` with `Answer`.
     static var customSchema: GenerationSchema? { get }
+    /// The schema asked for `item`: ``customSchema`` unless the example
+    /// builds its schema from the input (the vinyl recommendations' albums
+    /// the tool can list).
+    static func customSchema(for item: Item) -> GenerationSchema?
     /// The tools the example's request offers for `item` (the vinyl
     /// recommendations' collection lookup); none by default.
     static func tools(for item: Item) throws -> [any Tool]
@@ -84,8 +88,12 @@ extension EvalTask {
     package static var customSchema: GenerationSchema? { nil }
     package static func tools(for item: Item) throws -> [any Tool] { [] }
     package static var toolCallingMode: GenerationOptions.ToolCallingMode? { nil }
-    /// The schema every mode asks for: ``customSchema`` or the answer type's.
+    package static func customSchema(for item: Item) -> GenerationSchema? { customSchema }
+    /// The schema every mode asks for, where no item is at hand:
+    /// ``customSchema`` or the answer type's.
     package static var answerSchema: GenerationSchema { customSchema ?? Answer.generationSchema }
+    /// The schema every mode asks for `item`.
+    package static func answerSchema(for item: Item) -> GenerationSchema { customSchema(for: item) ?? Answer.generationSchema }
     package static func exampleOptions(model: SystemLanguageModel) -> GenerationOptions? { nil }
     package static var timeLimitMultiple: Double { 1 }
     package static func groups(of item: Item) -> [String] { [] }

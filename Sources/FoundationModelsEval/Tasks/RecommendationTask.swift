@@ -22,7 +22,18 @@ package enum RecommendationTask: EvalTask {
         VinylPrompts.recommendations(CollectionStats(item.shelves.collection), count: VinylInsights.recommendationCount)
     }
 
-    package static var customSchema: GenerationSchema? { try? VinylInsights.recommendationSchema() }
+    /// Three recommendations of any album, where no collection is at hand.
+    package static var customSchema: GenerationSchema? {
+        try? GenerationSchema(
+            root: DynamicGenerationSchema(type: [AlbumRecommendation].self, guides: [.count(VinylInsights.recommendationCount)]),
+            dependencies: [])
+    }
+
+    /// The feature's own schema for the item's collection
+    /// (``VinylInsights/recommendationSchema(for:)``).
+    package static func customSchema(for item: ShelvesItem) -> GenerationSchema? {
+        try? VinylInsights.recommendationSchema(for: item.shelves.collection)
+    }
 
     package static func tools(for item: ShelvesItem) throws -> [any Tool] {
         [try SearchCollectionTool(collection: item.shelves.collection)]
