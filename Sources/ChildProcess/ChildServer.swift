@@ -159,11 +159,23 @@ package final class ChildServer: Sendable {
     package var exitStatus: Int32? { noteEnd() }
 
     /// ``exitStatus``, recording the kernel's word in the state (its time
-    /// too, which the line readers' end of output waits on).
+    /// too, which the line readers' end of output waits on). Once
+    /// Foundation has reaped the program the kernel has nothing left to
+    /// say, and the termination handler may still be queued behind a busy
+    /// process's other work: then Foundation's own record, which it writes
+    /// before it marks the program ended (seen in CI: output closed, no
+    /// status from the kernel, none from the handler).
     @discardableResult
     private func noteEnd() -> Int32? {
         if let status = shared.state.withLock({ $0.status }) { return status }
-        guard let status = ChildExit.peek(process.processIdentifier) else { return nil }
+        let status: Int32
+        if let peeked = ChildExit.peek(process.processIdentifier) {
+            status = peeked
+        } else if !process.isRunning {
+            status = process.terminationStatus
+        } else {
+            return nil
+        }
         shared.state.withLock {
             if $0.status == nil {
                 $0.status = status
@@ -244,9 +256,9 @@ package final class ChildServer: Sendable {
     /// the caller stops it). Both are looked at once more after the
     /// deadline, so a task that was not scheduled for a while (a busy
     /// cooperative pool) reports what happened meanwhile, not a timeout.
-    /// A program that closed its output at the deadline is ending: the
-    /// kernel reports its status moments after the close (seen in CI: the
-    /// close seen, no status yet), so it gets up to a second to say so.
+    /// A program that closed its output at the deadline is ending: its
+    /// status follows moments after the close, so it gets up to a second
+    /// to say so.
     package func waitUntilReady(within timeout: Duration, name: String, _ isReady: () async -> Bool) async throws(Failure) {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout

@@ -192,6 +192,29 @@ struct ReportTests {
         #expect(EvalReport.freeStringCount("not JSON", schema: FlashcardTask.answerSchema) == 0)
     }
 
+    /// The free strings a run recorded for an answer (under the schema it
+    /// was asked with) are the ones counted: the recommendations' titles
+    /// and artists are choices of the item's schema, free strings of the
+    /// type's, which counts an answer from a run made before.
+    @Test func theFreeStringsARunRecordedAreCounted() {
+        var run = Self.run(label: "qwen")
+        let output =
+            #"[{"title":"Moanin'","artist":"Art Blakey","reason":"Rarely played."},{"title":"A","artist":"B","reason":"C."},{"title":"D","artist":"E","reason":"F."}]"#
+        var recorded = AnswerRecord(
+            id: "shelves-01", status: .answered, problem: nil, output: output, fields: [], emptied: [], truncated: false, seconds: 1,
+            promptTokens: 1, cachedPromptTokens: 0, outputTokens: 1, groups: [], cut: [])
+        var older = recorded
+        older.id = "shelves-02"
+        recorded.freeStrings = 3
+        run.results = [
+            CorpusRun(
+                corpus: .recommendations, mode: .guided, fields: RecommendationTask.fields, informational: [], answers: [recorded, older],
+                seconds: 2)
+        ]
+        let markdown = EvalReport(runs: [run], command: "make eval").markdown()
+        #expect(markdown.contains("| qwen | guided (ours) | 1 | 12 | 0 % (0/12) | 0 % (0/12) | – |"), "\(markdown)")
+    }
+
     /// A run kept from before a field was scored (EVAL.md's runs come from
     /// several revisions) shows "–" for it, not 0 %.
     @Test func aFieldARunWasNotScoredOnIsShownAsADash() {

@@ -135,6 +135,7 @@ package struct EvalReport {
     /// per run and mode over all corpora: the share a reader meets, where
     /// the corpus tables count strings per corpus. Free strings are
     /// counted in each valid typed answer (``CutShort/freeStrings(in:schema:)``
+    /// under the schema it was asked with, as its run recorded it, else
     /// under the corpus's answer type); modes whose answers are not typed
     /// JSON count none.
     private func cutSummary() -> [String] {
@@ -148,7 +149,7 @@ package struct EvalReport {
                 for result in results {
                     let schema = result.corpus.taskType.answerSchema
                     for answer in result.answers where answer.status == .answered {
-                        strings += Self.freeStringCount(answer.output, schema: schema)
+                        strings += answer.freeStrings ?? Self.freeStringCount(answer.output, schema: schema)
                         for kind in CutString.Kind.allCases { counts[kind, default: 0] += answer.cut(kind).count }
                     }
                 }

@@ -88,6 +88,11 @@ package struct AnswerRecord: Codable, Sendable {
     /// In ``EvalMode/doubled``: the budget sent and whether the answer is
     /// the unbudgeted guided one; `nil` in the other modes.
     package var comparison: BudgetComparison?
+    /// How many free strings the answer has under the schema it was asked
+    /// with (which a task may build from the item: the recommendations'
+    /// titles are choices); `nil` in runs made before (the report counts
+    /// them under the corpus's answer type).
+    package var freeStrings: Int? = nil
 
     /// The cut strings of `kind`.
     package func cut(_ kind: CutString.Kind) -> [CutString] {

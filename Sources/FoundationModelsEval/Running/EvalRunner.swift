@@ -345,8 +345,9 @@ package struct EvalRunner {
                 return score
             }
             record.emptied = Scoring.emptiedFields(in: content)
-            record.cut = CutShort.cuts(
-                in: content, schema: T.answerSchema(for: item), input: T.instructions(for: item) + "\n" + prompt, unbudgeted: unbudgeted)
+            let schema = T.answerSchema(for: item)
+            record.cut = CutShort.cuts(in: content, schema: schema, input: T.instructions(for: item) + "\n" + prompt, unbudgeted: unbudgeted)
+            record.freeStrings = CutShort.freeStrings(in: content, schema: schema).count
             if !T.descriptionExamples.isEmpty {
                 record.copied = Scoring.copiedExamples(T.descriptionExamples, in: content, input: prompt)
             }
