@@ -206,13 +206,23 @@ struct ReportTests {
         var older = recorded
         older.id = "shelves-02"
         recorded.freeStrings = 3
+        // The pipeline's text, from a run that did not record its strings:
+        // neither its strings nor its cut are counted, beside an answer
+        // whose strings were recorded.
+        var text = older
+        text.output = "looked up [\"jazz\"] → \"Moanin'\" by Art Blakey"
+        text.cut = [CutString(path: "[0].reason", kinds: [.midSentence], text: "Rarely")]
         run.results = [
             CorpusRun(
                 corpus: .recommendations, mode: .guided, fields: RecommendationTask.fields, informational: [], answers: [recorded, older],
-                seconds: 2)
+                seconds: 2),
+            CorpusRun(
+                corpus: .recommendations, mode: .pipeline, fields: RecommendationTask.fields, informational: [], answers: [text, recorded],
+                seconds: 2),
         ]
         let markdown = EvalReport(runs: [run], command: "make eval").markdown()
         #expect(markdown.contains("| qwen | guided (ours) | 1 | 12 | 0 % (0/12) | 0 % (0/12) | – |"), "\(markdown)")
+        #expect(markdown.contains("| qwen | the example's pipeline | 1 | 3 | 0 % (0/3) | 0 % (0/3) | – |"), "\(markdown)")
     }
 
     /// A run kept from before a field was scored (EVAL.md's runs come from

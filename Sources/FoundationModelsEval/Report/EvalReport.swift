@@ -145,18 +145,27 @@ package struct EvalReport {
                 let results = run.results.filter { $0.mode == mode && !$0.answers.isEmpty && $0.answers.contains { $0.cut != nil } }
                 guard !results.isEmpty else { continue }
                 var strings = 0
+                var corpora = 0
                 var counts: [CutString.Kind: Int] = [:]
                 for result in results {
                     let schema = result.corpus.taskType.answerSchema
+                    var counted = false
                     for answer in result.answers where answer.status == .answered {
-                        strings += answer.freeStrings ?? Self.freeStringCount(answer.output, schema: schema)
+                        // An answer whose strings cannot be counted (the
+                        // pipeline's text, from a run that did not record
+                        // them) leaves its cuts out too.
+                        let free = answer.freeStrings ?? Self.freeStringCount(answer.output, schema: schema)
+                        guard free > 0 else { continue }
+                        strings += free
+                        counted = true
                         for kind in CutString.Kind.allCases { counts[kind, default: 0] += answer.cut(kind).count }
                     }
+                    if counted { corpora += 1 }
                 }
                 guard strings > 0 else { continue }
                 let prefix = mode == .budgeted || mode == .doubled ? Self.rate(counts[.prefix] ?? 0, strings) : "–"
                 rows.append(
-                    "| \(run.label) | \(mode.title) | \(results.count) | \(strings) | \(Self.rate(counts[.midWord] ?? 0, strings)) | \(Self.rate(counts[.midSentence] ?? 0, strings)) | \(prefix) |"
+                    "| \(run.label) | \(mode.title) | \(corpora) | \(strings) | \(Self.rate(counts[.midWord] ?? 0, strings)) | \(Self.rate(counts[.midSentence] ?? 0, strings)) | \(prefix) |"
                 )
             }
         }
