@@ -7,7 +7,7 @@ public struct AlbumInsight: Sendable, Codable, Equatable {
     @Guide(description: "One sentence on the album's sound and why it matters, at most 30 words")
     public var summary: String
 
-    @Guide(description: "One sentence on how the album fits the owner's collection, using the counts given")
+    @Guide(description: "One sentence on how the album fits the owner's collection, starting with how many times the owner has played it")
     public var fit: String
 
     @Guide(description: "Distinct moods of the music, one or two words each", .count(2...3))

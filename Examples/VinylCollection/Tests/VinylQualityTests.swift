@@ -57,7 +57,7 @@ struct VinylQualityTests {
 
     /// `AlbumTask`'s fields the default model's greedy insight on the
     /// sample's Kind of Blue gets wrong today.
-    static let knownAlbumInsightDefects: Set<String> = ["fit", "facts"]
+    static let knownAlbumInsightDefects: Set<String> = ["facts"]
 
     @Test func anAlbumInsightIsWholeAndContradictsNothingItWasGiven() async throws {
         try Self.requireModel()
@@ -76,11 +76,9 @@ struct VinylQualityTests {
         }
         // What a reader of the tour still sees wrong, kept visible rather
         // than left out (issue 57): the greedy insight on Kind of Blue
-        // credits Miles Davis with the piano and cites none of the counts
-        // the prompt gives. Intermittent: on one machine greedy gives this
-        // answer every time; another batch, thread count or CPU orders the
-        // arithmetic differently and sometimes tips a token: one CI run's
-        // fit cited a count.
+        // credits Miles Davis with the piano. Intermittent: on one machine
+        // greedy gives this answer every time; another batch, thread count
+        // or CPU orders the arithmetic differently and may tip a token.
         for score in scores where Self.knownAlbumInsightDefects.contains(score.field) {
             withKnownIssue("the default model's Kind of Blue insight: \(score.field)", isIntermittent: true) {
                 #expect(score.right, "\(score.field): \(score.detail) in \(insight)")
