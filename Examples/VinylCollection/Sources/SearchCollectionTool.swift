@@ -29,7 +29,7 @@ public struct SearchCollectionTool: Tool {
     public init(collection: RecordCollection, onCall: (@Sendable (String) -> Void)? = nil) throws {
         self.collection = collection
         self.onCall = onCall
-        let genres = CollectionStats(collection).genres.prefix(Self.maximumGenres).map(\.name)
+        let genres = Self.offeredGenres(in: collection)
         parameters = try GenerationSchema(
             root: DynamicGenerationSchema(
                 name: "SearchCollectionArguments",
@@ -55,7 +55,7 @@ public struct SearchCollectionTool: Tool {
     /// recommendations' schema allows only what a lookup can list
     /// (``VinylInsights/recommendationSchema(for:)``).
     func lookUp(genre: String) -> String {
-        let inGenre = collection.albums.filter { RecordCollection.folded($0.genre) == RecordCollection.folded(genre) }
+        let inGenre = Self.albums(ofGenre: genre, in: collection)
         guard !inGenre.isEmpty else { return "The owner has no \(PromptInput.capped(genre, to: VinylPrompts.Limits.field)) albums." }
         let lines = Self.playedLeast(inGenre).map { "- \"\($0.title)\" by \($0.artist) (\($0.year)), played \($0.plays) times" }
         let omitted = (inGenre.count + 1) / 2 - lines.count
@@ -74,8 +74,18 @@ public struct SearchCollectionTool: Tool {
     /// The recommendations' schema allows these albums only
     /// (``VinylInsights/recommendationSchema(for:)``).
     public static func listable(in collection: RecordCollection) -> [Album] {
-        CollectionStats(collection).genres.prefix(maximumGenres).flatMap { genre in
-            playedLeast(collection.albums.filter { RecordCollection.folded($0.genre) == RecordCollection.folded(genre.name) })
-        }
+        offeredGenres(in: collection).flatMap { playedLeast(albums(ofGenre: $0, in: collection)) }
+    }
+
+    /// The genres the `genre` argument allows: the collection's most
+    /// common, at most ``maximumGenres``.
+    static func offeredGenres(in collection: RecordCollection) -> [String] {
+        CollectionStats(collection).genres.prefix(maximumGenres).map(\.name)
+    }
+
+    /// The albums of `genre`, letter case, accents and surrounding spaces
+    /// aside (``RecordCollection/folded(_:)``).
+    static func albums(ofGenre genre: String, in collection: RecordCollection) -> [Album] {
+        collection.albums.filter { RecordCollection.folded($0.genre) == RecordCollection.folded(genre) }
     }
 }
