@@ -13,8 +13,13 @@ name="venv"
 for requirement in "$@"; do name="$name-${requirement/==/-}"; done
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/swift-foundation-models/python"
 VENV="$CACHE/$name"
+# Two callers at once (tests run in parallel, and two may need the same
+# environment on a fresh machine) take turns: the second waits for the
+# first to finish, then finds the environment made.
+mkdir -p "$CACHE"
+exec 9> "$VENV.lock"
+flock 9
 if [ ! -f "$VENV/.installed" ]; then
-    mkdir -p "$CACHE"
     rm -rf "$VENV"
     python3 -m venv "$VENV" >&2
     "$VENV/bin/pip" install -q "$@" >&2

@@ -190,6 +190,22 @@ struct ByteDFATests {
         }
     }
 
+    /// A real vocabulary's worth of names (SchemaStore's CryEngine schema
+    /// enumerates 2,461 variables) needs more states than a pattern may
+    /// take; a choice list's own limit admits it, and it stays exact.
+    @Test func aLargeChoiceListCompilesExactly() throws {
+        let choices = (0..<3_000).map { "cvar_\($0)_" + String(String($0 &* 7_919, radix: 36).reversed()) }
+        let dfa = try ByteDFA.jsonString(oneOf: choices)
+        #expect(dfa.stateCount > ByteDFA.maximumStateCount)
+        #expect(dfa.stateCount <= ByteDFA.maximumChoiceStateCount)
+        for choice in choices {
+            #expect(dfa.accepts(DFACheck.encoded(choice)))
+        }
+        #expect(!dfa.accepts(DFACheck.encoded("cvar_1_")))
+        #expect(!dfa.accepts(DFACheck.encoded(choices[7] + "x")))
+        #expect(!dfa.accepts(DFACheck.encoded("cvar_3000_0")))
+    }
+
     @Test func choicesMatchTheEquivalentPattern() throws {
         let choices = ["red", "green", "blue", "reed"]
         #expect(try ByteDFA.jsonString(oneOf: choices) == ByteDFA.jsonString(matching: "red|green|blue|reed"))

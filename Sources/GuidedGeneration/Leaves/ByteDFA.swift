@@ -19,6 +19,14 @@ package struct ByteDFA: Sendable, Hashable {
     package static let maximumStateCount = 10_000
     /// The most NFA states built on the way (patterns with large counts).
     static let maximumNFAStateCount = 200_000
+    /// The most states a list of string choices may need. Higher than
+    /// ``maximumStateCount`` because a choice list cannot blow up: its
+    /// automaton is at most the trie of its words, one state per distinct
+    /// prefix, so the limit bounds memory (a row of transitions a state),
+    /// not compile time. Real vocabularies need it: the 2,461 variable
+    /// names of SchemaStore's CryEngine project schema take 31,434 trie
+    /// states, about 20,000 once shared suffixes merge.
+    package static let maximumChoiceStateCount = 60_000
 
     /// The initial state (0), or ``dead`` for an automaton that accepts nothing.
     package let start: Int32
@@ -113,13 +121,13 @@ package struct ByteDFA: Sendable, Hashable {
 
     /// Determinizes, prunes, minimizes and canonicalizes what `nfa` accepts
     /// from `start`.
-    static func build(_ nfa: ByteNFA, from start: Int32) throws(GuidedGenerationError) -> ByteDFA {
+    static func build(_ nfa: ByteNFA, from start: Int32, stateLimit: Int = maximumStateCount) throws(GuidedGenerationError) -> ByteDFA {
         // Subset construction may need more states than the minimal
         // automaton (a trie of choices before suffixes merge).
-        let raw = try TransitionTable.determinize(nfa, from: start, stateLimit: maximumStateCount * 4)
+        let raw = try TransitionTable.determinize(nfa, from: start, stateLimit: stateLimit * 4)
         let minimal = raw.pruned().minimized()
-        guard minimal.stateCount <= maximumStateCount else {
-            throw ByteNFA.tooLarge(nfa.subject, limit: maximumStateCount)
+        guard minimal.stateCount <= stateLimit else {
+            throw ByteNFA.tooLarge(nfa.subject, limit: stateLimit)
         }
         return ByteDFA(minimal.canonical())
     }
@@ -212,7 +220,7 @@ package struct ByteDFA: Sendable, Hashable {
         let start = try nfa.addState()
         nfa.accept = try nfa.addState()
         try nfa.addWords(choices.map { JSONStringEncoding.quoted($0) }, from: start, to: nfa.accept)
-        return try build(nfa, from: start)
+        return try build(nfa, from: start, stateLimit: maximumChoiceStateCount)
     }
 
     /// Exactly one of these raw byte strings (`true`/`false`, `null`). An
