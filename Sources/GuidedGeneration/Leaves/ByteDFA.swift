@@ -15,7 +15,8 @@
 package struct ByteDFA: Sendable, Hashable {
     /// The state after a byte that no string in the language continues with.
     package static let dead: Int32 = -1
-    /// The most states a pattern or choice list may need.
+    /// The most states a pattern (or a combination of leaves) may need;
+    /// a list of string choices has its own, ``maximumChoiceStateCount``.
     package static let maximumStateCount = 10_000
     /// The most NFA states built on the way (patterns with large counts).
     static let maximumNFAStateCount = 200_000
@@ -25,7 +26,7 @@ package struct ByteDFA: Sendable, Hashable {
     /// prefix, so the limit bounds memory (a row of transitions a state),
     /// not compile time. Real vocabularies need it: the 2,461 variable
     /// names of SchemaStore's CryEngine project schema take 31,434 trie
-    /// states, about 20,000 once shared suffixes merge.
+    /// states, 16,829 once shared suffixes merge.
     package static let maximumChoiceStateCount = 60_000
 
     /// The initial state (0), or ``dead`` for an automaton that accepts nothing.
