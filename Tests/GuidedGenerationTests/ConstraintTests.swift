@@ -278,6 +278,35 @@ struct ConstraintTests {
         #expect(String(decoding: decoder.output, as: UTF8.self) == #"{"name":"Adaline","tags":[true]}"#)
     }
 
+    @Test func theFewestTokensToFinishAreKnownBeforeTheFirst() throws {
+        let schema = try constraint(Self.person)
+        let decoder = schema.makeDecoder()
+        let needed = try #require(decoder.tokensToFinish())
+        // Asking changes nothing: the decoder is still at the start.
+        #expect(decoder.output.isEmpty && decoder.acceptedTokens == 0)
+        // The forced tokens, then the shortest completion: exactly that
+        // many tokens finish the value, and no fewer bytes would.
+        var finishing = schema.makeDecoder()
+        var spent = 0
+        let forced = finishing.forcedTokens()
+        for token in forced { do { let accepted = finishing.accept(token); #expect(accepted) } }
+        spent += forced.count
+        let completion = finishing.completionTokens()
+        let rest = try #require(completion)
+        for token in rest { do { let accepted = finishing.accept(token); #expect(accepted) } }
+        spent += rest.count
+        #expect(finishing.isComplete)
+        #expect(String(decoding: finishing.output, as: UTF8.self) == #"{"name":"","tags":[true]}"#)
+        #expect(needed == spent)
+        #expect(needed < #"{"name":"","tags":[true]}"#.utf8.count, "the toy vocabulary's multi-byte tokens count as one")
+        // Further on, fewer are needed; once complete, none.
+        var later = schema.makeDecoder()
+        for byte in #"{"name":"Ada","tags":[true"#.utf8 { do { let accepted = later.accept(bytes: [byte]); #expect(accepted) } }
+        #expect(later.tokensToFinish() == 2)
+        for byte in "]}".utf8 { do { let accepted = later.accept(bytes: [byte]); #expect(accepted) } }
+        #expect(later.tokensToFinish() == 0)
+    }
+
     @Test func theEndOfGenerationTokenOnlyWhereTheValueMayEnd() throws {
         let number = try constraint(.integer(NumberNode(minimum: 10, maximum: 99)))
         var decoder = number.makeDecoder()

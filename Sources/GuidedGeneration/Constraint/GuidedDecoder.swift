@@ -471,6 +471,21 @@ package struct GuidedDecoder {
         return false
     }
 
+    /// The fewest tokens that finish the value from here, by the measure
+    /// the decode loop holds a budget to: the tokens the schema forces now,
+    /// then the shortest completion after them as the model tokenizes it
+    /// (``completionTokens()``). A budget below it ends in an incomplete
+    /// value, so a caller can refuse the request before evaluating its
+    /// prompt. Nil if no completion can be spelled.
+    package func tokensToFinish() -> Int? {
+        var probe = self
+        let forced = probe.forcedTokens()
+        for token in forced where !probe.accept(token) { return nil }
+        if probe.isComplete { return forced.count }
+        guard let rest = probe.completionTokens() else { return nil }
+        return forced.count + rest.count
+    }
+
     /// The tokens of the shortest completion from here, tokenized the way
     /// the model would (falling back to one token per byte). Nil if it
     /// cannot be spelled with this vocabulary.

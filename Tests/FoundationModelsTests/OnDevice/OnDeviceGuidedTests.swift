@@ -184,14 +184,19 @@ extension OnDeviceTests {
             try OnDevice.requireModel()
             let session = LanguageModelSession(instructions: "You describe cities.")
             let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 5)
+            let before = Self.statistics()
             await #expect {
                 _ = try await session.respond(to: "Describe Oslo.", generating: GuidedCity.self, options: options)
             } throws: { error in
                 guard case LanguageModelSession.GenerationError.decodingFailure(let context) = error else { return false }
-                // It names the limit it could not be finished within, not the tokens written.
+                // It names the limit it could not be finished within and
+                // the fewest tokens a value takes, known before the first.
                 return context.debugDescription.contains("GuidedCity") && context.debugDescription.contains("limit of 5 tokens")
+                    && context.debugDescription.contains("0 written") && context.debugDescription.contains("the shortest way to finish it takes")
             }
             #expect(session.transcript.count == 1)
+            // Refused before the prompt was evaluated: no token generated.
+            #expect(Self.statistics() == before)
         }
 
         @Test func anUnsupportedPatternIsRefusedBeforeDecoding() async throws {

@@ -79,6 +79,15 @@ struct OnDeviceExecutor: Sendable {
             pacing: engine.configuration.stringPacing,
             logProbabilities: TokenLogProbabilityRecorder.current
         )
+        if tools.isEmpty, let schema = request.schema, let constraint,
+            let needed = constraint.makeDecoder().tokensToFinish(), needed > job.maximumTokens
+        {
+            // No answer within the limit is valid: refused now, before the
+            // prompt is evaluated (seconds for a long one), where the decode
+            // loop would find it out after that.
+            throw Self.unfinished(
+                "the \(schema.name) value", limit: job.maximumTokens, written: 0, needing: needed, request: request)
+        }
         var (outcome, router) = try await run(job, request: request, tools: tools, on: engine, in: loaded, into: channel)
         let cachedPromptTokens = outcome.cachedPromptTokens
         var generatedTokens = outcome.generatedTokens
@@ -130,21 +139,14 @@ struct OnDeviceExecutor: Sendable {
         try Task.checkCancellation()
         if outcome.incomplete {
             let what = request.schema.map { "the \($0.name) value" } ?? "the tool call"
-            // The limit the answer could not be finished within (not the
-            // tokens written: the shortest way to finish may be what failed).
-            let why =
-                outcome.contextFull
-                ? "the context filled up (\(loaded.contextSize) tokens) before \(what) was complete"
-                : "\(what) could not be finished within the response's limit of \(job.maximumTokens) tokens (\(outcome.generatedTokens) written, and the shortest way to finish it needs more)"
-            // Marked when the request's own limit is what was too small (not
-            // the context), so a server can answer that client's error.
-            let requestLimit = !outcome.contextFull && request.generationOptions.maximumResponseTokens == job.maximumTokens
-            throw GeneratedContent.ParsingError(
-                rawContent: "",
-                underlyingError: requestLimit ? ResponseLimitTooSmall(limit: job.maximumTokens) : nil,
-                debugDescription:
-                    "\(why); raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
-            )
+            if outcome.contextFull {
+                throw GeneratedContent.ParsingError(
+                    rawContent: "",
+                    debugDescription:
+                        "the context filled up (\(loaded.contextSize) tokens) before \(what) was complete; raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
+                )
+            }
+            throw Self.unfinished(what, limit: job.maximumTokens, written: outcome.generatedTokens, needing: nil, request: request)
         }
         if outcome.contextFull {
             throw LanguageModelError.contextSizeExceeded(
@@ -156,6 +158,25 @@ struct OnDeviceExecutor: Sendable {
                 ))
         }
         return (outcome, router.withLock { $0 })
+    }
+
+    /// The error for a value that cannot be finished within `limit` tokens,
+    /// naming the limit (not the tokens written: the shortest way to finish
+    /// may be what failed) and, where known, the fewest tokens it needs.
+    /// Marked when the request's own limit is what was too small (not the
+    /// room the context had left), so a server can answer that client's
+    /// error.
+    private static func unfinished(
+        _ what: String, limit: Int, written: Int, needing needed: Int?, request: LanguageModelExecutorGenerationRequest
+    ) -> GeneratedContent.ParsingError {
+        let shortest = needed.map { "the shortest way to finish it takes \($0) tokens" } ?? "the shortest way to finish it needs more"
+        let requestLimit = request.generationOptions.maximumResponseTokens == limit
+        return GeneratedContent.ParsingError(
+            rawContent: "",
+            underlyingError: requestLimit ? ResponseLimitTooSmall(limit: limit) : nil,
+            debugDescription:
+                "\(what) could not be finished within the response's limit of \(limit) tokens (\(written) written, and \(shortest)); raise maximumResponseTokens or shorten the conversation. Guided generation never returns a partial value."
+        )
     }
 
     /// The offered tools a turn that ended as answer text meant to call:
