@@ -281,8 +281,8 @@ struct ScoringTests {
                 do {
                     // Only the limit may end this answer, however late a
                     // busy machine wakes the limit's timer: on 2 cores, two
-                    // CPU-bound synchronous tests hold both threads of the
-                    // cooperative pool, and once the timer woke after an
+                    // CPU-bound synchronous tests can hold both threads of
+                    // the cooperative pool, and once the timer woke after an
                     // answer of 30 s had already returned.
                     try await Task.sleep(for: .seconds(600))
                 } catch {

@@ -474,9 +474,11 @@ package struct GuidedDecoder {
     /// The fewest tokens that finish the value from here, by the measure
     /// the decode loop holds a budget to: the tokens the schema forces now,
     /// then the shortest completion after them as the model tokenizes it
-    /// (``completionTokens()``). A budget below it ends in an incomplete
-    /// value, so a caller can refuse the request before evaluating its
-    /// prompt. Nil if no completion can be spelled.
+    /// (``completionTokens()``). The loop's first token is held to the same
+    /// count, so a caller can refuse a budget below it before evaluating
+    /// the prompt (rarely, tokens the model picks could have spelled the
+    /// rest in fewer: the refusal is the loop's measure, not a proof). Nil
+    /// if no completion can be spelled.
     package func tokensToFinish() -> Int? {
         var probe = self
         let forced = probe.forcedTokens()

@@ -82,9 +82,9 @@ struct OnDeviceExecutor: Sendable {
         if tools.isEmpty, let schema = request.schema, let constraint,
             let needed = constraint.makeDecoder().tokensToFinish(), needed > job.maximumTokens
         {
-            // No answer within the limit is valid: refused now, before the
-            // prompt is evaluated (seconds for a long one), where the decode
-            // loop would find it out after that.
+            // By the measure the decode loop holds the limit to, no value
+            // fits: refused now, before the prompt is evaluated (seconds for
+            // a long one), where the loop would find it out after that.
             throw Self.unfinished(
                 "the \(schema.name) value", limit: job.maximumTokens, written: 0, needing: needed, request: request)
         }
