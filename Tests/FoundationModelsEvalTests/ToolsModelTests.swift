@@ -35,3 +35,23 @@ struct ToolsModelTests {
         #expect(text.contains("| test | library | 2 |"), "\(text)")
     }
 }
+
+/// A tools item the default model answers by explaining which function
+/// does it and showing that call in a json fence, "Here's how you can do
+/// it:" (greedy, the eval's tools and instructions): the engine runs the
+/// call the answer introduces, and the answer gives the result's amount
+/// instead of a recipe the reader cannot use.
+@Suite("Tools eval on the default model", .serialized, .tags(.defaultModel), .needs(.defaultModel))
+struct ToolsDefaultModelTests {
+    @Test func aCallTheAnswerIntroducesRunsAndTheAnswerUsesItsResult() async throws {
+        let model = SystemLanguageModel.default
+        try #require(model.isAvailable, "The default model is not installed; run `make setup`.")
+        let item = try #require(ToolsCorpus.generate().first { $0.id == "tools-06" })
+        #expect(item.turns.map(\.prompt) == ["I have 120 GBP. What is that in CAD?"])
+        let run = await ToolsEval.run(items: [item], model: model, options: ToolsOptions(label: "test", timeLimit: 300))
+        let record = try #require(run.records.first)
+        #expect(record.turns.first?.calls.map(\.tool) == ["convertCurrency"], "\(record)")
+        #expect(record.score.allRight, "\(record.score.problems); answer: \(record.turns.first?.answer ?? "")")
+        #expect(record.turns.first?.answer.contains("```") == false, "\(record)")
+    }
+}

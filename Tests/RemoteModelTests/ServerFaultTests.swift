@@ -260,6 +260,25 @@ struct ServerToolCallTests {
         #expect((sent["function"] as? [String: Any])?["name"] as? String == "exchangeRate")
     }
 
+    @Test("an answer that streams as text and ends in a call it introduces runs the tool; the text is dropped")
+    func introducedCallRunsTheTool() async throws {
+        let pieces = [
+            "To convert, you can use the exchangeRate function. Here's how:\n\n",
+            "```json\n{\"name\": \"exchangeRate\", \"arguments\": {\"from\": \"EUR\", \"to\": \"JPY\"}}\n```",
+        ]
+        let stub = try StubServer([OpenAIWire.answer(pieces), OpenAIWire.answer(["1 EUR is 162 JPY."])])
+        defer { stub.stop() }
+        let session = LanguageModelSession(model: try ServerFaultTests.model(stub), tools: [ExchangeRate()])
+        let response = try await session.respond(to: "How many yen for a euro?")
+        #expect(response.content == "1 EUR is 162 JPY.")
+        let outputs = session.transcript.compactMap { if case .toolOutput(let output) = $0 { output } else { nil } }
+        #expect(outputs.map { Transcript.wireText($0.segments) } == ["162"])
+        let responses = session.transcript.compactMap { if case .response(let response) = $0 { response } else { nil } }
+        #expect(responses.count == 1, "the introduction is not kept as an answer")
+        let messages = try #require(stub.requests.last?.json?["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["role"] as? String } == ["user", "assistant", "tool"])
+    }
+
     @Test("an answer that only looks like JSON, or names no offered tool, stays text and streams")
     func answersStayText() async throws {
         for answer in [#"{"name": "Ada", "born": 1815}"#, #"{"name": "weather", "arguments": {}}"#, "The rate is 162.", #"{"currency": "JPY"}"#] {

@@ -183,6 +183,44 @@ struct WrittenToolCallTests {
             TextToolCalls.calls(in: Self.fenced + "\n```json\n{\"name\": \"getWeather\"", offered: ["getStock", "getWeather"]) == nil, "unfinished")
     }
 
+    /// Qwen2.5-Coder-1.5B explains which function does what it was asked,
+    /// shows the call in a json fence and says what it returns (the tools
+    /// eval's tools-06): the calls an answer introduces with a colon are
+    /// calls; a call mentioned in passing, or shown beside other code,
+    /// stays text.
+    @Test func callsAnAnswerEndsWithAfterIntroducingThemAreCalls() {
+        let intro = "To check the stock, you can use the 'getStock' function. Here's how you can do it:\n\n"
+        #expect(
+            TextToolCalls.introducedCalls(in: intro + Self.fenced, offered: ["getStock"]) == [
+                .init(name: "getStock", arguments: #"{"sku":"AB-123"}"#)
+            ])
+        #expect(TextToolCalls.introducedCalls(in: "Sure: <tool_call>{\"name\": \"getStock\"}</tool_call>", offered: ["getStock"])?.count == 1)
+        #expect(
+            TextToolCalls.introducedCalls(in: intro + Self.fenced + "\n\nThis will return the stock.", offered: ["getStock"])?.count == 1,
+            "prose after")
+        #expect(
+            TextToolCalls.introducedCalls(in: intro + Self.fenced + "\nOr in Python:\n```python\nstock('AB-123')\n```", offered: ["getStock"]) == nil,
+            "other code after")
+        #expect(TextToolCalls.introducedCalls(in: "Call it like this: " + Self.fenced + " and see", offered: ["getStock"])?.count == 1)
+        #expect(TextToolCalls.introducedCalls(in: "Use getStock.\n" + Self.fenced, offered: ["getStock"]) == nil, "not introduced")
+        #expect(TextToolCalls.introducedCalls(in: intro + Self.fenced, offered: ["getWeather"]) == nil, "not offered")
+        #expect(TextToolCalls.introducedCalls(in: "Run this:\n```sh\nls\n```", offered: ["getStock"]) == nil, "other code")
+        #expect(TextToolCalls.introducedCalls(in: Self.fenced, offered: ["getStock"]) == nil, "no prose: calls(in:) reads those")
+        // An inline fence earlier in the prose does not hide the block.
+        #expect(TextToolCalls.introducedCalls(in: "The ``` marks code. Call it like this:\n" + Self.fenced, offered: ["getStock"])?.count == 1)
+
+        // In process: the streamed answer's text is read at the end, and
+        // the arguments must follow the tool's schema.
+        var router = ToolCallRouter(format: .hermes)
+        #expect(router.route(intro, tokenCount: 20)?.text == intro)
+        #expect(router.route(Self.fenced, tokenCount: 20)?.text == Self.fenced)
+        #expect(router.released == intro + Self.fenced)
+        #expect(OnDeviceExecutor.introducedCalls(in: router.released, tools: Self.tools)?.map(\.name) == ["getStock"])
+        #expect(
+            OnDeviceExecutor.introducedCalls(in: intro + Self.fenced.replacingOccurrences(of: "AB-123", with: "ab123"), tools: Self.tools) == nil,
+            "breaks the pattern")
+    }
+
     /// Qwen2.5 on llama-server with its own template copies the doubled
     /// braces of the template's example: `{{"name": …, "arguments": …}}`.
     @Test func aCallInDoubledBracesIsACall() {

@@ -218,7 +218,11 @@ struct OnDeviceExecutor: Sendable {
                 debugDescription: "The model's tool-call block is not a complete list of calls: \(text)"
             )
         }
-        if case .answer(let rest, let tokenCount) = turn, let calls = writtenCalls(in: rest, tools: tools) {
+        if case .answer(let rest, let tokenCount) = turn,
+            let calls = writtenCalls(in: rest, tools: tools) ?? introducedCalls(in: router.released + rest, tools: tools)
+        {
+            // (Introduced calls follow text already streamed as the answer;
+            // a turn with calls has no answer, so the session drops it.)
             turn = .toolCalls(calls, tokenCount: tokenCount)
         }
         switch turn {
@@ -244,6 +248,20 @@ struct OnDeviceExecutor: Sendable {
     /// text is the answer) otherwise.
     static func writtenCalls(in text: String, tools: [Transcript.ToolDefinition]) -> [ToolCallRouter.Call]? {
         guard !text.isEmpty, let calls = TextToolCalls.calls(in: text, offered: Set(tools.map(\.name))) else { return nil }
+        return valid(calls, tools: tools)
+    }
+
+    /// The calls an answer ends with after a sentence introducing them
+    /// (``TextToolCalls/introducedCalls(in:offered:)``), when each follows
+    /// its tool's schema; nil otherwise.
+    static func introducedCalls(in text: String, tools: [Transcript.ToolDefinition]) -> [ToolCallRouter.Call]? {
+        guard let calls = TextToolCalls.introducedCalls(in: text, offered: Set(tools.map(\.name))) else { return nil }
+        return valid(calls, tools: tools)
+    }
+
+    /// `calls` as the router's calls, when each names an offered tool and
+    /// its arguments follow that tool's schema; nil otherwise.
+    private static func valid(_ calls: [TextToolCalls.Call], tools: [Transcript.ToolDefinition]) -> [ToolCallRouter.Call]? {
         for call in calls {
             guard let tool = tools.first(where: { $0.name == call.name }),
                 let arguments = try? GeneratedContent(json: call.arguments),

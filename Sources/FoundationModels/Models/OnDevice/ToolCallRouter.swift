@@ -42,6 +42,9 @@ struct ToolCallRouter {
     /// The text held back while undecided, then the whole call block.
     private var held = ""
     private var heldTokens = 0
+    /// The answer text released so far: the executor reads calls an answer
+    /// ends with after introducing them (``TextToolCalls/introducedCalls(in:offered:)``).
+    private(set) var released = ""
 
     init(format: ToolCallFormat = .toolCallTags) {
         self.format = format
@@ -52,6 +55,7 @@ struct ToolCallRouter {
     mutating func route(_ text: String, tokenCount: Int) -> (text: String, tokenCount: Int)? {
         switch phase {
         case .answer:
+            released += text
             return (text, tokenCount)
         case .toolCalls:
             held += text
@@ -69,6 +73,7 @@ struct ToolCallRouter {
                 return nil
             }
             phase = .answer
+            released += held
             defer {
                 held = ""
                 heldTokens = 0

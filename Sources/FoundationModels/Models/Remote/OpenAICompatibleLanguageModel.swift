@@ -420,9 +420,19 @@ package struct OpenAIStreamState {
     }
 
     /// Once the stream has ended: text held back because it might have been
-    /// a tool call written as text is sent as the calls it is, or as text.
+    /// a tool call written as text is sent as the calls it is, or as text;
+    /// an answer that streamed as text but ends in calls it introduced
+    /// (``TextToolCalls/introducedCalls(in:offered:)``) is those calls, and
+    /// the session drops its text.
     package mutating func settleHeldText(channel: LanguageModelExecutorGenerationChannel) async {
-        guard !heldText.isEmpty else { return }
+        guard !heldText.isEmpty else {
+            guard calls.isEmpty, !offeredTools.isEmpty, let introduced = TextToolCalls.introducedCalls(in: text, offered: offeredTools) else {
+                return
+            }
+            text = ""
+            await send(introduced, deltas: 0, channel: channel)
+            return
+        }
         let deltas = heldDeltas
         defer {
             heldText = ""
@@ -433,11 +443,18 @@ package struct OpenAIStreamState {
             return
         }
         text = ""
+        await send(recovered, deltas: deltas, channel: channel)
+    }
+
+    /// Sends calls recovered from the answer's text, the `deltas` held back
+    /// for them counted once, by the last call's event.
+    private mutating func send(_ recovered: [TextToolCalls.Call], deltas: Int, channel: LanguageModelExecutorGenerationChannel) async {
         for (index, call) in recovered.enumerated() {
             let id = "call_\(index)_\(UUID().uuidString.prefix(8))"
             calls[index] = (id, call.name)
-            // The held deltas are counted once, by the last call's event.
-            let count = index == recovered.count - 1 ? max(1, deltas - (recovered.count - 1)) : 1
+            // The held deltas are counted once, by the last call's event
+            // (none where the text streamed and counted them).
+            let count = deltas == 0 ? 0 : index == recovered.count - 1 ? max(1, deltas - (recovered.count - 1)) : 1
             await channel.send(.toolCalls(action: .toolCall(id: id, name: call.name, action: .appendArguments(call.arguments, tokenCount: count))))
         }
     }

@@ -129,6 +129,35 @@ package enum TextToolCalls {
         return found.isEmpty ? nil : found
     }
 
+    /// The calls an answer shows after a sentence introducing them: prose
+    /// whose last character is a colon ("Here's how you can do it:"), then
+    /// nothing but calls to `offered` tools as ``calls(in:offered:)`` reads
+    /// them (code fences or `<tool_call>` blocks), then at most prose with
+    /// no other code; nil otherwise.
+    ///
+    /// Qwen2.5-Coder-1.5B answers "I have 120 GBP. What is that in CAD?"
+    /// (tools offered, greedy) by explaining that the `convertCurrency`
+    /// function does it, showing that call in a json fence and saying what
+    /// it will return: the call is what it means to do, and shown as the
+    /// answer it is a recipe the reader cannot use. The colon keeps the
+    /// rule narrow: a call mentioned in passing stays text, and so does an
+    /// answer that shows other code too.
+    package static func introducedCalls(in text: String, offered: Set<String>) -> [Call]? {
+        let openers = [fence, openTag].flatMap { text.ranges(of: $0).map(\.lowerBound) }.sorted()
+        guard let opener = openers.first(where: { text[..<$0].trimmingCharacters(in: .whitespacesAndNewlines).last == ":" }),
+            !text[..<opener].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        else { return nil }
+        // The block runs to the end of a closing fence or tag; the longest
+        // one after which only prose follows.
+        let closers = ([fence, closeTag].flatMap { text[opener...].ranges(of: $0).map(\.upperBound) } + [text.endIndex]).sorted(by: >)
+        for end in closers where end > opener {
+            let after = text[end...]
+            guard !after.contains(fence), !after.contains(openTag) else { continue }
+            if let calls = calls(in: String(text[opener..<end]), offered: offered) { return calls }
+        }
+        return nil
+    }
+
     /// The calls of one body: `<tool_call>` blocks, or one call object.
     private static func calls(inBody trimmed: String, offered: Set<String>) -> [Call]? {
         var objects: [Substring] = []
