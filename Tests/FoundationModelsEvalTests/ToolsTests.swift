@@ -112,7 +112,7 @@ struct ToolsTests {
     static let plainItem = ToolsItem(
         id: "p", kind: "no-tool",
         turns: [
-            .init(prompt: "What is the capital of Japan?", calls: [], forbidsCalls: true, facts: [])
+            .init(prompt: "What is the capital of Japan?", calls: [], forbidsCalls: true, facts: ["Tokyo"])
         ])
     static let currencyItem = ToolsItem(
         id: "c", kind: "numbers",
@@ -168,7 +168,7 @@ struct ToolsTests {
                     answer: #"<tool_call>{"name": "getStock", "arguments": {"sku": "ABC-123"}}</tool_call> 170"#)
             ])
         #expect(score.callsRight == true && score.answerUsesResult == false && score.both == false)
-        #expect(score.problems == ["answer lacks 17"])
+        #expect(score.problems == ["answer lacks 17", "answer writes out a call or its markup instead of answering"])
     }
 
     @Test func aCallWhereNoneWasNeededFailsTheNoCallScore() {
@@ -181,6 +181,29 @@ struct ToolsTests {
         #expect(called.problems.count == 1 && called.problems[0].contains("where no call was needed"))
         let plain = ToolsScoring.score(Self.plainItem, turns: [TurnRecord(calls: [], answer: "Tokyo.")])
         #expect(plain.noCallRight == true && plain.allRight)
+    }
+
+    /// A plain question answered without a call is still wrong when the
+    /// answer does not say what answers it, or shows a call instead (both
+    /// seen on the default model: a json fence calling getWeather for
+    /// "What is the capital of Japan?", and `<tools>` around a call for
+    /// "Suggest a name for a coffee shop.").
+    @Test func aPlainQuestionNeedsItsAnswer() {
+        let tutorial = ToolsScoring.score(
+            Self.plainItem,
+            turns: [
+                TurnRecord(
+                    calls: [],
+                    answer: "I'll use the `getWeather` function:\n```json\n{\"name\": \"getWeather\", \"arguments\": {\"city\": \"Kyoto\"}}\n```")
+            ])
+        #expect(tutorial.noCallRight == false)
+        #expect(tutorial.problems == ["answer lacks Tokyo", "answer writes out a call or its markup instead of answering"])
+        let tagged = ToolsScoring.score(
+            Self.plainItem, turns: [TurnRecord(calls: [], answer: "Tokyo <tools>\n{\"name\": \"lookupOrder\"}\n</tools>")])
+        #expect(tagged.noCallRight == false && tagged.problems.count == 1)
+        #expect(!ToolsScoring.showsCallMarkup("The name of the shop: \"Bean There\"."))
+        let facts = ToolsCorpus.generate().filter { $0.kind == "no-tool" }.map { $0.turns[0].facts }
+        #expect(facts.contains { !$0.isEmpty }, "the corpus's plain questions check their answers")
     }
 
     @Test func anErrorOrAMissingTurnFailsEverything() {

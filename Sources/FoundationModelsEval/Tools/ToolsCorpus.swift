@@ -16,8 +16,9 @@ package struct ToolsItem: Codable, Sendable, Identifiable, Equatable {
         package var calls: [ExpectedCall]
         /// The prompt must be answered without any call (a plain question).
         package var forbidsCalls: Bool
-        /// What the answer must contain, from the tools' outputs: numbers
-        /// compared as numbers, words case-insensitively.
+        /// What the answer must contain (from the tools' outputs, or for a
+        /// plain question what answers it): numbers compared as numbers,
+        /// words case-insensitively.
         package var facts: [String]
     }
 
@@ -200,17 +201,19 @@ package enum ToolsCorpus {
         }
     }
 
-    /// Questions none of the tools answers; nothing is checked in the
-    /// answer but that no call was made.
-    static let plainQuestions = [
-        "What is the capital of Japan?",
-        "Write a one-sentence thank-you note to a customer.",
-        "What is 12 times 7?",
-        "Translate \"good morning\" into Spanish.",
-        "How many days are there in a leap year?",
-        "Suggest a name for a coffee shop.",
-        "What does the abbreviation SKU stand for?",
-        "Give me a synonym for \"quick\".",
+    /// Questions none of the tools answers, each with what its answer must
+    /// say where one answer is right (none where many are: a note, a name,
+    /// a synonym). Every answer is also checked for calls written out
+    /// instead of an answer (``ToolsScoring``).
+    static let plainQuestions: [(question: String, facts: [String])] = [
+        ("What is the capital of Japan?", ["Tokyo"]),
+        ("Write a one-sentence thank-you note to a customer.", []),
+        ("What is 12 times 7?", ["84"]),
+        ("Translate \"good morning\" into Spanish.", ["buenos"]),
+        ("How many days are there in a leap year?", ["366"]),
+        ("Suggest a name for a coffee shop.", []),
+        ("What does the abbreviation SKU stand for?", ["stock keeping unit"]),
+        ("Give me a synonym for \"quick\".", []),
     ]
 
     static func noTool(_ slot: Int, _ random: inout CorpusRandom) -> [ToolsItem.Turn] {
@@ -218,7 +221,7 @@ package enum ToolsCorpus {
         let half = plainQuestions.count / 2
         let pool = Array(plainQuestions[(slot / 2 * half)..<(slot / 2 * half + half)])
         let question = pool[(slot % 2) * 2 + random.below(2)]
-        return [turn(question, [], facts: [], forbidsCalls: true)]
+        return [turn(question.question, [], facts: question.facts, forbidsCalls: true)]
     }
 
     static func multiTurn(_ slot: Int, _ random: inout CorpusRandom, _ decks: inout Decks) -> [ToolsItem.Turn] {

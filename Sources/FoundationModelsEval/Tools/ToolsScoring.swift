@@ -33,9 +33,11 @@ package struct ToolsScore: Codable, Sendable, Equatable {
     /// Every needed call was made with the expected argument values, and
     /// no call where a turn forbids one.
     package var callsRight: Bool?
-    /// Every turn's answer contains every fact it must.
+    /// Every turn's answer contains every fact it must, and none writes
+    /// out a call instead of answering.
     package var answerUsesResult: Bool?
-    /// A plain question was answered without any call.
+    /// A plain question was answered without any call, saying what
+    /// answers it where the item knows, and not as a call written out.
     package var noCallRight: Bool?
     /// Why the item is not all right, one line each.
     package var problems: [String]
@@ -80,6 +82,10 @@ package enum ToolsScoring {
                 answerRight = false
                 problems.append("\(label)answer lacks \(missing.joined(separator: ", "))")
             }
+            if showsCallMarkup(made.answer) {
+                answerRight = false
+                problems.append("\(label)answer writes out a call or its markup instead of answering")
+            }
         }
         if let failure { problems.insert(failure, at: 0) }
         let failed = failure != nil
@@ -87,9 +93,16 @@ package enum ToolsScoring {
         return ToolsScore(
             callsRight: item.needsCalls ? callsRight && !failed : nil,
             answerUsesResult: item.needsCalls && hasFacts ? answerRight && !failed : nil,
-            noCallRight: item.forbidsCalls ? noCall && !failed : nil,
+            noCallRight: item.forbidsCalls ? noCall && answerRight && !failed : nil,
             problems: problems
         )
+    }
+
+    /// Whether `answer` shows a call rather than answering: the chat
+    /// template's tags (`<tools>`, `<tool_call>`, `<tool_response>`) or a
+    /// call object (`"name"` and `"arguments"`), which a reader cannot use.
+    package static func showsCallMarkup(_ answer: String) -> Bool {
+        answer.contains("<tool") || (answer.contains("\"name\"") && answer.contains("\"arguments\""))
     }
 
     /// `getStock(sku: ABC-123)`.
