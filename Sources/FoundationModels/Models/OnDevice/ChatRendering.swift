@@ -124,7 +124,12 @@ struct ChatRendering: Sendable {
     /// the function returns; answer anything else yourself…" 10/16, 2/4 and
     /// 9/16, 1/4; "Before you answer, call every function whose result the
     /// query needs. Never make up a function's result." 9/16, 3/4 and 8/16,
-    /// 2/4.
+    /// 2/4. Measured again with introduced calls read as calls and plain
+    /// questions judged on their answers (against 10/16, 1/4 and 8/16, 1/4
+    /// without), the first advice gives 12/16, 1/4 and 10/16, 0/4, but the
+    /// capital of Japan gets no answer within 60 s on either sample and a
+    /// follow-up ("And in Sydney?") calls getWeather(Sydney) eight times in
+    /// one block: not taken.
     func systemText(_ instructions: Transcript.Instructions) -> String {
         let text = instructions.segments.renderedText
         guard !instructions.toolDefinitions.isEmpty else { return text }
