@@ -242,30 +242,19 @@ struct ServerToolCallTests {
         #expect(stub.requests.last?.json?["tool_choice"] == nil)
     }
 
-    @Test("a call the server left in the text (no tool_calls) runs the tool, streamed in pieces")
-    func callWrittenAsText() async throws {
-        let pieces = [" {\"name\": \"exchange", "Rate\", \"arguments\": {\"from\": \"EUR\",", " \"to\": \"JPY\"}}"]
-        let stub = try StubServer([OpenAIWire.answer(pieces), OpenAIWire.answer(["1 EUR is 162 JPY."])])
-        defer { stub.stop() }
-        let session = LanguageModelSession(model: try ServerFaultTests.model(stub), tools: [ExchangeRate()])
-        let response = try await session.respond(to: "How many yen for a euro?")
-        #expect(response.content == "1 EUR is 162 JPY.")
-        let outputs = session.transcript.compactMap { if case .toolOutput(let output) = $0 { output } else { nil } }
-        #expect(outputs.count == 1)
-        #expect(outputs.first.map { Transcript.wireText($0.segments) } == "162")
-        // The call goes back to the server as a call, not as the text it came as.
-        let messages = try #require(stub.requests.last?.json?["messages"] as? [[String: Any]])
-        #expect(messages.map { $0["role"] as? String } == ["user", "assistant", "tool"])
-        let sent = try #require((messages[1]["tool_calls"] as? [[String: Any]])?.first)
-        #expect((sent["function"] as? [String: Any])?["name"] as? String == "exchangeRate")
-    }
-
-    @Test("an answer that streams as text and ends in a call it introduces runs the tool; the text is dropped")
-    func introducedCallRunsTheTool() async throws {
-        let pieces = [
+    /// A call the server left in the text: the whole answer, streamed in
+    /// pieces, or the end of an answer that introduces it (streamed as
+    /// text, then dropped: a turn with calls has no answer).
+    static let callsAsText: [[String]] = [
+        [" {\"name\": \"exchange", "Rate\", \"arguments\": {\"from\": \"EUR\",", " \"to\": \"JPY\"}}"],
+        [
             "To convert, you can use the exchangeRate function. Here's how:\n\n",
             "```json\n{\"name\": \"exchangeRate\", \"arguments\": {\"from\": \"EUR\", \"to\": \"JPY\"}}\n```",
-        ]
+        ],
+    ]
+
+    @Test("a call the server left in the text (no tool_calls) runs the tool, streamed in pieces", arguments: callsAsText)
+    func callWrittenAsText(pieces: [String]) async throws {
         let stub = try StubServer([OpenAIWire.answer(pieces), OpenAIWire.answer(["1 EUR is 162 JPY."])])
         defer { stub.stop() }
         let session = LanguageModelSession(model: try ServerFaultTests.model(stub), tools: [ExchangeRate()])
@@ -273,10 +262,12 @@ struct ServerToolCallTests {
         #expect(response.content == "1 EUR is 162 JPY.")
         let outputs = session.transcript.compactMap { if case .toolOutput(let output) = $0 { output } else { nil } }
         #expect(outputs.map { Transcript.wireText($0.segments) } == ["162"])
-        let responses = session.transcript.compactMap { if case .response(let response) = $0 { response } else { nil } }
-        #expect(responses.count == 1, "the introduction is not kept as an answer")
+        #expect(session.transcript.filter { if case .response = $0 { true } else { false } }.count == 1, "only the answer is a response")
+        // The call goes back to the server as a call, not as the text it came as.
         let messages = try #require(stub.requests.last?.json?["messages"] as? [[String: Any]])
         #expect(messages.map { $0["role"] as? String } == ["user", "assistant", "tool"])
+        let sent = try #require((messages[1]["tool_calls"] as? [[String: Any]])?.first)
+        #expect((sent["function"] as? [String: Any])?["name"] as? String == "exchangeRate")
     }
 
     @Test("an answer that only looks like JSON, or names no offered tool, stays text and streams")
