@@ -144,9 +144,8 @@ package enum TextToolCalls {
     /// answer that shows other code too.
     package static func introducedCalls(in text: String, offered: Set<String>) -> [Call]? {
         let openers = [fence, openTag].flatMap { text.ranges(of: $0).map(\.lowerBound) }.sorted()
-        guard let opener = openers.first(where: { text[..<$0].trimmingCharacters(in: .whitespacesAndNewlines).last == ":" }),
-            !text[..<opener].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-        else { return nil }
+        // (Prose that ends in a colon is not empty: a bare block is for calls(in:offered:).)
+        guard let opener = openers.first(where: { text[..<$0].trimmingCharacters(in: .whitespacesAndNewlines).last == ":" }) else { return nil }
         // The block runs to the end of a closing fence or tag; the longest
         // one after which only prose follows.
         let closers = ([fence, closeTag].flatMap { text[opener...].ranges(of: $0).map(\.upperBound) } + [text.endIndex]).sorted(by: >)
